@@ -1,0 +1,18 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const pkg = (name: string): string =>
+  fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests run against the sources; test/smoke covers the built output.
+    alias: [{ find: /^@polite-crawler\/([a-z-]+)$/, replacement: pkg('$1') }],
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/bench/**', '**/node_modules/**'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
