@@ -1,1 +1,62 @@
-export {};
+export type {
+  AssertOptions,
+  CacheState,
+  CheckOptions,
+  Clock,
+  Decision,
+  DecisionReason,
+  DeniedReason,
+  Explanation,
+  HeaderInput,
+  MatchedRule,
+  OriginPausedEvent,
+  PageOptions,
+  PoliteEvent,
+  PoliteFetch,
+  PoliteFetchOptions,
+  PoliteRequestInit,
+  PoliteRequestInput,
+  PoliteResponse,
+  PrefetchOptions,
+  RequestDeniedEvent,
+  RobotsCacheEvent,
+  RobotsDirectives,
+  RobotsFailureKind,
+  RobotsFetchedEvent,
+  RobotsFetchFailure,
+  RobotsFetchRecord,
+  RobotsGoodCopy,
+  RobotsPolicy,
+  RobotsPolicyOptions,
+  RobotsStatus,
+  RobotsStore,
+  RobotsTagRules,
+  RobotsTxtReport,
+  StoredRobots,
+  Verdict,
+} from './types.js';
+export type { PoliteErrorCode, RedirectFailureReason, RobotsDeniedErrorInit } from './errors.js';
+export {
+  ERROR_CODES,
+  RobotsClosedError,
+  RobotsDeniedError,
+  RobotsInvalidOptionError,
+  RobotsInvalidUrlError,
+  RobotsNoIndexError,
+  RobotsRedirectError,
+  RobotsTooManyRedirectsError,
+  isRobotsClosedError,
+  isRobotsDeniedError,
+  isRobotsInvalidOptionError,
+  isRobotsInvalidUrlError,
+  isRobotsNoIndexError,
+  isRobotsRedirectError,
+  isRobotsTooManyRedirectsError,
+} from './errors.js';
+export { createPoliteFetch } from './polite-fetch.js';
+export { createRobotsPolicy } from './policy.js';
+export { createMemoryRobotsStore } from './memory-store.js';
+export type { MemoryRobotsStoreOptions } from './memory-store.js';
+export { DEFAULTS, deriveProductToken } from './options.js';
+export { CHANNELS } from './events.js';
+export { systemClock } from './clock.js';

@@ -1,1 +1,28 @@
-export type * from './types.js';
+export { ROBOTS_TAG_DEFAULTS } from './defaults.js';
+export { ROBOTS_TAG_DIAGNOSTIC_CODES } from './diagnostic-codes.js';
+export { directivesFor, isUnavailable } from './directives.js';
+export { ROBOTS_TAG_ERROR_CODES, RobotsTagUsageError, isRobotsTagUsageError } from './errors.js';
+export type { RobotsTagErrorCode } from './errors.js';
+export { rawHeaderPairs } from './header-input.js';
+export { KNOWN_ROBOTS_RULES } from './known-rules.js';
+export { createMetaScanner, parseRobotsMetaContent, scanRobotsMeta } from './meta-scanner.js';
+export { parseRobotsTagHeaders } from './parse-headers.js';
+export { ROBOTS_DATE_ZONES, parseRobotsDate } from './robots-date.js';
+export type {
+  HeaderEntry,
+  HeaderParseOptions,
+  HeadersLike,
+  HeadersRecord,
+  ImagePreviewSize,
+  MetaScanner,
+  MetaScanOptions,
+  MetaScanStopReason,
+  RobotsDirectives,
+  RobotsTagDiagnostic,
+  RobotsTagDiagnosticCode,
+  RobotsTagHeaderInput,
+  RobotsTagRule,
+  RobotsTagRules,
+  RuleSource,
+  RuleSyntax,
+} from './types.js';

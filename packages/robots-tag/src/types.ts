@@ -19,11 +19,35 @@ export interface RobotsTagRule {
   readonly syntax: RuleSyntax;
   /** Whether the rule name is one this package knows; unknown rules carry no meaning. */
   readonly known: boolean;
+  /**
+   * Where it was read: the header field name (`robots-tag` / `x-robots-tag`, lower-cased) when
+   * the input named it, or the meta element's `name` attribute (lower-cased, trimmed).
+   */
+  readonly field?: string;
+  /** 1-based index of the field line (headers) or of the meta element (metas) it came from. */
+  readonly line?: number;
+  /** The member as written (`max-snippet: 20`, `*;noindex;nosnippet`), at most 200 characters. */
+  readonly raw?: string;
 }
 
+/** Every diagnostic code; each is documented in the package README. */
+export type RobotsTagDiagnosticCode =
+  | 'field-truncated'
+  | 'scan-byte-cap'
+  | 'invalid-value'
+  | 'unparseable-member';
+
 export interface RobotsTagDiagnostic {
-  readonly code: 'field-truncated' | 'scan-byte-cap' | 'invalid-value' | 'unparseable-member';
+  readonly code: RobotsTagDiagnosticCode;
   readonly message: string;
+  /** Whether a header or a meta element produced it. */
+  readonly source?: RuleSource;
+  /** Header field name or meta `name`, lower-cased, when known. */
+  readonly field?: string;
+  /** 1-based index of the field line or meta element. */
+  readonly line?: number;
+  /** The offending text, at most 200 characters. */
+  readonly text?: string;
 }
 
 /** All rules read from headers or metas, for every token. */
@@ -51,4 +75,100 @@ export interface RobotsDirectives {
   readonly unavailableAfter?: Date;
   /** The rules that applied to this crawler, with where each came from. */
   readonly rules: readonly RobotsTagRule[];
+}
+
+/**
+ * Anything with a fetch-style `get(name)`: the WHATWG `Headers` class, undici's `Headers`.
+ * Note that `Headers` joins repeated field lines with `, `: pass raw lines when you have them.
+ */
+export interface HeadersLike {
+  get(name: string): string | null;
+}
+
+/** One header field line: a `[name, value]` pair or a Playwright-style `{ name, value }`. */
+export type HeaderEntry =
+  | readonly [name: string, value: string]
+  | { readonly name: string; readonly value: string };
+
+/**
+ * A Node-style header object (`IncomingHttpHeaders`, undici `request()`'s `headers`): names are
+ * matched case-insensitively; an array value is one element per field line.
+ */
+export type HeadersRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/**
+ * What {@link parseRobotsTagHeaders} reads.
+ * - `string` / `string[]`: the field *values* of `robots-tag` / `x-robots-tag` lines, one per line.
+ * - {@link HeadersLike}: both `robots-tag` and `x-robots-tag` are read.
+ * - `Iterable<HeaderEntry>`: every line with either name (any case) is read, the rest skipped.
+ * - {@link HeadersRecord}: likewise, from a Node-style object.
+ */
+export type RobotsTagHeaderInput =
+  | string
+  | readonly string[]
+  | HeadersLike
+  | Iterable<HeaderEntry>
+  | HeadersRecord;
+
+/** Options of {@link parseRobotsTagHeaders}. */
+export interface HeaderParseOptions {
+  /**
+   * Characters of each field value that are parsed (HTTP field values reach JavaScript as one
+   * character per octet, so this is the byte count). Past it, the whole members before the cut
+   * are kept and a `field-truncated` diagnostic is reported. Values below 8192 are raised to
+   * 8192 (the draft's floor); a value that is not a positive integer throws.
+   * @default 16384
+   */
+  readonly maxFieldBytes?: number;
+}
+
+/** Options of {@link createMetaScanner} and {@link scanRobotsMeta}. */
+export interface MetaScanOptions {
+  /**
+   * Bytes of the document read while looking for the end of the head (for string input:
+   * UTF-16 code units). Reaching it ends the scan with a `scan-byte-cap` diagnostic when more
+   * input follows. A positive integer.
+   * @default 262144
+   */
+  readonly maxHeadBytes?: number;
+  /**
+   * Meta names read besides `robots`: the product tokens of the crawlers you care about.
+   * When omitted, every meta whose name is a product token is read, but only the *known*
+   * rules of non-`robots` metas are kept and their diagnostics are dropped (so
+   * `<meta name="description">` text does not produce noise).
+   * @default undefined
+   */
+  readonly productTokens?: readonly string[];
+  /**
+   * Character encoding of byte input (any WHATWG label `TextDecoder` accepts). `<meta charset>`
+   * is not followed: robots metas are ASCII and read the same in every ASCII-compatible
+   * encoding; set this for UTF-16 pages or when names/values are non-ASCII.
+   * @default 'utf-8'
+   */
+  readonly encoding?: string;
+}
+
+/** Why a meta scan stopped. */
+export type MetaScanStopReason =
+  | 'head-end' // `</head>` + next content, `<body>`, or an element that cannot be in a head
+  | 'byte-cap' // `maxHeadBytes` reached with more input following
+  | 'input-end'; // `end()` was called before the head was over
+
+/** A streaming reader of the robots metas in a document's head. */
+export interface MetaScanner {
+  /**
+   * Feeds the next chunk (bytes in any split, or text). Returns `true` once the head is over:
+   * the caller can stop feeding. Writes after that are ignored.
+   */
+  write(chunk: string | Uint8Array): boolean;
+  /** Marks the end of input: flushes what is buffered. Idempotent. */
+  end(): void;
+  /** The rules read so far (complete once `done`). */
+  result(): RobotsTagRules;
+  /** Bytes (or code units, for string input) handed to the HTML tokenizer; never above `maxHeadBytes`. */
+  readonly bytesScanned: number;
+  /** Whether the scan is over (head ended, byte cap reached, or `end()` called). */
+  readonly done: boolean;
+  /** Why the scan is over; `undefined` while it is not. */
+  readonly stopReason: MetaScanStopReason | undefined;
 }

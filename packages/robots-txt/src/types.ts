@@ -19,6 +19,17 @@ export interface ParseOptions {
    * @default 512000
    */
   readonly maxBytes?: number;
+  /**
+   * Diagnostics kept; past it one `too-many-diagnostics` diagnostic ends the list.
+   * @default 1000
+   */
+  readonly maxDiagnostics?: number;
+  /**
+   * Agents whose compiled rules are cached inside the parsed object (oldest dropped first).
+   * Values below 1 are raised to 1.
+   * @default 16
+   */
+  readonly maxCachedAgents?: number;
 }
 
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
@@ -39,7 +50,8 @@ export type DiagnosticCode =
   | 'input-truncated'
   | 'invalid-utf8'
   | 'byte-order-mark'
-  | 'unparseable-line';
+  | 'unparseable-line'
+  | 'too-many-diagnostics';
 
 export interface Diagnostic {
   /** 1-based line number in the source. */

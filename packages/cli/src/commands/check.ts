@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { resolveAgent } from '../agent.js';
+import type { CliContext } from '../context.js';
+import { ExitCode } from '../exit-codes.js';
+import { parseHttpUrl } from '../http-url.js';
+import { checkJson, formatCheck } from '../output/format-check.js';
+import { writeJson } from '../output/write-json.js';
+import { createPolicyVerdicts } from '../policy-verdicts.js';
+import { loadRobots } from '../robots-source.js';
+import type { UrlVerdict } from '../url-verdict.js';
+import { verdictFromRobots } from '../verdict-from-robots.js';
+import type { AgentOptionValues } from '../agent-options.js';
+import { addAgentOptions } from '../agent-options.js';
+
+interface CheckOptionValues extends AgentOptionValues {
+  readonly robots?: string;
+  readonly json?: boolean;
+}
+
+/**
+ * Registers `polite check <url…> --agent <token> [--purpose] [--robots] [--user-agent] [--json]`.
+ * Exit code 0 when every URL is allowed, 1 when any is denied.
+ *
+ * @example
+ * ```ts
+ * registerCheckCommand(program, context);
+ * await program.parseAsync(['check', 'https://example.com/a', '--agent', 'ExampleBot'], { from: 'user' });
+ * ```
+ */
+export function registerCheckCommand(program: Command, context: CliContext): void {
+  const command = program
+    .command('check')
+    .description('say whether robots.txt lets an agent fetch each URL, and which rule decided')
+    .argument('<url...>', 'absolute http(s) URLs to check');
+  addAgentOptions(command);
+  command
+    .option('-r, --robots <file|url>', 'use this robots.txt for every URL instead of fetching each origin’s')
+    .option('--json', 'print a JSON document instead of text')
+    .action(async (args: string[], options: CheckOptionValues) => {
+      const agent = resolveAgent(options);
+      const urls = args.map((arg) => parseHttpUrl(arg, 'URL'));
+      let results: UrlVerdict[];
+      if (options.robots !== undefined) {
+        const loaded = await loadRobots(options.robots, agent.userAgent);
+        results = urls.map((url) => verdictFromRobots(loaded, url, agent));
+      } else {
+        const verdicts = createPolicyVerdicts(agent);
+        try {
+          results = await Promise.all(urls.map((url) => verdicts.verdict(url)));
+        } finally {
+          await verdicts.close();
+        }
+      }
+      if (options.json === true) writeJson(context.stdout, checkJson(agent, results));
+      else context.stdout.write(formatCheck(agent, results, context.out));
+      context.exitCode = results.every((result) => result.allowed) ? ExitCode.ok : ExitCode.denied;
+    });
+}

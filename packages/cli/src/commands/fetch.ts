@@ -1,0 +1,104 @@
+import type { PoliteResponse } from '@polite-crawler/fetch';
+import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
+import type { Command } from 'commander';
+import { resolveAgent } from '../agent.js';
+import type { AgentOptionValues } from '../agent-options.js';
+import { addAgentOptions } from '../agent-options.js';
+import { CliError } from '../cli-error.js';
+import { createCliPolicy } from '../cli-policy.js';
+import type { CliContext } from '../context.js';
+import type { DeniedInfo } from '../crawl/crawl-report.js';
+import { CLI_DEFAULTS } from '../defaults.js';
+import { deniedInfo } from '../denied-info.js';
+import { ExitCode } from '../exit-codes.js';
+import { parseHttpUrl } from '../http-url.js';
+import { createCaptureStore } from '../memory-store.js';
+import { describeNetworkError } from '../network-error.js';
+import type { FetchedJson } from '../output/format-fetch.js';
+import { directivesJson, fetchJson, formatFetch } from '../output/format-fetch.js';
+import { writeJson } from '../output/write-json.js';
+import { readStreamCapped } from '../read-stream-capped.js';
+import { robotsInfoFromReport } from '../robots-report-info.js';
+import { statusPhrase } from '../status-phrase.js';
+
+interface FetchOptionValues extends AgentOptionValues {
+  readonly json?: boolean;
+}
+
+/**
+ * Registers `polite fetch <url> --agent <token> [--purpose] [--user-agent] [--json]`: one
+ * request through the polite fetch. Exit code 0 when a response arrived, 1 when robots.txt
+ * refused the URL (nothing was sent), 4 when the request failed.
+ *
+ * @example
+ * ```ts
+ * registerFetchCommand(program, context);
+ * await program.parseAsync(['fetch', 'http://127.0.0.1:8080/', '--agent', 'ExampleBot'], { from: 'user' });
+ * ```
+ */
+export function registerFetchCommand(program: Command, context: CliContext): void {
+  const command = program
+    .command('fetch')
+    .description('fetch one URL politely and show its status, size, type and robots directives')
+    .argument('<url>', 'an absolute http(s) URL');
+  addAgentOptions(command);
+  command
+    .option('--json', 'print a JSON document instead of text')
+    .action(async (arg: string, options: FetchOptionValues) => {
+      const agent = resolveAgent(options);
+      const url = parseHttpUrl(arg, 'URL');
+      const store = createCaptureStore(64);
+      const policy = createCliPolicy(agent, store, { minInterval: 0 });
+      const politeFetch = createPoliteFetch({ policy });
+      let denied: DeniedInfo | null = null;
+      let response: FetchedJson | null = null;
+      try {
+        let answer: PoliteResponse | undefined;
+        try {
+          answer = await politeFetch(url);
+        } catch (error) {
+          if (!isRobotsDeniedError(error)) {
+            throw CliError.input(`cannot fetch ${url.href}`, describeNetworkError(error), error);
+          }
+          denied = deniedInfo(error, (origin, line) => store.lineText(origin, line));
+          if (error.reason !== 'disallowed') {
+            const info = robotsInfoFromReport((await policy.explain(error.url)).robotsTxt);
+            if (info.status === 'unreachable') {
+              if (info.httpStatus === null) {
+                throw CliError.input(
+                  `cannot fetch ${url.href}`,
+                  `robots.txt unreachable (${info.failure ?? 'no answer'}); nothing was requested`,
+                );
+              }
+              denied = { ...denied, unreachable: statusPhrase(info) };
+            }
+          }
+        }
+        if (answer !== undefined) {
+          let body;
+          try {
+            body = await readStreamCapped(answer.body, CLI_DEFAULTS.maxBodyBytes);
+          } catch (error) {
+            throw CliError.input(`cannot read the body of ${url.href}`, describeNetworkError(error), error);
+          }
+          response = {
+            finalUrl: answer.url === '' ? url.href : answer.url,
+            redirected: answer.redirected,
+            status: answer.status,
+            statusText: answer.statusText,
+            contentType: answer.headers.get('content-type'),
+            bytes: body.bytes.byteLength,
+            complete: body.complete,
+            robots: directivesJson(answer.robots),
+          };
+        }
+      } finally {
+        await politeFetch.close();
+        await policy.close();
+      }
+      const result = fetchJson(agent, url.href, { denied, response });
+      if (options.json === true) writeJson(context.stdout, result);
+      else context.stdout.write(formatFetch(result, context.out));
+      context.exitCode = denied === null ? ExitCode.ok : ExitCode.denied;
+    });
+}

@@ -1,0 +1,314 @@
+import type { PoliteEvent, PoliteResponse } from '@polite-crawler/fetch';
+import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
+import type { CliAgent } from '../agent.js';
+import { createCliPolicy } from '../cli-policy.js';
+import { createCaptureStore } from '../memory-store.js';
+import { describeNetworkError } from '../network-error.js';
+import { statusPhrase } from '../status-phrase.js';
+import { readStreamCapped } from '../read-stream-capped.js';
+import { robotsInfoFromReport } from '../robots-report-info.js';
+import { deniedInfo } from '../denied-info.js';
+import type {
+  CrawledOrigin,
+  CrawledPage,
+  CrawlProgress,
+  CrawlReport,
+  SkippedLink,
+  SkipReason,
+} from './crawl-report.js';
+import { extractLinks } from './extract-links.js';
+import { isSameSite } from './same-site.js';
+
+/** Options of {@link crawlSite}. */
+export interface CrawlSiteOptions {
+  readonly start: URL;
+  readonly agent: CliAgent;
+  /** URLs taken from the queue at most (fetched, denied or failed). */
+  readonly maxPages: number;
+  /** Requests in flight at once, across origins (each origin is still paced on its own). */
+  readonly concurrency: number;
+  /** Minimum spacing between two requests to one origin, ms. */
+  readonly minIntervalMs: number;
+  /** Cap on an honoured robots.txt crawl-delay, ms. */
+  readonly maxCrawlDelayMs: number;
+  /** Bytes of an HTML page read to find links. */
+  readonly maxHtmlBytes: number;
+  /** Links taken from one page. */
+  readonly maxLinksPerPage: number;
+  /** Skipped links listed in the report; more are counted only. */
+  readonly maxSkippedListed: number;
+  /** Called after every change, for a progress line. */
+  readonly onProgress?: (progress: CrawlProgress) => void;
+}
+
+interface QueueItem {
+  readonly url: string;
+  readonly foundOn: string | null;
+}
+
+const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
+
+/**
+ * Crawls one site through a polite fetch: starts at `start`, follows same-site `<a href>`
+ * links (not `rel="nofollow"` ones, nor any on a page whose directives say `nofollow`),
+ * never requests a URL robots.txt refuses, and paces each origin. Resolves with a report
+ * whose lists are sorted, so that the same site gives the same report.
+ *
+ * @example
+ * ```ts
+ * const report = await crawlSite({ start: new URL('http://127.0.0.1:8080/'), agent, maxPages: 50,
+ *   concurrency: 4, minIntervalMs: 1000, maxCrawlDelayMs: 30_000, maxHtmlBytes: 1_048_576,
+ *   maxLinksPerPage: 1000, maxSkippedListed: 10_000 });
+ * console.log(report.counts);
+ * ```
+ */
+export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport> {
+  const startedAt = Date.now();
+  const store = createCaptureStore(10_000);
+  let paused: CrawlProgress['paused'];
+  const onEvent = (event: PoliteEvent): void => {
+    if (event.type === 'origin-paused') {
+      paused = { origin: event.origin, until: event.until, status: event.status };
+      emit();
+    }
+  };
+  const policy = createCliPolicy(options.agent, store, {
+    concurrency: 1,
+    minInterval: options.minIntervalMs,
+    maxCrawlDelay: options.maxCrawlDelayMs,
+    onEvent,
+  });
+  const politeFetch = createPoliteFetch({ policy });
+  const queue: QueueItem[] = [];
+  const seen = new Set<string>();
+  const pages: CrawledPage[] = [];
+  const skipped = new Map<string, SkippedLink>();
+  let skippedUnlisted = 0;
+  let notVisited = 0;
+  let taken = 0;
+  const inFlight = new Map<string, QueueItem>();
+
+  function emit(): void {
+    if (options.onProgress === undefined) return;
+    const oldest = inFlight.values().next();
+    const pacingOrigin = oldest.done === true ? undefined : new URL(oldest.value.url).origin;
+    options.onProgress({
+      done: pages.length,
+      inFlight: inFlight.size,
+      queued: queue.length,
+      skipped: skipped.size + skippedUnlisted,
+      denied: pages.filter((page) => page.outcome === 'denied').length,
+      errors: pages.filter((page) => page.outcome === 'error').length,
+      ...(pacingOrigin === undefined
+        ? {}
+        : { pacing: { origin: pacingOrigin, intervalMs: intervalFor(crawlDelays.get(pacingOrigin) ?? null) } }),
+      ...(paused === undefined || paused.until <= Date.now() ? {} : { paused }),
+    });
+  }
+
+  const crawlDelays = new Map<string, number | null>();
+  function intervalFor(crawlDelay: number | null): number {
+    const delay = crawlDelay === null ? 0 : Math.min(options.maxCrawlDelayMs, Math.round(crawlDelay * 1_000));
+    return Math.max(options.minIntervalMs, delay);
+  }
+
+  function enqueue(url: string, foundOn: string | null): void {
+    if (seen.has(url)) return;
+    if (taken + queue.length >= options.maxPages) {
+      notVisited++;
+      return;
+    }
+    seen.add(url);
+    queue.push({ url, foundOn });
+  }
+
+  function skip(url: string, reason: SkipReason, foundOn: string): void {
+    if (skipped.has(url) || seen.has(url)) return;
+    if (skipped.size >= options.maxSkippedListed) {
+      skippedUnlisted++;
+      return;
+    }
+    skipped.set(url, { url, reason, foundOn });
+  }
+
+  async function visit(item: QueueItem): Promise<void> {
+    const base = {
+      url: item.url,
+      foundOn: item.foundOn,
+      status: null,
+      redirectedTo: null,
+      contentType: null,
+      bytes: null,
+      directives: [],
+      links: 0,
+      denied: null,
+      error: null,
+    } satisfies Omit<CrawledPage, 'outcome'>;
+    let response: PoliteResponse;
+    try {
+      response = await politeFetch(item.url, { headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' } });
+    } catch (error) {
+      if (isRobotsDeniedError(error)) {
+        pages.push({ ...base, outcome: 'denied', denied: deniedInfo(error, (origin, line) => store.lineText(origin, line)) });
+      } else {
+        pages.push({ ...base, outcome: 'error', error: describeNetworkError(error) });
+      }
+      return;
+    }
+    const finalUrl = response.url === '' ? item.url : response.url;
+    const contentType = response.headers.get('content-type');
+    const isHtml = contentType !== null && HTML_TYPE.test(contentType);
+    let body: Uint8Array = new Uint8Array(0);
+    try {
+      body = (await readStreamCapped(response.body, isHtml && response.ok ? options.maxHtmlBytes : 0)).bytes;
+    } catch (error) {
+      pages.push({ ...base, outcome: 'error', status: response.status, error: describeNetworkError(error) });
+      return;
+    }
+    if (finalUrl !== item.url) seen.add(finalUrl);
+    const directives = response.robots;
+    const common = {
+      ...base,
+      status: response.status,
+      redirectedTo: finalUrl === item.url ? null : finalUrl,
+      contentType,
+      bytes: body.byteLength,
+      directives: directiveList(response),
+    };
+    if (!response.ok) {
+      pages.push({ ...common, outcome: 'error', error: `HTTP ${response.status}` });
+      return;
+    }
+    let links = 0;
+    if (isHtml) {
+      const found = extractLinks(new TextDecoder('utf-8').decode(body), new URL(finalUrl), {
+        maxLinks: options.maxLinksPerPage,
+      });
+      links = found.length;
+      const start = options.start;
+      for (const link of found) {
+        const target = new URL(link.url);
+        if (!isSameSite(start, target)) skip(link.url, 'off-site', item.url);
+        else if (directives.nofollow) skip(link.url, 'nofollow-page', item.url);
+        else if (link.nofollow) skip(link.url, 'nofollow-link', item.url);
+        else enqueue(link.url, item.url);
+      }
+    }
+    pages.push({ ...common, outcome: directives.noindex ? 'noindex' : 'fetched', links });
+  }
+
+  async function noteOrigin(url: string): Promise<void> {
+    const origin = new URL(url).origin;
+    if (crawlDelays.has(origin)) return;
+    crawlDelays.set(origin, null);
+    const explanation = await policy.explain(url).catch(() => undefined);
+    crawlDelays.set(origin, explanation?.robotsTxt.crawlDelay ?? null);
+  }
+
+  try {
+    enqueue(options.start.href.replace(/#.*$/, ''), null);
+    await new Promise<void>((resolve) => {
+      const pump = (): void => {
+        while (inFlight.size < options.concurrency && queue.length > 0) {
+          const item = queue.shift();
+          if (item === undefined) break;
+          taken++;
+          inFlight.set(item.url, item);
+          emit();
+          void noteOrigin(item.url)
+            .then(() => visit(item))
+            .catch((error: unknown) => {
+              pages.push({
+                url: item.url,
+                outcome: 'error',
+                foundOn: item.foundOn,
+                status: null,
+                redirectedTo: null,
+                contentType: null,
+                bytes: null,
+                directives: [],
+                links: 0,
+                denied: null,
+                error: error instanceof Error ? error.message : String(error),
+              });
+            })
+            .finally(() => {
+              inFlight.delete(item.url);
+              emit();
+              pump();
+            });
+        }
+        if (inFlight.size === 0 && queue.length === 0) resolve();
+      };
+      pump();
+    });
+    const origins = await describeOrigins();
+    const unreachable = new Map(
+      origins.map((origin) => [origin.robotsTxt.location, statusPhrase(origin.robotsTxt)] as const),
+    );
+    const finished = pages.map((page) =>
+      page.denied?.reason === 'unreachable'
+        ? { ...page, denied: { ...page.denied, unreachable: unreachable.get(page.denied.robotsTxt) ?? null } }
+        : page,
+    );
+    return {
+      start: options.start.href,
+      limits: {
+        maxPages: options.maxPages,
+        concurrency: options.concurrency,
+        minIntervalMs: options.minIntervalMs,
+        maxCrawlDelayMs: options.maxCrawlDelayMs,
+      },
+      origins,
+      pages: finished.sort((a, b) => compare(a.url, b.url)),
+      skipped: [...skipped.values()].sort((a, b) => compare(a.url, b.url)),
+      notVisited,
+      counts: {
+        fetched: pages.filter((page) => page.outcome === 'fetched' || page.outcome === 'noindex').length,
+        noindex: pages.filter((page) => page.outcome === 'noindex').length,
+        denied: pages.filter((page) => page.outcome === 'denied').length,
+        errors: pages.filter((page) => page.outcome === 'error').length,
+        skipped: skipped.size + skippedUnlisted,
+      },
+      durationMs: Date.now() - startedAt,
+    };
+  } finally {
+    await politeFetch.close();
+    await policy.close();
+  }
+
+  async function describeOrigins(): Promise<CrawledOrigin[]> {
+    const counts = new Map<string, number>();
+    for (const page of pages) {
+      const origin = new URL(page.url).origin;
+      counts.set(origin, (counts.get(origin) ?? 0) + 1);
+    }
+    const result: CrawledOrigin[] = [];
+    for (const [origin, count] of [...counts].sort((a, b) => compare(a[0], b[0]))) {
+      const explanation = await policy.explain(`${origin}/`);
+      const report = explanation.robotsTxt;
+      const robotsTxt = robotsInfoFromReport(report);
+      const crawlDelay = report.crawlDelay ?? null;
+      result.push({ origin, robotsTxt, crawlDelay, intervalMs: intervalFor(crawlDelay), pages: count });
+    }
+    return result;
+  }
+}
+
+function directiveList(response: PoliteResponse): CrawledPage['directives'] {
+  const seen = new Set<string>();
+  const list: { name: string; source: 'header' | 'meta' }[] = [];
+  for (const rule of response.robots.rules) {
+    if (!rule.known) continue;
+    const name = rule.value === undefined ? rule.name : `${rule.name}: ${rule.value}`;
+    const key = `${rule.source} ${name}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    list.push({ name, source: rule.source });
+  }
+  return list.sort((a, b) => compare(a.source, b.source) || compare(a.name, b.name));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

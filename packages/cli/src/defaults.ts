@@ -1,0 +1,43 @@
+/**
+ * Every limit the CLI applies, with its default. Options that override one say so in
+ * their help text.
+ *
+ * @example
+ * ```ts
+ * import { CLI_DEFAULTS } from '@polite-crawler/cli';
+ * console.log(CLI_DEFAULTS.maxRobotsBytes); // 512000
+ * ```
+ */
+export const CLI_DEFAULTS = Object.freeze({
+  /**
+   * Bytes of a robots.txt file that are read and parsed; the rest is ignored and reported
+   * (RFC 9309 §2.5 asks for at least 500 KiB). Files are never read past this.
+   */
+  maxRobotsBytes: 512_000,
+  /** Bytes looked at to decide whether a file is binary (it is when it holds a NUL byte). */
+  binarySniffBytes: 8_192,
+  /** Time allowed for one HTTP request the CLI makes itself (`--robots <url>`, `lint <url>`). */
+  requestTimeoutMs: 10_000,
+  /** Redirects followed when the CLI reads a robots.txt URL itself (RFC 9309 §2.3.1.2). */
+  maxRedirects: 5,
+  /** Bytes of an HTML page read to find links while crawling; the rest is not parsed. */
+  maxHtmlBytes: 1_048_576,
+  /** Links taken from one page while crawling. */
+  maxLinksPerPage: 1_000,
+  /** Links not followed that a crawl report lists one by one; more are only counted. */
+  maxSkippedListed: 10_000,
+  /** Body bytes `fetch` reads to report a page's size; the rest is not read. */
+  maxBodyBytes: 10_485_760,
+  /** Pages requested by `crawl` unless `--max-pages` says otherwise. */
+  maxPages: 50,
+  /** Highest value `--max-pages` accepts. */
+  maxPagesLimit: 100_000,
+  /** Requests in flight at once during `crawl` (across origins) unless `--concurrency` says. */
+  concurrency: 4,
+  /** Highest value `--concurrency` accepts. */
+  concurrencyLimit: 64,
+  /** Minimum spacing between two demo requests to one origin, ms. */
+  demoMinIntervalMs: 100,
+  /** The demo honours its site's crawl-delay but waits at most this long between requests. */
+  demoCrawlDelayCapMs: 250,
+} as const);

@@ -1,0 +1,103 @@
+import type { RobotsTxtInfo } from '../robots-source.js';
+import { statusPhrase } from '../status-phrase.js';
+import type { DeniedInfo } from '../crawl/crawl-report.js';
+import type { SourceLine, UrlVerdict } from '../url-verdict.js';
+
+const MAX_QUOTED_LINE = 160;
+
+/**
+ * A robots.txt line for display: its text (cut at 160 characters), or a placeholder.
+ *
+ * @example
+ * ```ts
+ * quoteLine({ line: 4, text: 'Disallow: /private/' }); // 'Disallow: /private/'
+ * ```
+ */
+export function quoteLine(source: SourceLine): string {
+  if (source.text === null) return '(text not available)';
+  return source.text.length > MAX_QUOTED_LINE ? `${source.text.slice(0, MAX_QUOTED_LINE)}…` : source.text;
+}
+
+/**
+ * One short phrase for how robots.txt was obtained, e.g. `HTTP 200, 345 bytes, cache miss`.
+ *
+ * @example
+ * ```ts
+ * describeSource(verdict.robotsTxt);
+ * ```
+ */
+export function describeSource(info: RobotsTxtInfo): string {
+  const parts: string[] = [];
+  if (info.source === 'file') parts.push('file');
+  if (info.httpStatus !== null) parts.push(`HTTP ${info.httpStatus}`);
+  if (info.redirects.length > 0) {
+    parts.push(`${info.redirects.length} redirect${info.redirects.length === 1 ? '' : 's'}`);
+  }
+  if (info.status === 'ok') parts.push(`${info.bytes} bytes${info.truncated ? ' (truncated)' : ''}`);
+  else parts.push(info.status);
+  if (info.failure !== null && info.httpStatus === null) parts.push(info.failure);
+  if (info.cache !== null) parts.push(`cache ${info.cache}`);
+  return parts.join(', ');
+}
+
+/**
+ * Why the verdict is what it is, in one line: the deciding rule, or the reason no rule decided.
+ *
+ * @example
+ * ```ts
+ * describeDecider(verdict); // 'Disallow: /private/ (line 9)'
+ * ```
+ */
+export function describeDecider(verdict: UrlVerdict): string {
+  switch (verdict.reason) {
+    case 'rule':
+      return verdict.rule === null ? 'a rule matched' : `${quoteLine(verdict.rule)} (line ${verdict.rule.line})`;
+    case 'no-matching-rule':
+      return 'no rule matches';
+    case 'no-applicable-group':
+      return 'no group applies to this agent and there is no * group';
+    case 'robots-txt-path':
+      return '/robots.txt is always allowed';
+    case 'unavailable':
+      return `robots.txt unavailable (${statusPhrase(verdict.robotsTxt)}): everything allowed`;
+    case 'unreachable':
+      return `robots.txt unreachable (${statusPhrase(verdict.robotsTxt)}): everything disallowed`;
+  }
+}
+
+/**
+ * The chosen group in a few words, e.g. `group "User-agent: *" (line 1)`; empty when no
+ * group was read.
+ *
+ * @example
+ * ```ts
+ * describeGroup(verdict); // 'group "User-agent-purpose: research" (line 7)'
+ * ```
+ */
+export function describeGroup(verdict: UrlVerdict): string {
+  const [first, ...rest] = verdict.groups;
+  if (first === undefined) return '';
+  const more = rest.length === 0 ? '' : ` + ${rest.length} more`;
+  return `group "${quoteLine(first)}" (line ${first.line})${more}`;
+}
+
+/**
+ * One line on why robots.txt refused a URL.
+ *
+ * @example
+ * ```ts
+ * describeDenied(denied); // 'Disallow: /private/ (line 4 of http://127.0.0.1:8080/robots.txt)'
+ * ```
+ */
+export function describeDenied(denied: DeniedInfo, show: (url: string) => string = (url) => url): string {
+  const robotsTxt = show(denied.robotsTxt);
+  const why =
+    denied.rule !== null
+      ? `${quoteLine(denied.rule)} (line ${denied.rule.line} of ${robotsTxt})`
+      : denied.reason === 'unreachable'
+        ? `${robotsTxt} unreachable${denied.unreachable === null ? '' : ` (${denied.unreachable})`}: everything disallowed`
+        : `disallowed by ${robotsTxt}`;
+  return denied.reason === 'redirect-disallowed'
+    ? `redirect to ${show(denied.url)} refused, never requested: ${why}`
+    : why;
+}

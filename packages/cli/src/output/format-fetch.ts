@@ -1,0 +1,155 @@
+import type { RobotsDirectives } from '@polite-crawler/fetch';
+import type { CliAgent } from '../agent.js';
+import type { DeniedInfo } from '../crawl/crawl-report.js';
+import type { AgentJson } from './agent-json.js';
+import { agentJson } from './agent-json.js';
+import { describeDenied } from './describe-verdict.js';
+import type { Style } from './style.js';
+
+/** The robots directives in `polite fetch --json` (`response.robots`). */
+export interface DirectivesJson {
+  readonly noindex: boolean;
+  readonly nofollow: boolean;
+  readonly nosnippet: boolean;
+  readonly noarchive: boolean;
+  readonly noimageindex: boolean;
+  readonly notranslate: boolean;
+  readonly indexIfEmbedded: boolean;
+  /** Characters; 0 = no snippet, -1 = no limit; null when not set. */
+  readonly maxSnippet: number | null;
+  readonly maxImagePreview: string | null;
+  /** Seconds; null when not set. */
+  readonly maxVideoPreview: number | null;
+  /** ISO 8601 date, or null. */
+  readonly unavailableAfter: string | null;
+  /** Every rule that applied to this agent, with where it came from. */
+  readonly rules: readonly {
+    readonly token: string;
+    readonly name: string;
+    readonly value: string | null;
+    readonly source: 'header' | 'meta';
+    readonly syntax: 'structured' | 'legacy';
+    readonly known: boolean;
+  }[];
+}
+
+/** The response part of `polite fetch --json`. */
+export interface FetchedJson {
+  /** The URL of the final response (after redirects). */
+  readonly finalUrl: string;
+  readonly redirected: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  readonly contentType: string | null;
+  /** Body bytes read. */
+  readonly bytes: number;
+  /** False when the body was longer than the read limit (`bytes` is then the limit). */
+  readonly complete: boolean;
+  readonly robots: DirectivesJson;
+}
+
+/** The shape of `polite fetch --json`. */
+export interface FetchJson {
+  readonly agent: AgentJson;
+  readonly url: string;
+  /** False when robots.txt refused the request (nothing was sent). */
+  readonly allowed: boolean;
+  readonly denied: DeniedInfo | null;
+  readonly response: FetchedJson | null;
+}
+
+/**
+ * The JSON form of a directives object.
+ *
+ * @example
+ * ```ts
+ * directivesJson(response.robots).noindex;
+ * ```
+ */
+export function directivesJson(directives: RobotsDirectives): DirectivesJson {
+  return {
+    noindex: directives.noindex,
+    nofollow: directives.nofollow,
+    nosnippet: directives.nosnippet,
+    noarchive: directives.noarchive,
+    noimageindex: directives.noimageindex,
+    notranslate: directives.notranslate,
+    indexIfEmbedded: directives.indexIfEmbedded,
+    maxSnippet: directives.maxSnippet ?? null,
+    maxImagePreview: directives.maxImagePreview ?? null,
+    maxVideoPreview: directives.maxVideoPreview ?? null,
+    unavailableAfter: directives.unavailableAfter?.toISOString() ?? null,
+    rules: directives.rules.map((rule) => ({
+      token: rule.token,
+      name: rule.name,
+      value: rule.value ?? null,
+      source: rule.source,
+      syntax: rule.syntax,
+      known: rule.known,
+    })),
+  };
+}
+
+/**
+ * The `--json` document of `fetch`.
+ *
+ * @example
+ * ```ts
+ * JSON.stringify(fetchJson(agent, url, { denied: null, response }));
+ * ```
+ */
+export function fetchJson(
+  agent: CliAgent,
+  url: string,
+  result: { readonly denied: DeniedInfo | null; readonly response: FetchedJson | null },
+): FetchJson {
+  return { agent: agentJson(agent), url, allowed: result.denied === null, ...result };
+}
+
+const LABEL_WIDTH = 14;
+const label = (name: string): string => name.padEnd(LABEL_WIDTH);
+const cont = ' '.repeat(LABEL_WIDTH);
+
+/**
+ * The text report of `fetch`: status, size, content type and the robots directives for
+ * the agent, or the refusal with its rule.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(formatFetch(fetchJson(agent, url, result), createStyle(false)));
+ * ```
+ */
+export function formatFetch(result: FetchJson, style: Style): string {
+  const lines: string[] = [];
+  if (result.denied !== null) {
+    lines.push(`${style.red('DENIED')}  ${result.url}`);
+    lines.push(`        ${describeDenied(result.denied)}`);
+    lines.push('        nothing was sent to this URL');
+    return `${lines.join('\n')}\n`;
+  }
+  const response = result.response;
+  if (response === null) return `${result.url}\n`;
+  lines.push(`${label('URL')}${result.url}`);
+  if (response.redirected) lines.push(`${label('Final URL')}${response.finalUrl}`);
+  const statusText = response.statusText === '' ? '' : ` ${response.statusText}`;
+  const paintStatus = response.status < 400 ? style.green : style.red;
+  lines.push(`${label('Status')}${paintStatus(`${response.status}${statusText}`)}`);
+  lines.push(`${label('Content-Type')}${response.contentType ?? '-'}`);
+  lines.push(`${label('Size')}${response.bytes} bytes${response.complete ? '' : ' (stopped reading at the limit)'}`);
+  const robots = response.robots;
+  const known = robots.rules.filter((rule) => rule.known);
+  if (known.length === 0) {
+    lines.push(`${label('Robots')}no directives for this agent`);
+  } else {
+    known.forEach((rule, index) => {
+      const value = rule.value === null ? '' : `: ${rule.value}`;
+      const where = `${rule.source === 'header' ? 'header' : 'meta'}, ${rule.token === '*' ? 'all agents' : rule.token}`;
+      lines.push(`${index === 0 ? label('Robots') : cont}${rule.name}${value} ${style.dim(`(${where})`)}`);
+    });
+  }
+  const yes = (allowed: boolean): string => (allowed ? style.green('yes') : style.red('no'));
+  lines.push(
+    `${cont}index: ${yes(!robots.noindex)} · follow links: ${yes(!robots.nofollow)} · snippet: ${yes(!robots.nosnippet && robots.maxSnippet !== 0)} · archive: ${yes(!robots.noarchive)}`,
+  );
+  return `${lines.join('\n')}\n`;
+}

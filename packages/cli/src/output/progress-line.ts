@@ -1,0 +1,71 @@
+import type { CrawlProgress } from '../crawl/crawl-report.js';
+import type { OutputStream, Style } from './style.js';
+import { visibleLength } from './style.js';
+
+/** A live, self-overwriting status line. */
+export interface ProgressLine {
+  update(progress: CrawlProgress): void;
+  /** Erases the line (call before printing the summary). */
+  clear(): void;
+}
+
+/**
+ * The crawl's progress as one line of text, e.g.
+ * `12 done · 2 in flight · 30 queued · 5 skipped · 1 denied | 127.0.0.1:8080 every 1.0 s`.
+ *
+ * @example
+ * ```ts
+ * renderProgress({ done: 1, inFlight: 1, queued: 3, skipped: 0, denied: 0, errors: 0 }, Date.now());
+ * ```
+ */
+export function renderProgress(progress: CrawlProgress, now: number): string {
+  const parts = [
+    `${progress.done} done`,
+    `${progress.inFlight} in flight`,
+    `${progress.queued} queued`,
+    `${progress.skipped} skipped`,
+  ];
+  if (progress.denied > 0) parts.push(`${progress.denied} denied`);
+  if (progress.errors > 0) parts.push(`${progress.errors} errors`);
+  let line = `crawl: ${parts.join(' · ')}`;
+  if (progress.paused !== undefined && progress.paused.until > now) {
+    const left = Math.ceil((progress.paused.until - now) / 1000);
+    line += ` | ${hostOf(progress.paused.origin)} paused ${left} s (HTTP ${progress.paused.status} Retry-After)`;
+  } else if (progress.pacing !== undefined) {
+    line += ` | ${hostOf(progress.pacing.origin)} every ${(progress.pacing.intervalMs / 1000).toFixed(1)} s`;
+  }
+  return line;
+}
+
+function hostOf(origin: string): string {
+  return origin.replace(/^[a-z]+:\/\//, '');
+}
+
+/**
+ * A {@link ProgressLine} on `stream` when it is a terminal; a silent one otherwise, so that
+ * piped output never holds carriage returns or escape sequences.
+ *
+ * @example
+ * ```ts
+ * const progress = createProgressLine(process.stderr, style);
+ * progress.update(snapshot);
+ * progress.clear();
+ * ```
+ */
+export function createProgressLine(stream: OutputStream, style: Style, now: () => number = Date.now): ProgressLine {
+  if (stream.isTTY !== true) return { update: () => undefined, clear: () => undefined };
+  let shown = false;
+  return {
+    update(progress) {
+      const width = Math.max(20, (stream.columns ?? 80) - 1);
+      let text = renderProgress(progress, now());
+      if (visibleLength(text) > width) text = `${text.slice(0, width - 1)}…`;
+      stream.write(`\r\u001b[2K${style.dim(text)}`);
+      shown = true;
+    },
+    clear() {
+      if (shown) stream.write('\r\u001b[2K');
+      shown = false;
+    },
+  };
+}

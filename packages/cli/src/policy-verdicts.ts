@@ -1,0 +1,68 @@
+import type { Explanation } from '@polite-crawler/fetch';
+import { isRobotsInvalidUrlError } from '@polite-crawler/fetch';
+import type { CliAgent } from './agent.js';
+import { CliError } from './cli-error.js';
+import { createCliPolicy } from './cli-policy.js';
+import { createCaptureStore } from './memory-store.js';
+import { robotsInfoFromReport } from './robots-report-info.js';
+import type { UrlVerdict } from './url-verdict.js';
+import { toUrlVerdict } from './verdict-from-robots.js';
+
+/** Verdicts obtained through the polite policy, which fetches each origin's robots.txt. */
+export interface PolicyVerdicts {
+  verdict(url: URL): Promise<UrlVerdict>;
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a robots policy for `agent` and answers for URLs the way a crawler using the
+ * `fetch` package would: robots.txt fetched once per origin, RFC 9309 status handling, the
+ * cache state reported. The deciding line's text is read from the body the policy fetched.
+ *
+ * @example
+ * ```ts
+ * const verdicts = createPolicyVerdicts(agent);
+ * try { console.log((await verdicts.verdict(new URL('https://example.com/a'))).allowed); }
+ * finally { await verdicts.close(); }
+ * ```
+ */
+export function createPolicyVerdicts(agent: CliAgent, maxOrigins = 10_000): PolicyVerdicts {
+  const store = createCaptureStore(maxOrigins);
+  const policy = createCliPolicy(agent, store);
+  return {
+    async verdict(url) {
+      let explanation: Explanation;
+      try {
+        explanation = await policy.explain(url);
+      } catch (error) {
+        if (isRobotsInvalidUrlError(error)) throw CliError.usage(`invalid URL ${url.href}`, error.message);
+        throw error;
+      }
+      const report = explanation.robotsTxt;
+      const robotsTxt = robotsInfoFromReport(report);
+      const crawlDelay = report.crawlDelay ?? null;
+      if (explanation.verdict !== undefined) {
+        const origin = explanation.origin;
+        return toUrlVerdict(explanation.url, explanation.verdict, {
+          robotsTxt,
+          line: (n) => store.lineText(origin, n) ?? undefined,
+          crawlDelay,
+          stale: explanation.stale,
+        });
+      }
+      return {
+        url: explanation.url,
+        allowed: explanation.allowed,
+        reason: explanation.reason === 'unreachable' ? 'unreachable' : 'unavailable',
+        selection: null,
+        groups: [],
+        rule: null,
+        path: null,
+        stale: explanation.stale,
+        crawlDelay,
+        robotsTxt,
+      };
+    },
+    close: () => policy.close(),
+  };
+}

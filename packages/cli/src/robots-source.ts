@@ -1,0 +1,110 @@
+import type { RobotsTxt } from '@polite-crawler/robots-txt';
+import { parseRobotsTxt } from '@polite-crawler/robots-txt';
+import { CliError } from './cli-error.js';
+import { CLI_DEFAULTS } from './defaults.js';
+import { looksLikeUrl, parseHttpUrl } from './http-url.js';
+import { readFileCapped } from './read-file-capped.js';
+import { readUrlCapped } from './read-url-capped.js';
+import { rejectBinary } from './reject-binary.js';
+import { sourceLines } from './source-lines.js';
+
+/**
+ * Where a robots.txt came from and how it was obtained. JSON-serialisable: this is the
+ * `robotsTxt` object of every `--json` output (see the README).
+ */
+export interface RobotsTxtInfo {
+  /** `file`: read from disk; `url`: fetched by the CLI from `--robots <url>`; `policy`: fetched through the polite policy. */
+  readonly source: 'file' | 'url' | 'policy';
+  /** The file path, or the robots.txt URL. */
+  readonly location: string;
+  /** How the rules in force were obtained (RFC 9309 §2.3.1). */
+  readonly status: 'ok' | 'unavailable' | 'unreachable';
+  /** HTTP status, for `url` and `policy`. */
+  readonly httpStatus: number | null;
+  /** Redirect targets followed, in order. */
+  readonly redirects: readonly string[];
+  /** The policy's cache state (`hit`, `miss`, `revalidated`, `stale`), for `policy`. */
+  readonly cache: string | null;
+  /** Bytes parsed (at most the byte limit). */
+  readonly bytes: number;
+  /** Whether input past the byte limit was ignored. */
+  readonly truncated: boolean;
+  /** Why robots.txt could not be read, when `status` is not `ok`. */
+  readonly failure: string | null;
+}
+
+/** A robots.txt read from a file or URL and parsed, with its source lines. */
+export interface LoadedRobots {
+  readonly info: RobotsTxtInfo;
+  readonly robots: RobotsTxt;
+  /** The text of a 1-based line of the parsed input. */
+  line(n: number): string | undefined;
+}
+
+/**
+ * Reads robots.txt from a file path or an http(s) URL (`--robots`, `lint`) and parses it.
+ * Reads at most {@link CLI_DEFAULTS.maxRobotsBytes} + 1 bytes; refuses binary input; a URL
+ * must answer 2xx. Every failure is a {@link CliError} (exit code 4, or 2 for a malformed URL).
+ *
+ * @example
+ * ```ts
+ * const { robots, info } = await loadRobots('./robots.txt', 'polite-crawler CLI');
+ * robots.isAllowed('/private', 'ExampleBot');
+ * ```
+ */
+export async function loadRobots(spec: string, userAgent: string): Promise<LoadedRobots> {
+  const maxBytes = CLI_DEFAULTS.maxRobotsBytes;
+  let bytes: Uint8Array;
+  let info: Omit<RobotsTxtInfo, 'bytes' | 'truncated'>;
+  if (looksLikeUrl(spec)) {
+    const url = parseHttpUrl(spec, 'robots.txt URL');
+    const input = await readUrlCapped(url, {
+      maxBytes,
+      maxRedirects: CLI_DEFAULTS.maxRedirects,
+      timeoutMs: CLI_DEFAULTS.requestTimeoutMs,
+      userAgent,
+      what: 'robots.txt',
+    });
+    if (input.status < 200 || input.status > 299) {
+      throw CliError.input(`cannot fetch robots.txt ${url.href}`, describeStatus(input.status));
+    }
+    rejectBinary(input.bytes, `cannot read robots.txt ${url.href}`);
+    bytes = input.bytes;
+    info = {
+      source: 'url',
+      location: url.href,
+      status: 'ok',
+      httpStatus: input.status,
+      redirects: input.redirects,
+      cache: null,
+      failure: null,
+    };
+  } else {
+    const file = await readFileCapped(spec, { maxBytes, what: 'robots.txt file' });
+    bytes = file.bytes;
+    info = {
+      source: 'file',
+      location: spec,
+      status: 'ok',
+      httpStatus: null,
+      redirects: [],
+      cache: null,
+      failure: null,
+    };
+  }
+  const robots = parseRobotsTxt(bytes, { maxBytes });
+  const lines = sourceLines(bytes.subarray(0, robots.parsedBytes));
+  return {
+    info: { ...info, bytes: robots.parsedBytes, truncated: robots.truncated },
+    robots,
+    line: (n) => lines.line(n),
+  };
+}
+
+function describeStatus(status: number): string {
+  if (status >= 500 || status === 429) {
+    return `HTTP ${status} (a crawler treats robots.txt as unreachable and disallows everything)`;
+  }
+  if (status >= 400) return `HTTP ${status} (a crawler treats robots.txt as unavailable and allows everything)`;
+  return `HTTP ${status}`;
+}

@@ -1,0 +1,66 @@
+import type { Verdict } from '@polite-crawler/robots-txt';
+import type { CliAgent } from './agent.js';
+import type { LoadedRobots, RobotsTxtInfo } from './robots-source.js';
+import { toRobotsAgent } from './robots-agent.js';
+import type { UrlVerdict } from './url-verdict.js';
+
+/**
+ * Turns a robots-txt {@link Verdict} into the CLI's {@link UrlVerdict}, quoting the group and
+ * rule lines with `line`.
+ *
+ * @example
+ * ```ts
+ * const verdict = toUrlVerdict(url, robots.explain(url, 'ExampleBot'), { robotsTxt, line, crawlDelay: null, stale: false });
+ * ```
+ */
+export function toUrlVerdict(
+  url: string,
+  verdict: Verdict,
+  context: {
+    readonly robotsTxt: RobotsTxtInfo;
+    readonly line: (n: number) => string | undefined;
+    readonly crawlDelay: number | null;
+    readonly stale: boolean;
+  },
+): UrlVerdict {
+  const text = (n: number): string | null => context.line(n)?.trim() ?? null;
+  return {
+    url,
+    allowed: verdict.allowed,
+    reason: verdict.reason,
+    selection: verdict.selection,
+    groups: verdict.groupLines.map((line) => ({ line, text: text(line) })),
+    rule:
+      verdict.rule === undefined
+        ? null
+        : {
+            kind: verdict.rule.kind,
+            pattern: verdict.rule.pattern,
+            line: verdict.rule.line,
+            text: text(verdict.rule.line),
+          },
+    path: verdict.path,
+    stale: context.stale,
+    crawlDelay: context.crawlDelay,
+    robotsTxt: context.robotsTxt,
+  };
+}
+
+/**
+ * The verdict of a robots.txt read with `--robots` for one URL.
+ *
+ * @example
+ * ```ts
+ * const loaded = await loadRobots('./robots.txt', agent.userAgent);
+ * verdictFromRobots(loaded, new URL('https://example.com/private'), agent).allowed;
+ * ```
+ */
+export function verdictFromRobots(loaded: LoadedRobots, url: URL, agent: CliAgent): UrlVerdict {
+  const robotsAgent = toRobotsAgent(agent);
+  return toUrlVerdict(url.href, loaded.robots.explain(url, robotsAgent), {
+    robotsTxt: loaded.info,
+    line: loaded.line,
+    crawlDelay: loaded.robots.crawlDelay(robotsAgent) ?? null,
+    stale: false,
+  });
+}

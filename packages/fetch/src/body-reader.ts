@@ -1,0 +1,90 @@
+import { pipeline } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+
+/** The bytes read from a body, at most the cap. */
+export interface CappedBody {
+  readonly bytes: Uint8Array;
+  /** Whether the body went on past the cap (the rest was not read). */
+  readonly truncated: boolean;
+}
+
+/**
+ * Reads at most `maxBytes` from `source`, then stops reading (the caller destroys the
+ * stream). Memory held is bounded by `maxBytes` plus one chunk. At exactly `maxBytes` one
+ * more read tells whether anything follows.
+ * @example
+ * const { bytes, truncated } = await readCapped(response.body, 512_000);
+ */
+export async function readCapped(
+  source: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+): Promise<CappedBody> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let truncated = false;
+  for await (const chunk of source) {
+    if (chunk.byteLength === 0) continue;
+    if (total === maxBytes) {
+      truncated = true;
+      break;
+    }
+    const room = maxBytes - total;
+    if (chunk.byteLength > room) {
+      chunks.push(chunk.subarray(0, room));
+      total = maxBytes;
+      truncated = true;
+      break;
+    }
+    chunks.push(chunk);
+    total += chunk.byteLength;
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { bytes, truncated };
+}
+
+const DECODERS = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+} as const;
+
+/** The content codings {@link decodedBody} can undo, as sent in `Accept-Encoding`. */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/**
+ * `body` with its `Content-Encoding` undone, so that limits count decompressed bytes; a
+ * decoder only produces output as it is read, so a small bomb never inflates past the cap.
+ * Throws `Error` with code `ERR_UNSUPPORTED_CONTENT_ENCODING` for a coding it cannot undo.
+ * @example
+ * const text = decodedBody(response.body, response.headers['content-encoding']);
+ */
+export function decodedBody(
+  body: Readable,
+  contentEncoding: string | readonly string[] | undefined,
+): Readable {
+  const codings = (
+    typeof contentEncoding === 'string' ? [contentEncoding] : (contentEncoding ?? [])
+  )
+    .flatMap((value) => value.split(','))
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  if (codings.length === 0) return body;
+  const decoders = codings.reverse().map((coding) => {
+    const create = (DECODERS as Record<string, (() => NodeJS.ReadWriteStream) | undefined>)[coding];
+    if (create === undefined) {
+      throw Object.assign(new Error(`unsupported content-encoding ${coding}`), {
+        code: 'ERR_UNSUPPORTED_CONTENT_ENCODING',
+      });
+    }
+    return create();
+  });
+  // pipeline destroys every stream when the last one is destroyed or any one fails.
+  return pipeline([body, ...decoders], () => {}) as unknown as Readable;
+}

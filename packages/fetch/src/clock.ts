@@ -1,0 +1,35 @@
+import type { Clock } from './types.js';
+
+/**
+ * Resolves after `ms` real milliseconds, or rejects with `signal.reason` when it aborts first.
+ * The timer is cleared on abort, so nothing is left pending.
+ * @example
+ * await sleep(100, AbortSignal.timeout(1_000));
+ */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * The default {@link Clock}: `Date.now()` and real timers.
+ * @example
+ * createRobotsPolicy({ userAgent, clock: systemClock }); // same as leaving `clock` out
+ */
+export const systemClock: Clock = Object.freeze({ now: () => Date.now(), sleep });

@@ -1,0 +1,336 @@
+import type { MatchedRule } from '@polite-crawler/robots-txt';
+import type { RobotsDirectives } from '@polite-crawler/robots-tag';
+import type { Decision, DeniedReason } from './types.js';
+
+/**
+ * Every error code this package throws or rejects with. Each one is documented in the
+ * README's errors table (a test checks both directions).
+ * @example
+ * if (ERROR_CODES.includes(error.code)) console.log('from @polite-crawler/fetch');
+ */
+export const ERROR_CODES = Object.freeze([
+  'ERR_ROBOTS_DENIED',
+  'ERR_ROBOTS_NOINDEX',
+  'ERR_ROBOTS_TOO_MANY_REDIRECTS',
+  'ERR_ROBOTS_REDIRECT',
+  'ERR_ROBOTS_INVALID_OPTION',
+  'ERR_ROBOTS_INVALID_URL',
+  'ERR_ROBOTS_CLOSED',
+] as const);
+
+/** One of {@link ERROR_CODES}. */
+export type PoliteErrorCode = (typeof ERROR_CODES)[number];
+
+const brand = (name: string): symbol => Symbol.for(`polite-crawler.${name}`);
+const hasBrand = (value: unknown, symbol: symbol): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  (value as Record<symbol, unknown>)[symbol] === true;
+
+const DENIED = brand('RobotsDeniedError');
+const NOINDEX = brand('RobotsNoIndexError');
+const TOO_MANY = brand('RobotsTooManyRedirectsError');
+const REDIRECT = brand('RobotsRedirectError');
+const INVALID_OPTION = brand('RobotsInvalidOptionError');
+const INVALID_URL = brand('RobotsInvalidUrlError');
+const CLOSED = brand('RobotsClosedError');
+
+function describeRule(rule: MatchedRule | undefined): string {
+  if (rule === undefined) return '';
+  const key = rule.kind === 'allow' ? 'Allow' : 'Disallow';
+  return ` by line ${rule.line} "${key}: ${rule.pattern}"`;
+}
+
+function deniedMessage(
+  url: string,
+  reason: DeniedReason,
+  decision: Decision,
+  originalUrl?: string,
+): string {
+  const why =
+    decision.reason === 'unreachable'
+      ? `robots.txt of ${decision.origin} is unreachable`
+      : `disallowed${describeRule(decision.rule)}`;
+  if (reason === 'redirect-disallowed') {
+    return `Redirect refused by robots.txt: ${url} (redirected from ${originalUrl ?? '?'}; ${why})`;
+  }
+  return `Request denied by robots.txt: ${url} (${why})`;
+}
+
+/** Fields of a {@link RobotsDeniedError}. */
+export interface RobotsDeniedErrorInit {
+  readonly reason: DeniedReason;
+  readonly decision: Decision;
+  /** For `redirect-disallowed`: the URL the caller asked for. */
+  readonly originalUrl?: string;
+  readonly cause?: unknown;
+}
+
+/**
+ * A request was refused before anything was sent: robots.txt disallows the URL, robots.txt is
+ * unreachable, or a redirect led to a URL its own robots.txt refuses.
+ * @example
+ * try { await politeFetch(url); } catch (error) {
+ *   if (isRobotsDeniedError(error)) console.log(error.reason, error.line, error.rule?.pattern);
+ * }
+ */
+export class RobotsDeniedError extends Error {
+  override readonly name = 'RobotsDeniedError' as const;
+  readonly code = 'ERR_ROBOTS_DENIED' as const;
+  /** The refused URL (for `redirect-disallowed`, the redirect target). */
+  readonly url: string;
+  readonly origin: string;
+  readonly reason: DeniedReason;
+  /** For `redirect-disallowed`: the URL the caller asked for. */
+  readonly originalUrl: string | undefined;
+  /** The deciding robots.txt rule, when a rule decided. */
+  readonly rule: MatchedRule | undefined;
+  /** Its 1-based line number in robots.txt. */
+  readonly line: number | undefined;
+  /** The full decision for the refused URL. */
+  readonly decision: Decision;
+
+  constructor(init: RobotsDeniedErrorInit) {
+    const { decision } = init;
+    super(
+      deniedMessage(decision.url, init.reason, decision, init.originalUrl),
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
+    this.url = decision.url;
+    this.origin = decision.origin;
+    this.reason = init.reason;
+    this.originalUrl = init.originalUrl;
+    this.rule = decision.rule;
+    this.line = decision.line;
+    this.decision = decision;
+    Object.defineProperty(this, DENIED, { value: true });
+  }
+}
+
+/**
+ * Whether `value` is a {@link RobotsDeniedError}, also from another copy of this package.
+ * @example
+ * if (isRobotsDeniedError(error)) skip(error.url);
+ */
+export function isRobotsDeniedError(value: unknown): value is RobotsDeniedError {
+  return hasBrand(value, DENIED);
+}
+
+/**
+ * With `noindex: 'reject'`, a page's Robots-Tag header or robots meta says `noindex` (or its
+ * `unavailable_after` date has passed). The body was discarded.
+ * @example
+ * const fetch = createPoliteFetch({ userAgent, noindex: 'reject' });
+ * await fetch(url).catch((e) => { if (isRobotsNoIndexError(e)) console.log(e.directives.rules); });
+ */
+export class RobotsNoIndexError extends Error {
+  override readonly name = 'RobotsNoIndexError' as const;
+  readonly code = 'ERR_ROBOTS_NOINDEX' as const;
+  readonly url: string;
+  readonly origin: string;
+  readonly status: number;
+  readonly directives: RobotsDirectives;
+
+  constructor(init: { url: string; status: number; directives: RobotsDirectives }) {
+    const unavailable = !init.directives.noindex;
+    super(
+      `Page refused by its robots directives: ${init.url} (${unavailable ? 'unavailable_after has passed' : 'noindex'})`,
+    );
+    this.url = init.url;
+    this.origin = new URL(init.url).origin;
+    this.status = init.status;
+    this.directives = init.directives;
+    Object.defineProperty(this, NOINDEX, { value: true });
+  }
+}
+
+/**
+ * Whether `value` is a {@link RobotsNoIndexError}, also from another copy of this package.
+ * @example
+ * if (isRobotsNoIndexError(error)) markNotIndexable(error.url);
+ */
+export function isRobotsNoIndexError(value: unknown): value is RobotsNoIndexError {
+  return hasBrand(value, NOINDEX);
+}
+
+/**
+ * A page redirected more than `maxRedirects` times. A `TypeError`, as fetch's own redirect
+ * failures are.
+ * @example
+ * if (isRobotsTooManyRedirectsError(error)) console.log(error.redirects);
+ */
+export class RobotsTooManyRedirectsError extends TypeError {
+  override readonly name = 'RobotsTooManyRedirectsError' as const;
+  readonly code = 'ERR_ROBOTS_TOO_MANY_REDIRECTS' as const;
+  /** The URL the caller asked for. */
+  readonly url: string;
+  /** Every redirect target followed, in order. */
+  readonly redirects: readonly string[];
+  readonly maxRedirects: number;
+
+  constructor(init: { url: string; redirects: readonly string[]; maxRedirects: number }) {
+    super(`Too many redirects: ${init.url} (more than ${init.maxRedirects})`);
+    this.url = init.url;
+    this.redirects = init.redirects;
+    this.maxRedirects = init.maxRedirects;
+    Object.defineProperty(this, TOO_MANY, { value: true });
+  }
+}
+
+/**
+ * Whether `value` is a {@link RobotsTooManyRedirectsError}, also from another copy of this package.
+ * @example
+ * if (isRobotsTooManyRedirectsError(error)) console.log(error.redirects.length);
+ */
+export function isRobotsTooManyRedirectsError(
+  value: unknown,
+): value is RobotsTooManyRedirectsError {
+  return hasBrand(value, TOO_MANY);
+}
+
+/**
+ * Why a page redirect could not be followed:
+ * - `redirect-mode-error`: the request said `redirect: 'error'`.
+ * - `invalid-location`: the `Location` header is not a valid URL.
+ * - `unsupported-scheme`: the target is not http(s).
+ * - `unreplayable-body`: a 307/308 would resend a streamed request body.
+ */
+export type RedirectFailureReason =
+  'redirect-mode-error' | 'invalid-location' | 'unsupported-scheme' | 'unreplayable-body';
+
+/**
+ * A page redirect could not be followed (see {@link RedirectFailureReason}). A `TypeError`, as
+ * fetch's own redirect failures are.
+ * @example
+ * if (isRobotsRedirectError(error) && error.reason === 'redirect-mode-error') console.log(error.location);
+ */
+export class RobotsRedirectError extends TypeError {
+  override readonly name = 'RobotsRedirectError' as const;
+  readonly code = 'ERR_ROBOTS_REDIRECT' as const;
+  /** The URL whose response redirected. */
+  readonly url: string;
+  readonly reason: RedirectFailureReason;
+  /** The raw `Location` value. */
+  readonly location: string | undefined;
+  readonly status: number;
+
+  constructor(init: {
+    url: string;
+    reason: RedirectFailureReason;
+    location?: string | undefined;
+    status: number;
+    cause?: unknown;
+  }) {
+    super(
+      `Redirect not followed: ${init.url} (${init.reason}${init.location === undefined ? '' : ` to ${init.location}`})`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
+    this.url = init.url;
+    this.reason = init.reason;
+    this.location = init.location;
+    this.status = init.status;
+    Object.defineProperty(this, REDIRECT, { value: true });
+  }
+}
+
+/**
+ * Whether `value` is a {@link RobotsRedirectError}, also from another copy of this package.
+ * @example
+ * if (isRobotsRedirectError(error)) console.log(error.reason);
+ */
+export function isRobotsRedirectError(value: unknown): value is RobotsRedirectError {
+  return hasBrand(value, REDIRECT);
+}
+
+/**
+ * An option passed to a factory is invalid. Thrown at construction, naming the option.
+ * @example
+ * try { createRobotsPolicy({ userAgent: '' }); } catch (e) { if (isRobotsInvalidOptionError(e)) console.log(e.option); }
+ */
+export class RobotsInvalidOptionError extends TypeError {
+  override readonly name = 'RobotsInvalidOptionError' as const;
+  readonly code = 'ERR_ROBOTS_INVALID_OPTION' as const;
+  /** The option's name, e.g. `productToken`. */
+  readonly option: string;
+  readonly value: unknown;
+
+  constructor(option: string, value: unknown, requirement: string) {
+    super(`Invalid option: ${option} (${requirement}; got ${describeValue(value)})`);
+    this.option = option;
+    this.value = value;
+    Object.defineProperty(this, INVALID_OPTION, { value: true });
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+  if (
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    value === undefined ||
+    value === null
+  ) {
+    return String(value);
+  }
+  return typeof value;
+}
+
+/**
+ * Whether `value` is a {@link RobotsInvalidOptionError}, also from another copy of this package.
+ * @example
+ * if (isRobotsInvalidOptionError(error)) console.error(`fix option ${error.option}`);
+ */
+export function isRobotsInvalidOptionError(value: unknown): value is RobotsInvalidOptionError {
+  return hasBrand(value, INVALID_OPTION);
+}
+
+/**
+ * A URL given to the policy or the fetch is not an absolute http(s) URL.
+ * @example
+ * await policy.check('ftp://example.com/').catch((e) => isRobotsInvalidUrlError(e) && console.log(e.url));
+ */
+export class RobotsInvalidUrlError extends TypeError {
+  override readonly name = 'RobotsInvalidUrlError' as const;
+  readonly code = 'ERR_ROBOTS_INVALID_URL' as const;
+  readonly url: string;
+
+  constructor(url: string, why: string, cause?: unknown) {
+    super(`Invalid URL: ${url} (${why})`, cause === undefined ? undefined : { cause });
+    this.url = url;
+    Object.defineProperty(this, INVALID_URL, { value: true });
+  }
+}
+
+/**
+ * Whether `value` is a {@link RobotsInvalidUrlError}, also from another copy of this package.
+ * @example
+ * if (isRobotsInvalidUrlError(error)) console.log('bad URL', error.url);
+ */
+export function isRobotsInvalidUrlError(value: unknown): value is RobotsInvalidUrlError {
+  return hasBrand(value, INVALID_URL);
+}
+
+/**
+ * The policy (or the fetch that owns it) was closed; pending and later calls reject with this.
+ * @example
+ * await policy.close(); await policy.check(url).catch((e) => isRobotsClosedError(e)); // true
+ */
+export class RobotsClosedError extends Error {
+  override readonly name = 'RobotsClosedError' as const;
+  readonly code = 'ERR_ROBOTS_CLOSED' as const;
+
+  constructor(what = 'robots policy') {
+    super(`Closed: ${what} (close() was called)`);
+    Object.defineProperty(this, CLOSED, { value: true });
+  }
+}
+
+/**
+ * Whether `value` is a {@link RobotsClosedError}, also from another copy of this package.
+ * @example
+ * if (isRobotsClosedError(error)) return; // shutting down
+ */
+export function isRobotsClosedError(value: unknown): value is RobotsClosedError {
+  return hasBrand(value, CLOSED);
+}

@@ -1,0 +1,43 @@
+import { LRUCache } from 'lru-cache';
+import { RobotsInvalidOptionError } from './errors.js';
+import { DEFAULTS } from './options.js';
+import type { RobotsStore, StoredRobots } from './types.js';
+
+/** Options of {@link createMemoryRobotsStore}. */
+export interface MemoryRobotsStoreOptions {
+  /**
+   * Origins kept (least recently used dropped first).
+   * @default 10_000
+   */
+  readonly maxOrigins?: number;
+}
+
+/**
+ * A bounded in-process {@link RobotsStore}. Entries are kept as JSON text, exactly as a shared
+ * store (Redis) would keep them, so whatever works with this store works with one.
+ * Share it between policies that must share robots.txt results but not pacing.
+ * @example
+ * const store = createMemoryRobotsStore({ maxOrigins: 50_000 });
+ * const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0', store });
+ */
+export function createMemoryRobotsStore(options: MemoryRobotsStoreOptions = {}): RobotsStore {
+  const max: unknown = options.maxOrigins ?? DEFAULTS.maxOrigins;
+  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > 10_000_000) {
+    throw new RobotsInvalidOptionError('maxOrigins', max, 'an integer from 1 to 10000000');
+  }
+  const entries = new LRUCache<string, string>({ max });
+  return {
+    get: (origin) => {
+      const text = entries.get(origin);
+      return Promise.resolve(text === undefined ? undefined : (JSON.parse(text) as StoredRobots));
+    },
+    set: (origin, entry) => {
+      entries.set(origin, JSON.stringify(entry));
+      return Promise.resolve();
+    },
+    delete: (origin) => {
+      entries.delete(origin);
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,344 @@
+import { isValidProductToken } from '@polite-crawler/robots-txt';
+import { RobotsInvalidOptionError } from './errors.js';
+import { systemClock } from './clock.js';
+import type { Clock, PageOptions, PoliteEvent, RobotsPolicyOptions, RobotsStore } from './types.js';
+import type { Dispatcher } from 'undici';
+
+/**
+ * Every default of {@link createRobotsPolicy} and {@link createPoliteFetch}, in one frozen
+ * object used by the code and the README alike. Times are milliseconds.
+ * @example
+ * createPoliteFetch({ userAgent, minInterval: DEFAULTS.minInterval * 2 });
+ */
+export const DEFAULTS = Object.freeze({
+  robotsHeadersTimeout: 10_000,
+  robotsBodyTimeout: 10_000,
+  robotsTimeout: 30_000,
+  /** RFC 9309 §2.5: at least 500 KiB. */
+  robotsMaxBytes: 512_000,
+  /** RFC 9309 §2.3.1.2: at least five consecutive redirects. */
+  robotsMaxRedirects: 5,
+  /** RFC 9309 §2.4: no longer than 24 hours. */
+  robotsMaxTtl: 86_400_000,
+  robotsMinTtl: 60_000,
+  unreachableRetryInterval: 60_000,
+  maxUnreachableRetryInterval: 3_600_000,
+  /** 30 days. */
+  staleIfUnreachable: 2_592_000_000,
+  treat429AsUnreachable: true,
+  maxOrigins: 10_000,
+  concurrency: 1,
+  minInterval: 1_000,
+  crawlDelay: 'honor',
+  maxCrawlDelay: 30_000,
+  maxRetryAfter: 600_000,
+  maxTrackedOrigins: 10_000,
+  prefetchConcurrency: 16,
+  maxRedirects: 20,
+  noindex: 'annotate',
+  scanMeta: true,
+  maxHeadBytes: 262_144,
+} as const);
+
+/** Hard bounds on the numeric options: [min, max]. */
+const BOUNDS = {
+  robotsHeadersTimeout: [1, 600_000],
+  robotsBodyTimeout: [1, 600_000],
+  robotsTimeout: [1, 600_000],
+  robotsMaxBytes: [DEFAULTS.robotsMaxBytes, 64 * 1024 * 1024],
+  robotsMaxRedirects: [5, 50],
+  robotsMaxTtl: [1_000, DEFAULTS.robotsMaxTtl],
+  robotsMinTtl: [0, DEFAULTS.robotsMaxTtl],
+  unreachableRetryInterval: [1_000, 86_400_000],
+  maxUnreachableRetryInterval: [1_000, 86_400_000],
+  staleIfUnreachable: [0, 365 * 86_400_000],
+  maxOrigins: [1, 10_000_000],
+  concurrency: [1, 10_000],
+  minInterval: [0, 3_600_000],
+  maxCrawlDelay: [0, 3_600_000],
+  maxRetryAfter: [0, 86_400_000],
+  maxTrackedOrigins: [1, 10_000_000],
+  maxRedirects: [0, 100],
+  maxHeadBytes: [1_024, 16 * 1024 * 1024],
+} as const satisfies Record<string, readonly [number, number]>;
+
+type NumericOption = keyof typeof BOUNDS;
+
+/** Policy options after validation, every default applied. */
+export interface ResolvedPolicyOptions {
+  readonly userAgent: string;
+  readonly productToken: string;
+  readonly purpose: string | undefined;
+  readonly dispatcher: Dispatcher | undefined;
+  readonly robotsHeadersTimeout: number;
+  readonly robotsBodyTimeout: number;
+  readonly robotsTimeout: number;
+  readonly robotsMaxBytes: number;
+  readonly robotsMaxRedirects: number;
+  readonly robotsMaxTtl: number;
+  readonly robotsMinTtl: number;
+  readonly unreachableRetryInterval: number;
+  readonly maxUnreachableRetryInterval: number;
+  readonly staleIfUnreachable: number;
+  readonly treat429AsUnreachable: boolean;
+  readonly maxOrigins: number;
+  readonly store: RobotsStore | undefined;
+  readonly concurrency: number;
+  readonly minInterval: number;
+  readonly crawlDelay: 'honor' | 'ignore';
+  readonly maxCrawlDelay: number;
+  readonly maxRetryAfter: number;
+  readonly maxTrackedOrigins: number;
+  readonly clock: Clock;
+  readonly onEvent: ((event: PoliteEvent) => void) | undefined;
+}
+
+/** Page options after validation. */
+export interface ResolvedPageOptions {
+  readonly maxRedirects: number;
+  readonly noindex: 'annotate' | 'reject';
+  readonly scanMeta: boolean;
+  readonly maxHeadBytes: number;
+}
+
+function numberOption(options: object, name: NumericOption): number {
+  const value: unknown = (options as Record<string, unknown>)[name];
+  const fallback = (DEFAULTS as Record<string, unknown>)[name] as number;
+  if (value === undefined) return fallback;
+  const [min, max] = BOUNDS[name];
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new RobotsInvalidOptionError(name, value, `an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(
+  options: object,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  const value: unknown = (options as Record<string, unknown>)[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    throw new RobotsInvalidOptionError(
+      name,
+      value,
+      `one of ${allowed.map((a) => `'${a}'`).join(', ')}`,
+    );
+  }
+  return value as T;
+}
+
+function booleanOption(options: object, name: string, fallback: boolean): boolean {
+  const value: unknown = (options as Record<string, unknown>)[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new RobotsInvalidOptionError(name, value, 'a boolean');
+  return value;
+}
+
+/**
+ * The product token a User-Agent names when it names exactly one product: the part before
+ * `/` of its only product (comments in parentheses are ignored). `undefined` when ambiguous
+ * (`Mozilla/5.0 (…) ExampleBot/1.0`) or not a valid token.
+ * @example
+ * deriveProductToken('ExampleBot/1.0 (+https://example.com/bot)'); // 'ExampleBot'
+ */
+export function deriveProductToken(userAgent: string): string | undefined {
+  let depth = 0;
+  let outside = '';
+  for (const char of userAgent) {
+    if (char === '(') depth += 1;
+    else if (char === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0) outside += char;
+  }
+  const products = outside.split(/[ \t]+/).filter((part) => part.length > 0);
+  if (products.length !== 1) return undefined;
+  const name = products[0]!.split('/')[0]!;
+  return isValidProductToken(name) ? name : undefined;
+}
+
+// Field-value per RFC 9110 §5.5: visible ASCII, spaces and tabs (obs-text is refused too).
+const HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?$/;
+const PURPOSE_TOKEN = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Validates and completes {@link RobotsPolicyOptions}; throws {@link RobotsInvalidOptionError}
+ * naming the first bad option.
+ * @example
+ * const resolved = resolvePolicyOptions({ userAgent: 'ExampleBot/1.0' }); // resolved.productToken === 'ExampleBot'
+ */
+export function resolvePolicyOptions(options: RobotsPolicyOptions): ResolvedPolicyOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new RobotsInvalidOptionError('options', options, 'an object');
+  }
+  const { userAgent } = options as { userAgent: unknown };
+  if (typeof userAgent !== 'string' || userAgent.length > 1_024 || !HEADER_VALUE.test(userAgent)) {
+    throw new RobotsInvalidOptionError(
+      'userAgent',
+      userAgent,
+      'a non-empty header value of at most 1024 visible ASCII characters',
+    );
+  }
+  const given: unknown = options.productToken;
+  let productToken: string;
+  if (given === undefined) {
+    const derived = deriveProductToken(userAgent);
+    if (derived === undefined) {
+      throw new RobotsInvalidOptionError(
+        'productToken',
+        given,
+        'required when userAgent does not name exactly one product (e.g. "ExampleBot/1.0 (+https://…)")',
+      );
+    }
+    productToken = derived;
+  } else {
+    if (typeof given !== 'string' || !isValidProductToken(given)) {
+      throw new RobotsInvalidOptionError(
+        'productToken',
+        given,
+        'a product token of letters, "_" and "-" (RFC 9309 §2.2.1)',
+      );
+    }
+    if (!userAgent.toLowerCase().includes(given.toLowerCase())) {
+      throw new RobotsInvalidOptionError(
+        'productToken',
+        given,
+        'a case-insensitive substring of userAgent',
+      );
+    }
+    productToken = given;
+  }
+  const purpose: unknown = options.purpose;
+  if (purpose !== undefined) {
+    if (typeof purpose !== 'string' || !PURPOSE_TOKEN.test(purpose)) {
+      throw new RobotsInvalidOptionError(
+        'purpose',
+        purpose,
+        'a purpose token of letters, digits, "_" and "-"',
+      );
+    }
+    if (!userAgent.toLowerCase().includes(purpose.toLowerCase())) {
+      throw new RobotsInvalidOptionError(
+        'purpose',
+        purpose,
+        'a substring of userAgent (draft-illyes-rep-purpose)',
+      );
+    }
+  }
+  const dispatcher: unknown = options.dispatcher;
+  if (
+    dispatcher !== undefined &&
+    (typeof dispatcher !== 'object' ||
+      dispatcher === null ||
+      typeof (dispatcher as Dispatcher).dispatch !== 'function')
+  ) {
+    throw new RobotsInvalidOptionError('dispatcher', dispatcher, 'an undici Dispatcher');
+  }
+  const store: unknown = options.store;
+  if (
+    store !== undefined &&
+    (typeof store !== 'object' ||
+      store === null ||
+      typeof (store as RobotsStore).get !== 'function' ||
+      typeof (store as RobotsStore).set !== 'function' ||
+      typeof (store as RobotsStore).delete !== 'function')
+  ) {
+    throw new RobotsInvalidOptionError(
+      'store',
+      store,
+      'an object with get, set and delete methods',
+    );
+  }
+  const clock: unknown = options.clock;
+  if (
+    clock !== undefined &&
+    (typeof clock !== 'object' ||
+      clock === null ||
+      typeof (clock as Clock).now !== 'function' ||
+      typeof (clock as Clock).sleep !== 'function')
+  ) {
+    throw new RobotsInvalidOptionError(
+      'clock',
+      clock,
+      'an object with now() and sleep(ms, signal)',
+    );
+  }
+  const onEvent: unknown = options.onEvent;
+  if (onEvent !== undefined && typeof onEvent !== 'function') {
+    throw new RobotsInvalidOptionError('onEvent', onEvent, 'a function');
+  }
+  const resolved: ResolvedPolicyOptions = {
+    userAgent,
+    productToken,
+    purpose: purpose,
+    dispatcher: dispatcher as Dispatcher | undefined,
+    robotsHeadersTimeout: numberOption(options, 'robotsHeadersTimeout'),
+    robotsBodyTimeout: numberOption(options, 'robotsBodyTimeout'),
+    robotsTimeout: numberOption(options, 'robotsTimeout'),
+    robotsMaxBytes: numberOption(options, 'robotsMaxBytes'),
+    robotsMaxRedirects: numberOption(options, 'robotsMaxRedirects'),
+    robotsMaxTtl: numberOption(options, 'robotsMaxTtl'),
+    robotsMinTtl: numberOption(options, 'robotsMinTtl'),
+    unreachableRetryInterval: numberOption(options, 'unreachableRetryInterval'),
+    maxUnreachableRetryInterval: numberOption(options, 'maxUnreachableRetryInterval'),
+    staleIfUnreachable: numberOption(options, 'staleIfUnreachable'),
+    treat429AsUnreachable: booleanOption(
+      options,
+      'treat429AsUnreachable',
+      DEFAULTS.treat429AsUnreachable,
+    ),
+    maxOrigins: numberOption(options, 'maxOrigins'),
+    store: store as RobotsStore | undefined,
+    concurrency: numberOption(options, 'concurrency'),
+    minInterval: numberOption(options, 'minInterval'),
+    crawlDelay: oneOf(options, 'crawlDelay', ['honor', 'ignore'] as const, DEFAULTS.crawlDelay),
+    maxCrawlDelay: numberOption(options, 'maxCrawlDelay'),
+    maxRetryAfter: numberOption(options, 'maxRetryAfter'),
+    maxTrackedOrigins: numberOption(options, 'maxTrackedOrigins'),
+    clock: (clock as Clock | undefined) ?? systemClock,
+    onEvent: onEvent as ((event: PoliteEvent) => void) | undefined,
+  };
+  if (resolved.robotsMinTtl > resolved.robotsMaxTtl) {
+    throw new RobotsInvalidOptionError(
+      'robotsMinTtl',
+      resolved.robotsMinTtl,
+      `at most robotsMaxTtl (${resolved.robotsMaxTtl})`,
+    );
+  }
+  if (resolved.unreachableRetryInterval > resolved.maxUnreachableRetryInterval) {
+    throw new RobotsInvalidOptionError(
+      'unreachableRetryInterval',
+      resolved.unreachableRetryInterval,
+      `at most maxUnreachableRetryInterval (${resolved.maxUnreachableRetryInterval})`,
+    );
+  }
+  return resolved;
+}
+
+/**
+ * Validates and completes {@link PageOptions}.
+ * @example
+ * resolvePageOptions({ noindex: 'reject' }).maxRedirects; // 20
+ */
+export function resolvePageOptions(options: PageOptions): ResolvedPageOptions {
+  return {
+    maxRedirects: numberOption(options, 'maxRedirects'),
+    noindex: oneOf(options, 'noindex', ['annotate', 'reject'] as const, DEFAULTS.noindex),
+    scanMeta: booleanOption(options, 'scanMeta', DEFAULTS.scanMeta),
+    maxHeadBytes: numberOption(options, 'maxHeadBytes'),
+  };
+}
+
+/**
+ * Validates the `concurrency` of {@link RobotsPolicy.prefetch}.
+ * @example
+ * resolvePrefetchConcurrency(undefined); // 16
+ */
+export function resolvePrefetchConcurrency(value: unknown): number {
+  if (value === undefined) return DEFAULTS.prefetchConcurrency;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000) {
+    throw new RobotsInvalidOptionError('concurrency', value, 'an integer from 1 to 10000');
+  }
+  return value;
+}

@@ -1,0 +1,296 @@
+import pLimit from 'p-limit';
+import { getGlobalDispatcher } from 'undici';
+import type { Agent } from '@polite-crawler/robots-txt';
+import { directivesFor, parseRobotsTagHeaders } from '@polite-crawler/robots-tag';
+import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
+import { RobotsClosedError, RobotsDeniedError, RobotsInvalidUrlError } from './errors.js';
+import { createEventSink } from './events.js';
+import { headerLines } from './header-input.js';
+import { resolvePolicyOptions, resolvePrefetchConcurrency } from './options.js';
+import type { ResolvedPolicyOptions } from './options.js';
+import { OriginScheduler } from './origin-scheduler.js';
+import { RobotsCache } from './robots-cache.js';
+import type { CacheEntry, Resolved } from './robots-cache.js';
+import type { Dispatcher } from 'undici';
+import type {
+  AssertOptions,
+  CheckOptions,
+  Clock,
+  Decision,
+  Explanation,
+  HeaderInput,
+  PrefetchOptions,
+  RobotsPolicy,
+  RobotsPolicyOptions,
+  RobotsTxtReport,
+} from './types.js';
+
+/**
+ * `url` as an absolute http(s) URL, or a {@link RobotsInvalidUrlError}.
+ * @example
+ * toHttpUrl('https://example.com/a').origin; // 'https://example.com'
+ */
+export function toHttpUrl(url: string | URL): URL {
+  let parsed: URL;
+  try {
+    parsed = url instanceof URL ? url : new URL(url);
+  } catch (error) {
+    throw new RobotsInvalidUrlError(String(url), 'not an absolute URL', error);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new RobotsInvalidUrlError(
+      parsed.href,
+      `robots.txt applies to http(s) URLs only, not ${parsed.protocol}`,
+    );
+  }
+  return parsed;
+}
+
+/**
+ * The decision for `url` under a cache entry.
+ * @example
+ * decide(entry, new URL('https://example.com/private')).allowed; // false when disallowed
+ */
+export function decide(entry: CacheEntry, url: URL): Decision {
+  const base = {
+    url: url.href,
+    origin: url.origin,
+    robotsStatus: entry.inForce,
+    stale: entry.stale,
+  };
+  if (entry.inForce === 'unavailable') return { ...base, allowed: true, reason: 'unavailable' };
+  if (entry.inForce === 'unreachable' || entry.rules === undefined) {
+    return { ...base, allowed: false, reason: 'unreachable', robotsStatus: 'unreachable' };
+  }
+  const verdict = entry.rules.explain(url);
+  const reason = verdict.allowed ? 'allowed' : 'disallowed';
+  if (verdict.rule === undefined) return { ...base, allowed: verdict.allowed, reason, verdict };
+  return {
+    ...base,
+    allowed: verdict.allowed,
+    reason,
+    verdict,
+    rule: verdict.rule,
+    line: verdict.rule.line,
+  };
+}
+
+function report(resolved: Resolved, url: URL, agent: Agent): RobotsTxtReport {
+  const { entry, state } = resolved;
+  const { stored, robots } = entry;
+  const copy = entry.inForce === 'ok' ? stored.good : undefined;
+  const httpStatus = copy?.httpStatus ?? stored.latest.httpStatus;
+  const crawlDelay = entry.rules?.crawlDelay ?? robots?.crawlDelay(agent);
+  return {
+    url: `${url.origin}/robots.txt`,
+    status: entry.inForce,
+    ...(httpStatus === undefined ? {} : { httpStatus }),
+    redirects: copy?.redirects ?? stored.latest.redirects,
+    cache: state,
+    bytes: copy?.bytes ?? 0,
+    truncated: copy?.truncated ?? false,
+    fetchedAt: copy?.fetchedAt ?? stored.latest.fetchedAt,
+    expiresAt: stored.expiresAt,
+    latest: stored.latest,
+    diagnostics: robots?.diagnostics.length ?? 0,
+    sitemaps: robots?.sitemaps ?? [],
+    ...(crawlDelay === undefined ? {} : { crawlDelay }),
+  };
+}
+
+/**
+ * Builds a {@link RobotsPolicy}: the robots.txt resolver and cache plus the per-origin pacer,
+ * shareable between a polite fetch, the Crawlee/Playwright adapters and one-off checks.
+ * Throws {@link RobotsInvalidOptionError} naming the first invalid option.
+ * @example
+ * const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
+ * const decision = await policy.check('https://example.com/private/page');
+ * if (!decision.allowed) console.log(decision.reason, decision.line);
+ */
+export function createRobotsPolicy(options: RobotsPolicyOptions): RobotsPolicy {
+  return new Policy(resolvePolicyOptions(options));
+}
+
+class Policy implements RobotsPolicy {
+  readonly userAgent: string;
+  readonly productToken: string;
+  readonly purpose: string | undefined;
+  readonly dispatcher: Dispatcher;
+  readonly clock: Clock;
+  readonly #options: ResolvedPolicyOptions;
+  readonly #agent: Agent;
+  readonly #cache: RobotsCache;
+  readonly #scheduler: OriginScheduler;
+  readonly #events;
+  #closed = false;
+
+  constructor(options: ResolvedPolicyOptions) {
+    this.#options = options;
+    this.userAgent = options.userAgent;
+    this.productToken = options.productToken;
+    this.purpose = options.purpose;
+    this.dispatcher = options.dispatcher ?? getGlobalDispatcher();
+    this.clock = options.clock;
+    this.#agent =
+      options.purpose === undefined
+        ? options.productToken
+        : { productToken: options.productToken, purpose: options.purpose };
+    this.#events = createEventSink(options.onEvent);
+    this.#cache = new RobotsCache({
+      agent: this.#agent,
+      fetch: {
+        userAgent: options.userAgent,
+        dispatcher: this.dispatcher,
+        headersTimeout: options.robotsHeadersTimeout,
+        bodyTimeout: options.robotsBodyTimeout,
+        timeout: options.robotsTimeout,
+        maxBytes: options.robotsMaxBytes,
+        maxRedirects: options.robotsMaxRedirects,
+        treat429AsUnreachable: options.treat429AsUnreachable,
+        clock: options.clock,
+      },
+      maxOrigins: options.maxOrigins,
+      store: options.store,
+      minTtl: options.robotsMinTtl,
+      maxTtl: options.robotsMaxTtl,
+      unreachableRetryInterval: options.unreachableRetryInterval,
+      maxUnreachableRetryInterval: options.maxUnreachableRetryInterval,
+      staleIfUnreachable: options.staleIfUnreachable,
+      events: this.#events,
+    });
+    this.#scheduler = new OriginScheduler({
+      concurrency: options.concurrency,
+      minInterval: options.minInterval,
+      maxRetryAfter: options.maxRetryAfter,
+      maxTrackedOrigins: options.maxTrackedOrigins,
+      clock: options.clock,
+      events: this.#events,
+      crawlDelayFor: (origin) => this.#crawlDelay(origin),
+    });
+  }
+
+  async check(url: string | URL, options: CheckOptions = {}): Promise<Decision> {
+    const parsed = toHttpUrl(url);
+    const resolved = await this.#resolve(parsed.origin, options.signal);
+    return decide(resolved.entry, parsed);
+  }
+
+  async assertAllowed(url: string | URL, options: AssertOptions = {}): Promise<Decision> {
+    const decision = await this.check(url, options);
+    if (decision.allowed) return decision;
+    const { redirectedFrom } = options;
+    const reason =
+      redirectedFrom !== undefined
+        ? 'redirect-disallowed'
+        : decision.reason === 'unreachable'
+          ? 'unreachable'
+          : 'disallowed';
+    if (this.#events.wants('request-denied')) {
+      this.#events.emit({
+        type: 'request-denied',
+        url: decision.url,
+        origin: decision.origin,
+        reason,
+        ...(redirectedFrom === undefined ? {} : { originalUrl: redirectedFrom }),
+        ...(decision.rule === undefined ? {} : { rule: decision.rule, line: decision.rule.line }),
+      });
+    }
+    throw new RobotsDeniedError({
+      reason,
+      decision,
+      ...(redirectedFrom === undefined ? {} : { originalUrl: redirectedFrom }),
+    });
+  }
+
+  async explain(url: string | URL, options: CheckOptions = {}): Promise<Explanation> {
+    const parsed = toHttpUrl(url);
+    const resolved = await this.#resolve(parsed.origin, options.signal);
+    return { ...decide(resolved.entry, parsed), robotsTxt: report(resolved, parsed, this.#agent) };
+  }
+
+  peek(url: string | URL): Decision | undefined {
+    if (this.#closed) return undefined;
+    const parsed = toHttpUrl(url);
+    const entry = this.#cache.peek(parsed.origin);
+    return entry === undefined ? undefined : decide(entry, parsed);
+  }
+
+  async prefetch(origins: Iterable<string | URL>, options: PrefetchOptions = {}): Promise<void> {
+    const limit = pLimit(resolvePrefetchConcurrency(options.concurrency));
+    const unique = new Set<string>();
+    for (const origin of origins) unique.add(toHttpUrl(origin).origin);
+    await Promise.all(
+      [...unique].map((origin) => limit(() => this.#resolve(origin, options.signal))),
+    );
+  }
+
+  schedule<T>(
+    url: string | URL,
+    task: (signal: AbortSignal) => Promise<T>,
+    options: CheckOptions = {},
+  ): Promise<T> {
+    if (this.#closed) return Promise.reject(new RobotsClosedError());
+    const { origin } = toHttpUrl(url);
+    return this.#scheduler.run(origin, task, options.signal);
+  }
+
+  noteResponse(url: string | URL, status: number, headers: HeaderInput): void {
+    if (this.#closed) return;
+    this.#scheduler.noteResponse(toHttpUrl(url).origin, status, headers);
+  }
+
+  directives(
+    headerLinesOrHeaders: string | readonly string[] | HeaderInput,
+    metaRules?: RobotsTagRules,
+  ): RobotsDirectives {
+    const lines =
+      typeof headerLinesOrHeaders === 'string'
+        ? [headerLinesOrHeaders]
+        : Array.isArray(headerLinesOrHeaders)
+          ? (headerLinesOrHeaders as readonly string[])
+          : [
+              ...headerLines(headerLinesOrHeaders as HeaderInput, 'robots-tag'),
+              ...headerLines(headerLinesOrHeaders as HeaderInput, 'x-robots-tag'),
+            ];
+    const headerRules = parseRobotsTagHeaders([...lines]);
+    return directivesFor(
+      metaRules === undefined ? headerRules : [headerRules, metaRules],
+      this.productToken,
+    );
+  }
+
+  async forget(origin: string | URL): Promise<void> {
+    await this.#cache.forget(toHttpUrl(origin).origin);
+  }
+
+  close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      const reason = new RobotsClosedError();
+      this.#cache.close(reason);
+      this.#scheduler.close(reason);
+    }
+    return Promise.resolve();
+  }
+
+  /** Until when `origin` is paused by a Retry-After (clock ms), if it is. */
+  pausedUntil(origin: string): number | undefined {
+    return this.#scheduler.pausedUntil(origin);
+  }
+
+  async #resolve(origin: string, signal: AbortSignal | undefined): Promise<Resolved> {
+    if (this.#closed) throw new RobotsClosedError();
+    const resolved = await this.#cache.resolve(origin, signal);
+    if (this.#events.wants('robots-cache')) {
+      this.#events.emit({ type: 'robots-cache', origin, state: resolved.state });
+    }
+    return resolved;
+  }
+
+  #crawlDelay(origin: string): number {
+    if (this.#options.crawlDelay === 'ignore') return 0;
+    const seconds = this.#cache.peek(origin)?.rules?.crawlDelay;
+    if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) return 0;
+    return Math.min(this.#options.maxCrawlDelay, Math.round(seconds * 1_000));
+  }
+}

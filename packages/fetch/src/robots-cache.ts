@@ -1,0 +1,287 @@
+import { LRUCache } from 'lru-cache';
+import { parseRobotsTxt } from '@polite-crawler/robots-txt';
+import type { Agent, AgentRules, RobotsTxt } from '@polite-crawler/robots-txt';
+import type { EventSink } from './events.js';
+import { fetchRobotsTxt } from './robots-fetcher.js';
+import type { RobotsFetchOutcome, RobotsFetchSettings } from './robots-fetcher.js';
+import { raceSignal } from './signals.js';
+import type {
+  CacheState,
+  RobotsFetchRecord,
+  RobotsGoodCopy,
+  RobotsStatus,
+  RobotsStore,
+  StoredRobots,
+} from './types.js';
+
+/** A robots.txt entry ready to answer checks. */
+export interface CacheEntry {
+  readonly origin: string;
+  readonly stored: StoredRobots;
+  /** Status of the rules in force (`ok` when serving a stale good copy). */
+  readonly inForce: RobotsStatus;
+  /** Serving an older good copy because the origin is unreachable now. */
+  readonly stale: boolean;
+  /** The parsed copy in force, when `inForce` is `ok`. */
+  readonly robots: RobotsTxt | undefined;
+  /** Its rules for this crawler. */
+  readonly rules: AgentRules | undefined;
+}
+
+/** An entry and how this lookup obtained it. */
+export interface Resolved {
+  readonly entry: CacheEntry;
+  readonly state: CacheState;
+}
+
+export interface RobotsCacheSettings {
+  readonly agent: Agent;
+  readonly fetch: RobotsFetchSettings;
+  readonly maxOrigins: number;
+  readonly store: RobotsStore | undefined;
+  readonly minTtl: number;
+  readonly maxTtl: number;
+  readonly unreachableRetryInterval: number;
+  readonly maxUnreachableRetryInterval: number;
+  readonly staleIfUnreachable: number;
+  readonly events: EventSink;
+}
+
+const EMPTY = new Uint8Array(0);
+
+function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
+function fromBase64(body: string): Uint8Array {
+  return body === '' ? EMPTY : new Uint8Array(Buffer.from(body, 'base64'));
+}
+
+function isStoredRobots(value: unknown): value is StoredRobots {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Partial<StoredRobots>;
+  return (
+    entry.version === 1 &&
+    typeof entry.robotsUrl === 'string' &&
+    typeof entry.expiresAt === 'number' &&
+    typeof entry.latest === 'object' &&
+    entry.latest !== null &&
+    ['ok', 'unavailable', 'unreachable'].includes(entry.latest.status) &&
+    (entry.good === undefined || typeof entry.good.body === 'string')
+  );
+}
+
+/**
+ * The robots.txt cache: a bounded LRU of parsed entries in front of an optional async store,
+ * with TTL, conditional revalidation, stale-if-unreachable and single-flight fetching (one
+ * robots.txt request per origin however many callers wait for it).
+ * @example
+ * const { entry, state } = await cache.resolve('https://example.com', signal);
+ */
+export class RobotsCache {
+  readonly #settings: RobotsCacheSettings;
+  readonly #hot: LRUCache<string, CacheEntry>;
+  readonly #inflight = new Map<string, Promise<Resolved>>();
+  readonly #closing = new AbortController();
+
+  constructor(settings: RobotsCacheSettings) {
+    this.#settings = settings;
+    this.#hot = new LRUCache<string, CacheEntry>({ max: settings.maxOrigins });
+  }
+
+  /** The fresh in-memory entry for `origin`, if any (no I/O). */
+  peek(origin: string): CacheEntry | undefined {
+    const entry = this.#hot.get(origin);
+    return entry !== undefined && entry.stored.expiresAt > this.#settings.fetch.clock.now()
+      ? entry
+      : undefined;
+  }
+
+  /** The entry for `origin`, fetching robots.txt when needed; `signal` only stops this caller's wait. */
+  resolve(origin: string, signal?: AbortSignal): Promise<Resolved> {
+    const cached = this.peek(origin);
+    if (cached !== undefined) {
+      return Promise.resolve({ entry: cached, state: cached.stale ? 'stale' : 'hit' });
+    }
+    let pending = this.#inflight.get(origin);
+    if (pending === undefined) {
+      pending = this.#refresh(origin).finally(() => this.#inflight.delete(origin));
+      this.#inflight.set(origin, pending);
+    }
+    return signal === undefined ? pending : raceSignal(pending, signal);
+  }
+
+  /** Forgets `origin` in memory and in the store. */
+  async forget(origin: string): Promise<void> {
+    this.#hot.delete(origin);
+    await this.#settings.store?.delete(origin);
+  }
+
+  /** Stops in-flight fetches; their waiters reject with the close reason. */
+  close(reason: Error): void {
+    this.#closing.abort(reason);
+    this.#hot.clear();
+  }
+
+  /** Entries held in memory. */
+  get size(): number {
+    return this.#hot.size;
+  }
+
+  async #refresh(origin: string): Promise<Resolved> {
+    const { store, fetch: fetchSettings, events } = this.#settings;
+    const { clock } = fetchSettings;
+    let previous = this.#hot.get(origin);
+    if (previous === undefined && store !== undefined) {
+      const stored = await store.get(origin).catch(() => undefined);
+      this.#closing.signal.throwIfAborted();
+      if (isStoredRobots(stored)) {
+        previous = this.#materialize(origin, stored, undefined);
+        if (stored.expiresAt > clock.now()) {
+          this.#hot.set(origin, previous);
+          return { entry: previous, state: previous.stale ? 'stale' : 'hit' };
+        }
+      }
+    }
+    const good = previous?.stored.good;
+    const validators =
+      good !== undefined && (good.etag !== undefined || good.lastModified !== undefined)
+        ? { etag: good.etag, lastModified: good.lastModified }
+        : undefined;
+    const robotsUrl = `${origin}/robots.txt`;
+    const started = clock.now();
+    const outcome = await fetchRobotsTxt(robotsUrl, fetchSettings, {
+      signal: this.#closing.signal,
+      ...(validators === undefined ? {} : { validators }),
+    });
+    const now = clock.now();
+    if (events.wants('robots-fetched')) {
+      events.emit({
+        type: 'robots-fetched',
+        origin,
+        robotsUrl,
+        status: outcome.status,
+        ...(outcome.httpStatus === undefined ? {} : { httpStatus: outcome.httpStatus }),
+        notModified: outcome.notModified,
+        redirects: outcome.redirects,
+        bytes: outcome.body?.byteLength ?? 0,
+        truncated: outcome.truncated,
+        ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+        duration: now - started,
+      });
+    }
+    const stored = this.#nextStored(robotsUrl, outcome, previous, now);
+    const entry = this.#materialize(origin, stored, { outcome, previous });
+    this.#hot.set(origin, entry);
+    if (store !== undefined) await store.set(origin, stored).catch(() => {});
+    const state: CacheState = outcome.notModified ? 'revalidated' : entry.stale ? 'stale' : 'miss';
+    return { entry, state };
+  }
+
+  #ttl(maxAge: number | undefined): number {
+    const { minTtl, maxTtl } = this.#settings;
+    return Math.min(maxTtl, Math.max(minTtl, maxAge ?? maxTtl));
+  }
+
+  #nextStored(
+    robotsUrl: string,
+    outcome: RobotsFetchOutcome,
+    previous: CacheEntry | undefined,
+    now: number,
+  ): StoredRobots {
+    const latest: RobotsFetchRecord = {
+      status: outcome.status,
+      redirects: outcome.redirects,
+      fetchedAt: now,
+      ...(outcome.httpStatus === undefined ? {} : { httpStatus: outcome.httpStatus }),
+      ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+      ...(outcome.retryAfterMs === undefined ? {} : { retryAfterMs: outcome.retryAfterMs }),
+    };
+    const previousGood = previous?.stored.good;
+    if (outcome.status === 'ok' && outcome.notModified && previousGood !== undefined) {
+      const etag = outcome.etag ?? previousGood.etag;
+      const lastModified = outcome.lastModified ?? previousGood.lastModified;
+      const good: RobotsGoodCopy = {
+        ...previousGood,
+        fetchedAt: now,
+        ...(etag === undefined ? {} : { etag }),
+        ...(lastModified === undefined ? {} : { lastModified }),
+      };
+      return { version: 1, robotsUrl, latest, good, expiresAt: now + this.#ttl(outcome.maxAge) };
+    }
+    if (outcome.status === 'ok') {
+      const body = outcome.body ?? EMPTY;
+      const good: RobotsGoodCopy = {
+        // Without a store the parsed copy is kept instead of the bytes.
+        body: this.#settings.store === undefined ? '' : toBase64(body),
+        bytes: body.byteLength,
+        truncated: outcome.truncated,
+        httpStatus: outcome.httpStatus ?? 200,
+        redirects: outcome.redirects,
+        fetchedAt: now,
+        ...(outcome.etag === undefined ? {} : { etag: outcome.etag }),
+        ...(outcome.lastModified === undefined ? {} : { lastModified: outcome.lastModified }),
+      };
+      return { version: 1, robotsUrl, latest, good, expiresAt: now + this.#ttl(outcome.maxAge) };
+    }
+    if (outcome.status === 'unavailable') {
+      return { version: 1, robotsUrl, latest, expiresAt: now + this.#ttl(outcome.maxAge) };
+    }
+    const { unreachableRetryInterval, maxUnreachableRetryInterval, staleIfUnreachable } =
+      this.#settings;
+    const retry = Math.min(
+      maxUnreachableRetryInterval,
+      Math.max(unreachableRetryInterval, outcome.retryAfterMs ?? unreachableRetryInterval),
+    );
+    let expiresAt = now + retry;
+    const staleUntil =
+      previousGood === undefined ? undefined : previousGood.fetchedAt + staleIfUnreachable;
+    if (previousGood !== undefined && staleUntil !== undefined && staleUntil > now) {
+      expiresAt = Math.min(expiresAt, staleUntil);
+      return { version: 1, robotsUrl, latest, good: previousGood, expiresAt };
+    }
+    return { version: 1, robotsUrl, latest, expiresAt };
+  }
+
+  #materialize(
+    origin: string,
+    stored: StoredRobots,
+    fresh: { outcome: RobotsFetchOutcome; previous: CacheEntry | undefined } | undefined,
+  ): CacheEntry {
+    const { good, latest } = stored;
+    const now = this.#settings.fetch.clock.now();
+    let inForce: RobotsStatus = latest.status;
+    let stale = false;
+    if (
+      latest.status === 'unreachable' &&
+      good !== undefined &&
+      good.fetchedAt + this.#settings.staleIfUnreachable > now
+    ) {
+      inForce = 'ok';
+      stale = true;
+    }
+    if (latest.status === 'ok' && good === undefined) inForce = 'unavailable';
+    let robots: RobotsTxt | undefined;
+    if (inForce === 'ok' && good !== undefined) {
+      if (fresh !== undefined && fresh.outcome.status === 'ok' && !fresh.outcome.notModified) {
+        robots = this.#parse(fresh.outcome.body ?? EMPTY);
+      } else if (fresh?.previous?.robots !== undefined) {
+        robots = fresh.previous.robots;
+      } else {
+        robots = this.#parse(fromBase64(good.body));
+      }
+    }
+    return {
+      origin,
+      stored,
+      inForce,
+      stale,
+      robots,
+      rules: robots?.forAgent(this.#settings.agent),
+    };
+  }
+
+  #parse(body: Uint8Array): RobotsTxt {
+    return parseRobotsTxt(body, { maxBytes: this.#settings.fetch.maxBytes });
+  }
+}

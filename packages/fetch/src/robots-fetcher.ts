@@ -1,0 +1,357 @@
+import type { Dispatcher } from 'undici';
+import { ACCEPT_ENCODING, decodedBody, readCapped } from './body-reader.js';
+import { parseRetryAfter } from './retry-after.js';
+import type { Clock, RobotsFailureKind, RobotsFetchFailure, RobotsStatus } from './types.js';
+
+/** What {@link fetchRobotsTxt} needs; all validated by the policy factory. */
+export interface RobotsFetchSettings {
+  readonly userAgent: string;
+  readonly dispatcher: Dispatcher;
+  readonly headersTimeout: number;
+  readonly bodyTimeout: number;
+  /** Overall time, on `clock`. */
+  readonly timeout: number;
+  readonly maxBytes: number;
+  readonly maxRedirects: number;
+  readonly treat429AsUnreachable: boolean;
+  readonly clock: Clock;
+}
+
+/** Validators of a cached copy, for a conditional request. */
+export interface RobotsValidators {
+  readonly etag?: string | undefined;
+  readonly lastModified?: string | undefined;
+}
+
+/** The outcome of one robots.txt fetch: a pure value, never an exception. */
+export interface RobotsFetchOutcome {
+  readonly status: RobotsStatus;
+  readonly httpStatus?: number;
+  readonly redirects: readonly string[];
+  readonly failure?: RobotsFetchFailure;
+  /** `Retry-After` of a 429/5xx, in ms. */
+  readonly retryAfterMs?: number;
+  /** A conditional request was answered 304: the cached copy is still good. */
+  readonly notModified: boolean;
+  /** The body read (at most `maxBytes`, decompressed), for a 2xx. */
+  readonly body?: Uint8Array;
+  readonly truncated: boolean;
+  readonly etag?: string;
+  readonly lastModified?: string;
+  /** Freshness from `Cache-Control` in ms (`no-cache`/`no-store` → 0), when given. */
+  readonly maxAge?: number;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * What an HTTP status means for robots.txt (RFC 9309 §2.3.1): 2xx → `ok`; 4xx → `unavailable`
+ * (429 → `unreachable` unless configured otherwise); 5xx and anything else → `unreachable`;
+ * 3xx that is not a followable redirect → `unavailable`.
+ * @example
+ * statusOutcome(503, true); // 'unreachable'
+ */
+export function statusOutcome(status: number, treat429AsUnreachable: boolean): RobotsStatus {
+  if (status >= 200 && status <= 299) return 'ok';
+  if (status === 429) return treat429AsUnreachable ? 'unreachable' : 'unavailable';
+  if (status >= 300 && status <= 499) return 'unavailable';
+  return 'unreachable';
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Freshness lifetime from `Cache-Control`, in ms: `max-age` (the smallest, when repeated),
+ * 0 for `no-cache` / `no-store`, `undefined` when it says nothing.
+ * @example
+ * cacheControlMaxAge('public, max-age=600'); // 600000
+ */
+export function cacheControlMaxAge(value: string | string[] | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const directives = (Array.isArray(value) ? value.join(',') : value).toLowerCase().split(',');
+  let maxAge: number | undefined;
+  for (const raw of directives) {
+    const directive = raw.trim();
+    if (directive === 'no-cache' || directive === 'no-store') return 0;
+    const match = /^max-age\s*=\s*"?(\d{1,12})"?$/.exec(directive);
+    if (match !== null) {
+      const ms = Number(match[1]) * 1_000;
+      maxAge = maxAge === undefined ? ms : Math.min(maxAge, ms);
+    }
+  }
+  return maxAge;
+}
+
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA']);
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'EHOSTDOWN',
+]);
+const RESET_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+]);
+
+function isTlsCode(code: string): boolean {
+  return (
+    code.startsWith('ERR_SSL_') ||
+    code.startsWith('ERR_TLS_') ||
+    code === 'EPROTO' ||
+    code.includes('CERT') ||
+    code.startsWith('UNABLE_TO_')
+  );
+}
+
+/**
+ * Classifies a transport error (walking its `cause` chain) as DNS, connect, reset, TLS,
+ * timeout or other network failure.
+ * @example
+ * classifyNetworkError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })).kind; // 'connect'
+ */
+export function classifyNetworkError(error: unknown): RobotsFetchFailure {
+  let current: unknown = error;
+  const message = error instanceof Error ? error.message : String(error);
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      const detail = current instanceof Error ? current.message : message;
+      const kind: RobotsFailureKind | undefined = DNS_CODES.has(code)
+        ? 'dns'
+        : CONNECT_CODES.has(code)
+          ? 'connect'
+          : TIMEOUT_CODES.has(code)
+            ? 'timeout'
+            : RESET_CODES.has(code)
+              ? 'reset'
+              : isTlsCode(code)
+                ? 'tls'
+                : code === 'ERR_UNSUPPORTED_CONTENT_ENCODING' || code.startsWith('Z_')
+                  ? 'network'
+                  : undefined;
+      if (kind !== undefined) return { kind, message: detail, code };
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string'
+    ? { kind: 'network', message, code }
+    : { kind: 'network', message };
+}
+
+class OverallTimeout extends Error {
+  readonly code = 'ERR_ROBOTS_FETCH_TIMEOUT';
+}
+
+/**
+ * Fetches `robotsUrl` the RFC 9309 way and maps the result to an outcome: follows up to
+ * `maxRedirects` redirects (across hosts too), reads at most `maxBytes` decompressed bytes,
+ * and turns every failure into `unavailable` or `unreachable`. Only rejects when `signal`
+ * aborts (the policy is closing); every other problem is part of the outcome.
+ * @example
+ * const outcome = await fetchRobotsTxt('https://example.com/robots.txt', settings);
+ * if (outcome.status === 'ok') parseRobotsTxt(outcome.body!);
+ */
+export async function fetchRobotsTxt(
+  robotsUrl: string,
+  settings: RobotsFetchSettings,
+  options: { readonly signal?: AbortSignal; readonly validators?: RobotsValidators } = {},
+): Promise<RobotsFetchOutcome> {
+  const { signal, validators } = options;
+  signal?.throwIfAborted();
+  const controller = new AbortController();
+  const onOuterAbort = (): void => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const timer = new AbortController();
+  settings.clock.sleep(settings.timeout, timer.signal).then(
+    () =>
+      controller.abort(
+        new OverallTimeout(`robots.txt fetch took longer than ${settings.timeout} ms`),
+      ),
+    () => {},
+  );
+  const redirects: string[] = [];
+  try {
+    return await fetchChain(robotsUrl, settings, validators, controller.signal, redirects);
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    const reason: unknown = controller.signal.reason;
+    if (controller.signal.aborted && reason instanceof OverallTimeout) {
+      return failed('unreachable', redirects, {
+        kind: 'timeout',
+        message: reason.message,
+        code: reason.code,
+      });
+    }
+    return failed('unreachable', redirects, classifyNetworkError(error));
+  } finally {
+    timer.abort();
+    signal?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+function failed(
+  status: RobotsStatus,
+  redirects: readonly string[],
+  failure: RobotsFetchFailure,
+  extra: { httpStatus?: number; retryAfterMs?: number | undefined } = {},
+): RobotsFetchOutcome {
+  return {
+    status,
+    redirects,
+    failure,
+    notModified: false,
+    truncated: false,
+    ...(extra.httpStatus === undefined ? {} : { httpStatus: extra.httpStatus }),
+    ...(extra.retryAfterMs === undefined ? {} : { retryAfterMs: extra.retryAfterMs }),
+  };
+}
+
+async function fetchChain(
+  robotsUrl: string,
+  settings: RobotsFetchSettings,
+  validators: RobotsValidators | undefined,
+  signal: AbortSignal,
+  redirects: string[],
+): Promise<RobotsFetchOutcome> {
+  const headers: Record<string, string> = {
+    'user-agent': settings.userAgent,
+    accept: 'text/plain, */*;q=0.5',
+    'accept-encoding': ACCEPT_ENCODING,
+  };
+  if (validators?.etag !== undefined) headers['if-none-match'] = validators.etag;
+  if (validators?.lastModified !== undefined)
+    headers['if-modified-since'] = validators.lastModified;
+  const seen = new Set([robotsUrl]);
+  let url = new URL(robotsUrl);
+  for (;;) {
+    const response = await settings.dispatcher.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: 'GET',
+      headers,
+      headersTimeout: settings.headersTimeout,
+      bodyTimeout: settings.bodyTimeout,
+      signal,
+    });
+    const status = response.statusCode;
+    const discard = (): void => {
+      response.body.dump({ limit: 65_536, signal }).catch(() => {});
+    };
+    if (REDIRECT_STATUSES.has(status)) {
+      discard();
+      const location = first(response.headers.location);
+      let next: URL | undefined;
+      try {
+        next = location === undefined ? undefined : new URL(location, url);
+      } catch {
+        next = undefined;
+      }
+      if (next === undefined || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
+        return failed(
+          'unavailable',
+          redirects,
+          {
+            kind: 'invalid-redirect',
+            message: `HTTP ${status} with ${location === undefined ? 'no Location' : `unusable Location ${JSON.stringify(location)}`}`,
+          },
+          { httpStatus: status },
+        );
+      }
+      next.hash = '';
+      if (seen.has(next.href)) {
+        return failed(
+          'unavailable',
+          redirects,
+          { kind: 'redirect-loop', message: `redirect loop back to ${next.href}` },
+          {
+            httpStatus: status,
+          },
+        );
+      }
+      if (redirects.length >= settings.maxRedirects) {
+        return failed(
+          'unavailable',
+          redirects,
+          { kind: 'too-many-redirects', message: `more than ${settings.maxRedirects} redirects` },
+          { httpStatus: status },
+        );
+      }
+      redirects.push(next.href);
+      seen.add(next.href);
+      url = next;
+      continue;
+    }
+    const etag = first(response.headers.etag);
+    const lastModified = first(response.headers['last-modified']);
+    const maxAge = cacheControlMaxAge(response.headers['cache-control']);
+    const caching = {
+      ...(etag === undefined ? {} : { etag }),
+      ...(lastModified === undefined ? {} : { lastModified }),
+      ...(maxAge === undefined ? {} : { maxAge }),
+    };
+    if (status === 304 && validators !== undefined) {
+      discard();
+      return {
+        status: 'ok',
+        httpStatus: 304,
+        redirects,
+        notModified: true,
+        truncated: false,
+        ...caching,
+      };
+    }
+    const outcome = statusOutcome(status, settings.treat429AsUnreachable);
+    if (outcome !== 'ok') {
+      discard();
+      const retryAfterMs =
+        outcome === 'unreachable'
+          ? parseRetryAfter(first(response.headers['retry-after']), settings.clock.now())
+          : undefined;
+      return {
+        ...failed(
+          outcome,
+          redirects,
+          { kind: 'http-status', message: `HTTP ${status}` },
+          { httpStatus: status, retryAfterMs },
+        ),
+        ...(outcome === 'unavailable' ? caching : {}),
+      };
+    }
+    let decoded;
+    try {
+      decoded = decodedBody(response.body, response.headers['content-encoding']);
+    } catch (error) {
+      response.body.destroy();
+      throw error;
+    }
+    try {
+      const { bytes, truncated } = await readCapped(decoded, settings.maxBytes);
+      return {
+        status: 'ok',
+        httpStatus: status,
+        redirects,
+        notModified: false,
+        body: bytes,
+        truncated,
+        ...caching,
+      };
+    } finally {
+      decoded.destroy();
+      response.body.destroy();
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import type { RobotsDeniedError } from '@polite-crawler/fetch';
+import type { BrowserContext, Page, Request, Response, Route } from 'playwright-core';
+import { readNavigationRobots } from './navigation-robots.js';
+import { resolveGateOptions } from './resolve-options.js';
+import { createRouteHandler } from './route-handler.js';
+import type { ServedRecord } from './route-handler.js';
+import type { NavigationRobots, PlaywrightGate, PlaywrightGateOptions } from './types.js';
+
+const ALL_URLS = '**/*';
+
+/** A page has `mainFrame`; a browser context does not. */
+function isPage(target: BrowserContext | Page): target is Page {
+  return typeof (target as Partial<Page>).mainFrame === 'function';
+}
+
+/**
+ * Creates a gate that routes a browser's requests through a robots policy. Attach it to a
+ * browser context (recommended: covers popups and every page) or to a page. From then on every
+ * navigation and subresource is checked against its origin's robots.txt before anything is
+ * sent to it (a refused request is aborted with `net::ERR_BLOCKED_BY_CLIENT`), redirects are
+ * walked hop by hop with each `Location` checked first, and each request waits for its origin's
+ * pacing slot.
+ * @example
+ * const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
+ * const gate = createPlaywrightGate({ policy });
+ * const context = await browser.newContext({ userAgent: policy.userAgent, serviceWorkers: 'block' });
+ * await gate.attach(context);
+ * const page = await context.newPage();
+ * const response = await page.goto('https://example.com/');
+ * if (response && (await gate.robots(response)).directives.noindex) console.log('not for the index');
+ */
+export function createPlaywrightGate(options: PlaywrightGateOptions): PlaywrightGate {
+  const resolved = resolveGateOptions(options);
+  const served = new WeakMap<Request, ServedRecord>();
+  const deniedNavigations = new WeakMap<Page, RobotsDeniedError>();
+  const handlers = new WeakMap<BrowserContext | Page, (route: Route) => Promise<void>>();
+
+  return {
+    policy: resolved.policy,
+
+    async attach(target) {
+      if (handlers.has(target)) return;
+      const context = isPage(target) ? target.context() : target;
+      const handler = createRouteHandler({ options: resolved, api: context.request, served, deniedNavigations });
+      handlers.set(target, handler);
+      await target.route(ALL_URLS, handler);
+    },
+
+    async detach(target) {
+      const handler = handlers.get(target);
+      if (handler === undefined) return;
+      handlers.delete(target);
+      await target.unroute(ALL_URLS, handler);
+    },
+
+    async robots(response: Response): Promise<NavigationRobots> {
+      return readNavigationRobots(response, resolved, served.get(response.request()));
+    },
+
+    deniedNavigation(page) {
+      return deniedNavigations.get(page);
+    },
+  };
+}

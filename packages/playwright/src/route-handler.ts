@@ -1,0 +1,171 @@
+import {
+  RobotsDeniedError,
+  RobotsRedirectError,
+  RobotsTooManyRedirectsError,
+} from '@polite-crawler/fetch';
+import type { Decision } from '@polite-crawler/fetch';
+import type { APIRequestContext, APIResponse, Page, Request, Route } from 'playwright-core';
+import { REDIRECT_STATUSES, nextHop } from './redirect-hop.js';
+import type { Hop } from './redirect-hop.js';
+import type { ResolvedGateOptions } from './resolve-options.js';
+import type { GateEvent } from './types.js';
+
+/** What the gate handed to the browser for one request: kept for {@link PlaywrightGate.robots}. */
+export interface ServedRecord {
+  readonly finalUrl: string;
+  readonly redirects: readonly string[];
+  /** The final response's header lines, one entry per field line, as received. */
+  readonly headers: readonly (readonly [string, string])[];
+  readonly status: number;
+}
+
+/** Where the route handler reports to. */
+export interface RouteHandlerDeps {
+  readonly options: ResolvedGateOptions;
+  /** The browser context's request API: shares its cookies, proxy and TLS settings. */
+  readonly api: APIRequestContext;
+  readonly served: WeakMap<Request, ServedRecord>;
+  readonly deniedNavigations: WeakMap<Page, RobotsDeniedError>;
+}
+
+/** Headers the browser context adds itself, per hop: never copied from the first request. */
+const CONTEXT_HEADERS = ['cookie', 'host', 'content-length', 'connection'];
+
+function isHttpUrl(url: string): boolean {
+  return url.startsWith('http://') || url.startsWith('https://');
+}
+
+/** The page whose main frame this request navigates, if it is such a navigation. */
+function mainFramePage(request: Request): Page | undefined {
+  if (!request.isNavigationRequest()) return undefined;
+  try {
+    const frame = request.frame();
+    return frame.parentFrame() === null ? frame.page() : undefined;
+  } catch {
+    return undefined; // service worker requests have no frame
+  }
+}
+
+function deniedFor(decision: Decision, originalUrl?: string): RobotsDeniedError {
+  if (originalUrl !== undefined) {
+    return new RobotsDeniedError({ reason: 'redirect-disallowed', decision, originalUrl });
+  }
+  return new RobotsDeniedError({ reason: decision.reason === 'unreachable' ? 'unreachable' : 'disallowed', decision });
+}
+
+function locationOf(response: APIResponse): string | undefined {
+  const line = response.headersArray().find((header) => header.name.toLowerCase() === 'location');
+  return line?.value;
+}
+
+async function firstHop(request: Request, options: ResolvedGateOptions): Promise<Hop> {
+  const headers: Record<string, string> = { ...(await request.allHeaders()) };
+  for (const name of CONTEXT_HEADERS) delete headers[name];
+  if (options.userAgent === 'policy') headers['user-agent'] = options.policy.userAgent;
+  return { url: request.url(), method: request.method(), headers, body: request.postDataBuffer() ?? undefined };
+}
+
+/**
+ * Creates the `route` handler of a gate. For each browser request it checks the URL against
+ * robots.txt, sends it (in the origin's pacing slot) without following redirects, checks every
+ * `Location` before requesting it, and fulfils the browser's request with the final response
+ * only. A refused URL or hop is aborted with `blockedbyclient` before anything is sent to it.
+ * @example
+ * await context.route('**\/*', createRouteHandler({ options, api: context.request, served, deniedNavigations }));
+ */
+export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Promise<void> {
+  const { options, api, served, deniedNavigations } = deps;
+  const { policy } = options;
+
+  const emit = (event: GateEvent): void => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // an observer must not break the browser's request
+    }
+  };
+
+  const send = async (hop: Hop, paced: boolean): Promise<APIResponse> => {
+    const request = (signal?: AbortSignal): Promise<APIResponse> =>
+      api.fetch(hop.url, {
+        method: hop.method,
+        headers: { ...hop.headers },
+        ...(hop.body === undefined ? {} : { data: hop.body }),
+        maxRedirects: 0,
+        failOnStatusCode: false,
+        ...(signal === undefined ? {} : { signal }),
+      });
+    const response = paced ? await policy.schedule(hop.url, (signal) => request(signal)) : await request();
+    policy.noteResponse(
+      hop.url,
+      response.status(),
+      response.headersArray().map((header) => [header.name, header.value] as const),
+    );
+    return response;
+  };
+
+  return async (route: Route): Promise<void> => {
+    const request = route.request();
+    const url = request.url();
+    if (!isHttpUrl(url)) {
+      await route.fallback();
+      return;
+    }
+    const isNavigation = request.isNavigationRequest();
+    const base = { url, resourceType: request.resourceType(), isNavigation };
+    const page = mainFramePage(request);
+    const paced = options.pace === 'all' || isNavigation;
+
+    const refuse = async (error: RobotsDeniedError): Promise<void> => {
+      if (page !== undefined) deniedNavigations.set(page, error);
+      emit({ type: 'request-denied', ...base, error });
+      await route.abort('blockedbyclient').catch(() => undefined); // the page may be gone
+    };
+    const fail = async (error: unknown): Promise<void> => {
+      emit({ type: 'request-failed', ...base, error });
+      await route.abort('failed').catch(() => undefined);
+    };
+
+    try {
+      const decision = await policy.check(url);
+      if (!decision.allowed) return await refuse(deniedFor(decision));
+
+      let hop = await firstHop(request, options);
+      const redirects: string[] = [];
+      for (;;) {
+        const response = await send(hop, paced);
+        const status = response.status();
+        const location = REDIRECT_STATUSES.has(status) ? locationOf(response) : undefined;
+        if (location === undefined) {
+          const headers = response.headersArray().map((header) => [header.name, header.value] as const);
+          served.set(request, { finalUrl: hop.url, redirects, headers, status });
+          if (page !== undefined) deniedNavigations.delete(page);
+          await route.fulfill({ response });
+          emit({ type: 'request-served', ...base, finalUrl: hop.url, status, redirects });
+          return;
+        }
+        await response.dispose();
+        if (redirects.length >= options.maxRedirects) {
+          return await fail(
+            new RobotsTooManyRedirectsError({ url, redirects: [...redirects], maxRedirects: options.maxRedirects }),
+          );
+        }
+        let target: URL;
+        try {
+          target = new URL(location, hop.url);
+        } catch (cause) {
+          return await fail(new RobotsRedirectError({ url: hop.url, reason: 'invalid-location', location, status, cause }));
+        }
+        if (!isHttpUrl(target.href)) {
+          return await fail(new RobotsRedirectError({ url: hop.url, reason: 'unsupported-scheme', location, status }));
+        }
+        const hopDecision = await policy.check(target);
+        if (!hopDecision.allowed) return await refuse(deniedFor(hopDecision, url));
+        redirects.push(target.href);
+        hop = nextHop(hop, status, target);
+      }
+    } catch (error) {
+      await fail(error);
+    }
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * Public types of @polite-crawler/playwright.
+ */
+import type { RobotsDeniedError, RobotsDirectives, RobotsPolicy } from '@polite-crawler/fetch';
+import type { BrowserContext, Page, Response } from 'playwright-core';
+
+/**
+ * Options of {@link createPlaywrightGate}. Every default is in `DEFAULTS`.
+ * @example
+ * const gate = createPlaywrightGate({ policy, metas: 'served' });
+ */
+export interface PlaywrightGateOptions {
+  /** The shared policy: one robots.txt cache and one pacing per origin for every adapter. */
+  readonly policy: RobotsPolicy;
+  /**
+   * Redirect hops followed for one browser request; each target is checked against its own
+   * origin's robots.txt before it is requested. One more aborts the request.
+   * @default 20
+   */
+  readonly maxRedirects?: number;
+  /**
+   * `'policy'` sends the policy's User-Agent with every gated request (the one robots.txt was
+   * fetched with and matched against); `'browser'` keeps the browser's.
+   * @default 'policy'
+   */
+  readonly userAgent?: 'policy' | 'browser';
+  /**
+   * `'all'`: every request (documents and subresources) waits for its origin's pacing slot.
+   * `'documents'`: only navigations do; subresources are still gated hop by hop.
+   * @default 'all'
+   */
+  readonly pace?: 'all' | 'documents';
+  /**
+   * Which robots metas {@link PlaywrightGate.robots} reads: `'served'` (the HTML as the server
+   * sent it), `'rendered'` (the `<head>` of the live DOM, after scripts ran), or `'both'` (the
+   * union: a `noindex` in either counts).
+   * @default 'both'
+   */
+  readonly metas?: 'served' | 'rendered' | 'both';
+  /**
+   * Bytes of a served HTML body read looking for robots metas in `<head>`.
+   * @default 262144
+   */
+  readonly maxHeadBytes?: number;
+  /** Called synchronously once per gated request outcome; exceptions are swallowed. */
+  readonly onEvent?: (event: GateEvent) => void;
+}
+
+/** What the gate knows about the request it is reporting. */
+interface GateEventBase {
+  /** The URL the browser asked for. */
+  readonly url: string;
+  /** Playwright's resource type: `document`, `image`, `script`, `fetch`, ... */
+  readonly resourceType: string;
+  readonly isNavigation: boolean;
+}
+
+/** A request or one of its redirect hops was refused by robots.txt; nothing was sent to it. */
+export interface GateDeniedEvent extends GateEventBase {
+  readonly type: 'request-denied';
+  /** `reason` is `disallowed`, `unreachable` or `redirect-disallowed` (then `error.url` is the hop). */
+  readonly error: RobotsDeniedError;
+}
+
+/** A request failed: network error, too many redirects, an unusable `Location`. */
+export interface GateFailedEvent extends GateEventBase {
+  readonly type: 'request-failed';
+  readonly error: unknown;
+}
+
+/** A request was answered: every hop allowed and requested; the final response was handed to the browser. */
+export interface GateServedEvent extends GateEventBase {
+  readonly type: 'request-served';
+  /** The URL of the response handed to the browser (differs from `url` after redirects). */
+  readonly finalUrl: string;
+  readonly status: number;
+  /** Redirect targets followed, in order. */
+  readonly redirects: readonly string[];
+}
+
+/** One state object per gated request outcome; new fields may be added. */
+export type GateEvent = GateDeniedEvent | GateFailedEvent | GateServedEvent;
+
+/** The robots directives of one navigation, and where its response really came from. */
+export interface NavigationRobots {
+  /** Robots-Tag / X-Robots-Tag lines and robots metas, for the policy's product token. */
+  readonly directives: RobotsDirectives;
+  /**
+   * The URL of the response: the last redirect target when the gate followed redirects.
+   * (The page itself still reports the URL it asked for: see the README.)
+   */
+  readonly url: string;
+  /** Redirect targets followed, in order (empty without redirects or without the gate). */
+  readonly redirects: readonly string[];
+  /** HTTP status of the response. */
+  readonly status: number;
+}
+
+/**
+ * Gates a browser's requests with a {@link RobotsPolicy}: every navigation and subresource is
+ * checked against robots.txt before a byte is sent, redirects are walked hop by hop, and each
+ * request waits for its origin's pacing slot.
+ */
+export interface PlaywrightGate {
+  readonly policy: RobotsPolicy;
+  /**
+   * Routes every request of a browser context (all its pages, popups and workers) or of one page
+   * through the gate. Attaching twice to the same target is a no-op.
+   */
+  attach(target: BrowserContext | Page): Promise<void>;
+  /** Removes the gate's route from a target it was attached to. */
+  detach(target: BrowserContext | Page): Promise<void>;
+  /**
+   * The directives of a navigation: the response's header lines read one by one (repeated
+   * `X-Robots-Tag` lines stay apart) plus the robots metas of `<head>` (see `metas`).
+   */
+  robots(response: Response): Promise<NavigationRobots>;
+  /**
+   * The refusal of the page's latest main-frame navigation, if the gate refused it (the URL or a
+   * redirect hop); cleared when a later navigation of that page is served.
+   */
+  deniedNavigation(page: Page): RobotsDeniedError | undefined;
+}

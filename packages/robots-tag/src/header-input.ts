@@ -1,0 +1,98 @@
+import { RobotsTagUsageError } from './errors.js';
+import type { HeadersLike, RobotsTagHeaderInput } from './types.js';
+
+/** One field line to parse, with its header name when the input said it. */
+export interface FieldLine {
+  readonly value: string;
+  readonly field: 'robots-tag' | 'x-robots-tag' | undefined;
+}
+
+const NAMES = ['robots-tag', 'x-robots-tag'] as const;
+
+function robotsFieldName(name: unknown): FieldLine['field'] | undefined {
+  if (typeof name !== 'string') return undefined;
+  const lower = name.trim().toLowerCase();
+  return lower === 'robots-tag' || lower === 'x-robots-tag' ? lower : undefined;
+}
+
+/**
+ * Turns every accepted input shape into field lines, in input order. Entries of other headers
+ * and values that are not strings are skipped.
+ */
+export function collectFieldLines(input: RobotsTagHeaderInput): FieldLine[] {
+  if (typeof input === 'string') return [{ value: input, field: undefined }];
+  if (typeof input !== 'object' || input === null) {
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_ARGUMENT',
+      'fieldLines',
+      input,
+      'expected a field value, an array of values, a Headers object, [name, value] pairs or a header record',
+    );
+  }
+  const lines: FieldLine[] = [];
+  if (Symbol.iterator in input) {
+    for (const entry of input as Iterable<unknown>) {
+      if (typeof entry === 'string') {
+        lines.push({ value: entry, field: undefined });
+      } else if (Array.isArray(entry)) {
+        const field = robotsFieldName(entry[0]);
+        const value: unknown = entry[1];
+        if (field !== undefined && typeof value === 'string') lines.push({ value, field });
+      } else if (typeof entry === 'object' && entry !== null) {
+        const { name, value } = entry as { name?: unknown; value?: unknown };
+        const field = robotsFieldName(name);
+        if (field !== undefined && typeof value === 'string') lines.push({ value, field });
+      }
+    }
+    return lines;
+  }
+  if (typeof (input as Partial<HeadersLike>).get === 'function') {
+    for (const field of NAMES) {
+      const value: unknown = (input as HeadersLike).get(field);
+      if (typeof value === 'string') lines.push({ value, field });
+    }
+    return lines;
+  }
+  for (const [name, value] of Object.entries(input as Record<string, unknown>)) {
+    const field = robotsFieldName(name);
+    if (field === undefined) continue;
+    if (typeof value === 'string') lines.push({ value, field });
+    else if (Array.isArray(value)) {
+      for (const v of value as unknown[]) if (typeof v === 'string') lines.push({ value: v, field });
+    }
+  }
+  return lines;
+}
+
+/**
+ * Pairs a flat raw header list — Node's `IncomingMessage.rawHeaders`, undici's raw
+ * `onHeaders` / `onResponseStart` buffers — into `[name, value]` entries, one per field line,
+ * for {@link parseRobotsTagHeaders}. Bytes are read as Latin-1, as HTTP clients do.
+ *
+ * @example
+ * ```ts
+ * import { parseRobotsTagHeaders, rawHeaderPairs } from '@polite-crawler/robots-tag';
+ * // res: a node:http IncomingMessage
+ * const rules = parseRobotsTagHeaders(rawHeaderPairs(res.rawHeaders));
+ * ```
+ */
+export function rawHeaderPairs(raw: readonly (string | Uint8Array)[]): Array<[string, string]> {
+  if (!Array.isArray(raw)) {
+    throw new RobotsTagUsageError('ERR_ROBOTS_TAG_INVALID_ARGUMENT', 'raw', raw, 'expected a flat array of names and values');
+  }
+  const pairs: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    pairs.push([latin1(raw[i]), latin1(raw[i + 1])]);
+  }
+  return pairs;
+}
+
+function latin1(part: string | Uint8Array | undefined): string {
+  if (typeof part === 'string') return part;
+  if (!(part instanceof Uint8Array)) return '';
+  let out = '';
+  for (let i = 0; i < part.length; i += 8192) {
+    out += String.fromCharCode(...part.subarray(i, i + 8192));
+  }
+  return out;
+}

@@ -1,0 +1,372 @@
+import { Parser } from 'htmlparser2';
+import { ROBOTS_TAG_DEFAULTS } from './defaults.js';
+import { RobotsTagUsageError } from './errors.js';
+import { isProductToken } from './known-rules.js';
+import { parseFieldValue } from './parse-field.js';
+import type { FieldSink } from './parse-field.js';
+import type {
+  MetaScanner,
+  MetaScanOptions,
+  MetaScanStopReason,
+  RobotsTagRules,
+} from './types.js';
+
+/** Input is handed to the tokenizer in slices of this size, so work stops soon after the head. */
+const SLICE = 16_384;
+
+/** Elements the HTML parser keeps in the head ("in head" insertion mode). */
+const IN_HEAD = new Set([
+  'html', 'head', 'base', 'basefont', 'bgsound', 'link', 'meta', 'title', 'style', 'script',
+  'noscript', 'noframes', 'template',
+]);
+/** Elements that, between `</head>` and the body, still go into the head ("after head" mode). */
+const AFTER_HEAD = new Set([
+  'html', 'head', 'base', 'basefont', 'bgsound', 'link', 'meta', 'title', 'style', 'script',
+  'noframes', 'template',
+]);
+/** Elements whose content is text to htmlparser2 (so no tag inside them is seen). */
+const TEXT_CONTENT = new Set(['title', 'style', 'script']);
+/** End tags that end the head wherever they appear. */
+const ENDS_HEAD = new Set(['body', 'html', 'br']);
+const HTML_BLANK = /^[\t\n\f\r ]*$/;
+
+interface ScanConfig {
+  readonly maxHeadBytes: number;
+  readonly productTokens: ReadonlySet<string> | undefined;
+  readonly encoding: string;
+}
+
+/**
+ * Creates a streaming reader of the robots metas in a document's head: feed it the body as it
+ * arrives (bytes in any split, or text) and stop when `write` returns `true`. Reads
+ * `<meta name="robots">` and `<meta name="<product token>">` (names case-insensitive, content
+ * in the legacy comma syntax, entities decoded). Only the head counts: the scan ends at the
+ * first thing the HTML parser would not put in the head — `<body>`, non-blank text, any
+ * element not allowed there — and at `maxHeadBytes`. Like browsers, metas between `</head>`
+ * and `<body>` are still read. Metas in comments, `<template>`, `<noframes>`, `<script>`,
+ * `<style>` and `<title>` are not; metas in a `<noscript>` in the head are (a crawler parses
+ * with scripting off, where they are part of the head).
+ *
+ * @example
+ * ```ts
+ * const scanner = createMetaScanner({ productTokens: ['ExampleBot'] });
+ * for await (const chunk of response.body) {
+ *   if (scanner.write(chunk)) break;
+ * }
+ * scanner.end();
+ * const directives = directivesFor(scanner.result(), 'ExampleBot');
+ * ```
+ */
+export function createMetaScanner(options?: MetaScanOptions): MetaScanner {
+  return new HeadMetaScanner(resolveScanOptions(options));
+}
+
+/**
+ * Reads the robots metas of a whole document (string or bytes) at once. See
+ * {@link createMetaScanner} for what is read.
+ *
+ * @example
+ * ```ts
+ * const rules = scanRobotsMeta('<head><meta name="robots" content="noindex, nofollow"></head>');
+ * directivesFor(rules, 'ExampleBot').nofollow; // true
+ * ```
+ */
+export function scanRobotsMeta(html: string | Uint8Array, options?: MetaScanOptions): RobotsTagRules {
+  const scanner = createMetaScanner(options);
+  scanner.write(html);
+  scanner.end();
+  return scanner.result();
+}
+
+/**
+ * Reads the `content` of one meta element named `name`, for callers that find metas
+ * themselves (a DOM, Playwright's `page.$$eval`). `robots` becomes the `*` token. A name that
+ * is not a product token yields no rules and an `unparseable-member` diagnostic.
+ *
+ * @example
+ * ```ts
+ * const rules = parseRobotsMetaContent('robots', 'max-snippet:20, noarchive');
+ * directivesFor(rules, 'ExampleBot').maxSnippet; // 20
+ * ```
+ */
+export function parseRobotsMetaContent(name: string, content: string): RobotsTagRules {
+  if (typeof name !== 'string' || typeof content !== 'string') {
+    throw new RobotsTagUsageError('ERR_ROBOTS_TAG_INVALID_ARGUMENT', typeof name !== 'string' ? 'name' : 'content', typeof name !== 'string' ? name : content, 'expected a string');
+  }
+  const sink: FieldSink = { rules: [], diagnostics: [] };
+  const field = name.trim().toLowerCase();
+  if (isProductToken(field) || field === 'robots') {
+    parseFieldValue(
+      content,
+      { source: 'meta', field, line: 1, token: metaToken(field), maxChars: Number.POSITIVE_INFINITY, knownOnly: false },
+      sink,
+    );
+  } else {
+    sink.diagnostics.push({
+      code: 'unparseable-member',
+      message: `meta name "${field.slice(0, 200)}" is not a product token: ignored`,
+      source: 'meta',
+      field,
+      line: 1,
+    });
+  }
+  return freezeRules(sink);
+}
+
+function metaToken(name: string): string {
+  return name === 'robots' ? '*' : name;
+}
+
+function freezeRules(sink: FieldSink): RobotsTagRules {
+  return Object.freeze({
+    rules: Object.freeze([...sink.rules]),
+    diagnostics: Object.freeze([...sink.diagnostics]),
+  });
+}
+
+function resolveScanOptions(options: MetaScanOptions | undefined): ScanConfig {
+  if (options !== undefined && (typeof options !== 'object' || options === null)) {
+    throw new RobotsTagUsageError('ERR_ROBOTS_TAG_INVALID_OPTION', 'options', options, 'expected an object');
+  }
+  const maxHeadBytes = options?.maxHeadBytes ?? ROBOTS_TAG_DEFAULTS.maxHeadBytes;
+  if (typeof maxHeadBytes !== 'number' || !Number.isSafeInteger(maxHeadBytes) || maxHeadBytes <= 0) {
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_OPTION',
+      'maxHeadBytes',
+      maxHeadBytes,
+      `expected a positive integer, got ${String(maxHeadBytes)}`,
+    );
+  }
+  let productTokens: Set<string> | undefined;
+  if (options?.productTokens !== undefined) {
+    const tokens: unknown = options.productTokens;
+    if (!Array.isArray(tokens)) {
+      throw new RobotsTagUsageError('ERR_ROBOTS_TAG_INVALID_OPTION', 'productTokens', tokens, 'expected an array of product tokens');
+    }
+    productTokens = new Set();
+    for (const token of tokens as unknown[]) {
+      if (typeof token !== 'string' || !isProductToken(token)) {
+        throw new RobotsTagUsageError(
+          'ERR_ROBOTS_TAG_INVALID_OPTION',
+          'productTokens',
+          token,
+          `"${String(token)}" is not a product token (letters, digits, "_" and "-")`,
+        );
+      }
+      productTokens.add(token.toLowerCase());
+    }
+  }
+  const encoding = options?.encoding ?? 'utf-8';
+  try {
+    new TextDecoder(encoding);
+  } catch (cause) {
+    throw new RobotsTagUsageError('ERR_ROBOTS_TAG_INVALID_OPTION', 'encoding', encoding, `not an encoding TextDecoder knows`, { cause });
+  }
+  return { maxHeadBytes, productTokens, encoding };
+}
+
+type HeadState = 'in-head' | 'after-head';
+
+class HeadMetaScanner implements MetaScanner {
+  readonly #config: ScanConfig;
+  readonly #parser: Parser;
+  readonly #decoder: InstanceType<typeof TextDecoder>;
+  readonly #sink: FieldSink = { rules: [], diagnostics: [] };
+  #bytes = 0;
+  #stopReason: MetaScanStopReason | undefined;
+  #state: HeadState = 'in-head';
+  /** Depth of `<template>`: its content is inert. */
+  #templateDepth = 0;
+  /** Inside `<noframes>`: raw text to a browser, markup to htmlparser2, so ignored. */
+  #inNoframes = false;
+  /** The `title` / `script` / `style` element whose text content is being read. */
+  #textElement: string | undefined;
+  /** Bytes are buffered in the decoder (a character split across chunks). */
+  #decoderDirty = false;
+  #metaCount = 0;
+
+  constructor(config: ScanConfig) {
+    this.#config = config;
+    this.#decoder = new TextDecoder(config.encoding);
+    this.#parser = new Parser(
+      {
+        onopentag: (name, attribs, isImplied) => this.#onOpenTag(name, attribs, isImplied),
+        onclosetag: (name, isImplied) => this.#onCloseTag(name, isImplied),
+        ontext: (text) => this.#onText(text),
+      },
+      { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    );
+  }
+
+  get bytesScanned(): number {
+    return this.#bytes;
+  }
+
+  get done(): boolean {
+    return this.#stopReason !== undefined;
+  }
+
+  get stopReason(): MetaScanStopReason | undefined {
+    return this.#stopReason;
+  }
+
+  write(chunk: string | Uint8Array): boolean {
+    if (this.#stopReason !== undefined) return true;
+    if (typeof chunk === 'string') this.#writeText(chunk);
+    else if (chunk instanceof Uint8Array) this.#writeBytes(chunk);
+    else {
+      throw new RobotsTagUsageError('ERR_ROBOTS_TAG_INVALID_ARGUMENT', 'chunk', chunk, 'expected a string or a Uint8Array');
+    }
+    return this.#stopReason !== undefined;
+  }
+
+  end(): void {
+    if (this.#stopReason !== undefined) return;
+    const rest = this.#decoder.decode();
+    if (rest !== '') this.#parser.write(rest);
+    if (this.#stopReason === undefined) this.#parser.end();
+    this.#stop('input-end');
+  }
+
+  result(): RobotsTagRules {
+    return freezeRules(this.#sink);
+  }
+
+  #writeText(chunk: string): void {
+    if (this.#decoderDirty) {
+      this.#decoderDirty = false;
+      const rest = this.#decoder.decode();
+      if (rest !== '') this.#parser.write(rest);
+    }
+    for (let at = 0; at < chunk.length && this.#stopReason === undefined; ) {
+      const room = this.#config.maxHeadBytes - this.#bytes;
+      if (room <= 0) {
+        this.#capReached();
+        return;
+      }
+      const piece = chunk.slice(at, at + Math.min(SLICE, room));
+      // A byte order mark is not content (decoding bytes drops it too).
+      const text = this.#bytes === 0 && piece.charCodeAt(0) === 0xfeff ? piece.slice(1) : piece;
+      at += piece.length;
+      this.#bytes += piece.length;
+      if (text !== '') this.#parser.write(text);
+    }
+  }
+
+  #writeBytes(chunk: Uint8Array): void {
+    for (let at = 0; at < chunk.length && this.#stopReason === undefined; ) {
+      const room = this.#config.maxHeadBytes - this.#bytes;
+      if (room <= 0) {
+        this.#capReached();
+        return;
+      }
+      const piece = chunk.subarray(at, at + Math.min(SLICE, room));
+      at += piece.length;
+      this.#bytes += piece.length;
+      this.#decoderDirty = true;
+      const text = this.#decoder.decode(piece, { stream: true });
+      if (text !== '') this.#parser.write(text);
+    }
+  }
+
+  #capReached(): void {
+    this.#sink.diagnostics.push(
+      Object.freeze({
+        code: 'scan-byte-cap',
+        message: `the head did not end within maxHeadBytes (${this.#config.maxHeadBytes}): metas past it were not read`,
+        source: 'meta',
+      }),
+    );
+    this.#stop('byte-cap');
+  }
+
+  #stop(reason: MetaScanStopReason): void {
+    if (this.#stopReason !== undefined) return;
+    this.#stopReason = reason;
+    this.#parser.pause();
+  }
+
+  #onOpenTag(name: string, attribs: Record<string, string>, isImplied: boolean): void {
+    if (this.#stopReason !== undefined) return;
+    // htmlparser2 invents an open tag for a stray `</p>` (ignored in a head) and `</br>` (a `<br>`).
+    if (isImplied && name !== 'br') return;
+    if (this.#templateDepth > 0) {
+      if (name === 'template') this.#templateDepth++;
+      return;
+    }
+    if (this.#inNoframes) return;
+    const allowed = this.#state === 'in-head' ? IN_HEAD : AFTER_HEAD;
+    if (!allowed.has(name)) {
+      this.#stop('head-end');
+      return;
+    }
+    if (name === 'meta') this.#onMeta(attribs);
+    else if (name === 'template') this.#templateDepth = 1;
+    else if (name === 'noframes') this.#inNoframes = true;
+    else if (TEXT_CONTENT.has(name)) this.#textElement = name;
+  }
+
+  #onCloseTag(name: string, isImplied: boolean): void {
+    if (this.#stopReason !== undefined) return;
+    if (this.#templateDepth > 0) {
+      if (name === 'template') this.#templateDepth--;
+      return;
+    }
+    if (this.#inNoframes) {
+      if (name === 'noframes') this.#inNoframes = false;
+      return;
+    }
+    if (name === this.#textElement) {
+      this.#textElement = undefined;
+      return;
+    }
+    if (isImplied) return; // closes htmlparser2 infers are not in the source
+    if (name === 'head') this.#state = 'after-head';
+    else if (ENDS_HEAD.has(name)) this.#stop('head-end');
+  }
+
+  #onText(text: string): void {
+    if (this.#stopReason !== undefined) return;
+    if (this.#templateDepth > 0 || this.#inNoframes || this.#textElement !== undefined) return;
+    if (!HTML_BLANK.test(text)) this.#stop('head-end');
+  }
+
+  #onMeta(attribs: Record<string, string>): void {
+    this.#metaCount++;
+    const rawName = attribs['name'];
+    if (rawName === undefined) return;
+    const field = rawName.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '').toLowerCase();
+    const isRobots = field === 'robots';
+    if (!isRobots && !isProductToken(field)) return;
+    const listed = this.#config.productTokens;
+    if (!isRobots && listed !== undefined && !listed.has(field)) return;
+    const knownOnly = !isRobots && listed === undefined;
+    const content = attribs['content'];
+    if (content === undefined) {
+      if (!knownOnly) {
+        this.#sink.diagnostics.push(
+          Object.freeze({
+            code: 'invalid-value',
+            message: `meta "${field}" has no content attribute: ignored`,
+            source: 'meta',
+            field,
+            line: this.#metaCount,
+          }),
+        );
+      }
+      return;
+    }
+    parseFieldValue(
+      content,
+      {
+        source: 'meta',
+        field,
+        line: this.#metaCount,
+        token: metaToken(field),
+        maxChars: Number.POSITIVE_INFINITY,
+        knownOnly,
+      },
+      this.#sink,
+    );
+  }
+}

@@ -1,0 +1,92 @@
+import { isDateWord } from './robots-date.js';
+
+/** The members of one field value, split at top-level commas. */
+export interface SplitResult {
+  readonly pieces: string[];
+  /**
+   * Index in `pieces` of the first piece that was split without regard to quotes/parentheses
+   * because a quote or parenthesis opened there was never closed; `-1` when all were balanced.
+   */
+  readonly unbalancedFrom: number;
+}
+
+/**
+ * Splits a field value at commas outside double-quoted strings and parentheses (so structured
+ * strings and inner lists stay whole). If a quote or parenthesis is never closed, the text from
+ * the member where it opened is split at every comma instead, so one stray `"` cannot swallow
+ * the rest of the field.
+ */
+export function splitMembers(text: string): SplitResult {
+  const pieces: string[] = [];
+  let start = 0;
+  let inQuote = false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inQuote) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inQuote = false;
+    } else if (c === 0x22) inQuote = true;
+    else if (c === 0x28 /* ( */) depth++;
+    else if (c === 0x29 /* ) */) depth = depth > 0 ? depth - 1 : 0;
+    else if (c === 0x2c /* , */ && depth === 0) {
+      pieces.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (!inQuote && depth === 0) {
+    pieces.push(text.slice(start));
+    return { pieces, unbalancedFrom: -1 };
+  }
+  const unbalancedFrom = pieces.length;
+  pieces.push(...text.slice(start).split(','));
+  return { pieces, unbalancedFrom };
+}
+
+const DATE_MEMBER = /unavailable_after\s*:/i;
+
+/** Whether this member carries a legacy `unavailable_after:` date (whose text may hold commas). */
+export function isDateMember(member: string): boolean {
+  return DATE_MEMBER.test(member);
+}
+
+/** The date text of a legacy `unavailable_after:` member. */
+export function dateText(member: string): string {
+  const m = DATE_MEMBER.exec(member);
+  return m === null ? '' : member.slice(m.index + m[0].length);
+}
+
+/**
+ * Whether a piece continues the date of the member before it: it starts with a digit
+ * (`25-Jun-10 15:00:00 PST`, `2010 15:00`), or with a month/weekday name not followed by
+ * `:`, `;` or `=` (`June 25, 2010`). A rule (`noarchive`, `googlebot: …`) never does.
+ */
+export function continuesDate(piece: string): boolean {
+  const t = piece.trimStart();
+  const c = t.charCodeAt(0);
+  if (c >= 0x30 && c <= 0x39) return true;
+  const m = /^([A-Za-z]{3,9})\.?\s*(.?)/.exec(t);
+  return m !== null && isDateWord(m[1] ?? '') && !/[:;=]/.test(m[2] ?? '');
+}
+
+/**
+ * Rejoins the pieces of legacy dates split at their commas
+ * (`unavailable_after: Friday, 25-Jun-10 15:00:00 PST`). Returns the members and, for each,
+ * the index of the last piece it consumed.
+ */
+export function joinDatePieces(pieces: readonly string[]): { members: string[]; lastPiece: number[] } {
+  const members: string[] = [];
+  const lastPiece: number[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    let member = pieces[i] ?? '';
+    if (isDateMember(member)) {
+      while (i + 1 < pieces.length && continuesDate(pieces[i + 1] ?? '')) {
+        member += ',' + (pieces[i + 1] ?? '');
+        i++;
+      }
+    }
+    members.push(member);
+    lastPiece.push(i);
+  }
+  return { members, lastPiece };
+}

@@ -1,0 +1,195 @@
+import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
+
+/** A body turned into the text the scanner reads. */
+export interface DecodedBody {
+  /** The text; starts after any skipped byte-order mark. */
+  readonly text: string;
+  /**
+   * The body was bytes that are not valid UTF-8: every character of `text` stands for one
+   * octet (U+0000–U+00FF), so non-ASCII octets are percent-encoded one by one.
+   */
+  readonly latin1: boolean;
+  /** Offset in `text` of the first octet that is not valid UTF-8, or -1. */
+  readonly invalidUtf8At: number;
+  /** Leading byte-order-mark octets skipped (0–3; for a string, 3 for U+FEFF). */
+  readonly bomBytes: number;
+  /** Octets of the body that were parsed (BOM included). */
+  readonly parsedBytes: number;
+  /** Octets of the whole body. */
+  readonly totalBytes: number;
+  readonly truncated: boolean;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes `body` and applies the byte limit. A body larger than `maxBytes` is cut after
+ * the last line break within the limit, so that no rule is cut in the middle (a cut rule
+ * is broader than the one written).
+ */
+export function decodeBody(body: string | Uint8Array, maxBytes: number): DecodedBody {
+  if (typeof body === 'string') return decodeString(body, maxBytes);
+  if (body instanceof Uint8Array) return decodeBytes(body, maxBytes);
+  throw new RobotsTxtUsageError(
+    `Invalid robots.txt body: ${Object.prototype.toString.call(body)} (expected a string or a Uint8Array)`,
+    { reason: 'invalid-body', value: body },
+  );
+}
+
+function decodeBytes(bytes: Uint8Array, maxBytes: number): DecodedBody {
+  const total = bytes.length;
+  let bom = 0;
+  while (bom < 3 && bom < total && bytes[bom] === [0xef, 0xbb, 0xbf][bom]) bom++;
+  let end = total;
+  let truncated = false;
+  if (total > maxBytes) {
+    truncated = true;
+    end = lastLineBreakEnd(bytes, maxBytes);
+    if (end < bom) end = bom;
+  }
+  const view = bytes.subarray(bom, end);
+  let text: string;
+  let latin1 = false;
+  let invalidUtf8At = -1;
+  try {
+    text = utf8.decode(view);
+  } catch {
+    latin1 = true;
+    invalidUtf8At = firstInvalidUtf8(view);
+    text = latin1String(view);
+  }
+  return { text, latin1, invalidUtf8At, bomBytes: bom, parsedBytes: end, totalBytes: total, truncated };
+}
+
+/** End (exclusive) of the last line break at or before `limit` octets, or 0. */
+function lastLineBreakEnd(bytes: Uint8Array, limit: number): number {
+  // A CR right at the limit may be the first half of a CRLF; either way it ends the line.
+  for (let i = limit - 1; i >= 0; i--) {
+    const b = bytes[i];
+    if (b === 10 || b === 13) return i + 1;
+  }
+  return 0;
+}
+
+function latin1String(bytes: Uint8Array): string {
+  const parts: string[] = [];
+  const CHUNK = 8192;
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    parts.push(String.fromCharCode.apply(null, Array.from(bytes.subarray(i, i + CHUNK))));
+  }
+  return parts.join('');
+}
+
+/** Offset of the first octet that starts an invalid UTF-8 sequence, or -1. */
+export function firstInvalidUtf8(b: Uint8Array): number {
+  const n = b.length;
+  let i = 0;
+  while (i < n) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) need = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      if (c === 0xe0) lo = 0xa0;
+      else if (c === 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      if (c === 0xf0) lo = 0x90;
+      else if (c === 0xf4) hi = 0x8f;
+    } else return i;
+    const second = b[i + 1];
+    if (second === undefined || second < lo || second > hi) return i;
+    for (let k = 2; k <= need; k++) {
+      const t = b[i + k];
+      if (t === undefined || t < 0x80 || t > 0xbf) return i;
+    }
+    i += need + 1;
+  }
+  return -1;
+}
+
+function decodeString(s: string, maxBytes: number): DecodedBody {
+  const bom = s.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let end = s.length;
+  let bytes: number;
+  let truncated = false;
+  const total = utf8Length(s, 0, s.length);
+  if (total <= maxBytes) {
+    bytes = total;
+  } else {
+    truncated = true;
+    // Index of the first character that does not fit, then back to the last line break.
+    const fit = utf8FitIndex(s, maxBytes);
+    end = bom;
+    for (let i = fit - 1; i >= bom; i--) {
+      const c = s.charCodeAt(i);
+      if (c === 10 || c === 13) {
+        end = i + 1;
+        break;
+      }
+    }
+    bytes = utf8Length(s, 0, end);
+  }
+  const text = bom === 0 && end === s.length ? s : s.slice(bom, end);
+  return {
+    text,
+    latin1: false,
+    invalidUtf8At: -1,
+    bomBytes: bom * 3,
+    parsedBytes: bytes,
+    totalBytes: total,
+    truncated,
+  };
+}
+
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/** UTF-8 length of `s[start, end)`, as TextEncoder would produce it. */
+function utf8Length(s: string, start: number, end: number): number {
+  if (start === 0 && end === s.length && !NON_ASCII.test(s)) return end;
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n++;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const next = i + 1 < end ? s.charCodeAt(i + 1) : 0;
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** Number of leading characters of `s` whose UTF-8 form fits in `limit` octets. */
+function utf8FitIndex(s: string, limit: number): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let size = 1;
+    let width = 1;
+    if (c >= 0x80) {
+      if (c < 0x800) size = 2;
+      else if (c >= 0xd800 && c <= 0xdbff) {
+        const next = s.charCodeAt(i + 1);
+        if (next >= 0xdc00 && next <= 0xdfff) {
+          size = 4;
+          width = 2;
+        } else size = 3;
+      } else size = 3;
+    }
+    if (n + size > limit) return i;
+    n += size;
+    i += width - 1;
+  }
+  return s.length;
+}

@@ -1,0 +1,106 @@
+import type { Diagnostic, DiagnosticCode, DiagnosticSeverity } from './types.js';
+
+/**
+ * Severity of every diagnostic code: `error` — the line has no effect as written (it is
+ * ignored or can never match); `warning` — accepted, but non-standard or read differently
+ * by other parsers; `info` — harmless.
+ * @example
+ * DIAGNOSTIC_SEVERITY['rule-outside-group']; // 'error'
+ */
+export const DIAGNOSTIC_SEVERITY: Readonly<Record<DiagnosticCode, DiagnosticSeverity>> =
+  Object.freeze({
+    'unknown-key': 'warning',
+    'rule-outside-group': 'error',
+    'accepted-typo': 'warning',
+    'missing-colon': 'warning',
+    'invalid-product-token': 'warning',
+    'invalid-purpose-token': 'warning',
+    'empty-value': 'warning',
+    'invalid-crawl-delay': 'error',
+    'invalid-sitemap-url': 'error',
+    'pattern-not-starting-with-slash': 'error',
+    'line-too-long': 'warning',
+    'input-truncated': 'warning',
+    'invalid-utf8': 'warning',
+    'byte-order-mark': 'info',
+    'unparseable-line': 'error',
+    'too-many-diagnostics': 'info',
+  });
+
+/** Codes by their stored number (the compact store keeps `line * 32 + number`). */
+export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = Object.freeze(
+  Object.keys(DIAGNOSTIC_SEVERITY) as DiagnosticCode[],
+);
+
+function message(code: DiagnosticCode, detail: string | undefined): string {
+  const d = detail ?? '';
+  switch (code) {
+    case 'unknown-key':
+      return `Unknown key "${d}": the line is ignored.`;
+    case 'rule-outside-group':
+      return `"${d}" before any user-agent line: the line is ignored (RFC 9309 §2.2.2).`;
+    case 'accepted-typo':
+      return `"${d}": a misspelling, read as intended.`;
+    case 'missing-colon':
+      return `No ":" after "${d}"; the space is read as the separator.`;
+    case 'invalid-product-token':
+      return d === ''
+        ? 'The user-agent value has no product token (A-Z a-z _ -): the line names no crawler.'
+        : `The user-agent value is not a product token; it is read as "${d}".`;
+    case 'invalid-purpose-token':
+      return d === ''
+        ? 'The user-agent-purpose value has no purpose token (A-Z a-z 0-9 _ -): the line names no purpose.'
+        : `The user-agent-purpose value is not a purpose token; it is read as "${d}".`;
+    case 'empty-value':
+      return `"${d}" has no value: the line names nothing.`;
+    case 'invalid-crawl-delay':
+      return `Crawl-delay "${d}" is not a non-negative number of seconds: the line is ignored.`;
+    case 'invalid-sitemap-url':
+      return `Sitemap "${d}" is not an absolute URL: the line is ignored.`;
+    case 'pattern-not-starting-with-slash':
+      return `Pattern "${d}" starts with neither "/" nor "*": it can never match a path.`;
+    case 'line-too-long':
+      return `The line is ${d} bytes long; it is read in full, but Google's parser cuts lines after 16663 bytes.`;
+    case 'input-truncated':
+      return `The file is larger than the limit of ${d} bytes: this line and the rest are ignored.`;
+    case 'invalid-utf8':
+      return 'The file is not valid UTF-8 (RFC 9309 §2.3): its non-ASCII octets are matched as they are, percent-encoded.';
+    case 'byte-order-mark':
+      return d === '3'
+        ? 'A UTF-8 byte-order mark starts the file; it is skipped.'
+        : `The file starts with ${d} byte(s) of a UTF-8 byte-order mark; they are skipped.`;
+    case 'unparseable-line':
+      return 'The line is not "key: value": it is ignored.';
+    case 'too-many-diagnostics':
+      return `More than ${d} diagnostics: the rest are not reported.`;
+  }
+}
+
+/**
+ * Turns the compact store (`line * 32 + code number`, each optionally followed by a detail
+ * string) into {@link Diagnostic} objects, sorted by line.
+ */
+export function materializeDiagnostics(packed: readonly (number | string)[] | undefined): readonly Diagnostic[] {
+  if (packed === undefined) return Object.freeze([]);
+  const out: Diagnostic[] = [];
+  for (let i = 0; i < packed.length; i++) {
+    const word = packed[i] as number;
+    const next = packed[i + 1];
+    let detail: string | undefined;
+    if (typeof next === 'string') {
+      detail = next;
+      i++;
+    }
+    const code = DIAGNOSTIC_CODES[word % 32]!;
+    out.push(
+      Object.freeze({
+        line: Math.floor(word / 32),
+        code,
+        severity: DIAGNOSTIC_SEVERITY[code],
+        message: message(code, detail),
+      }),
+    );
+  }
+  out.sort((a, b) => a.line - b.line);
+  return Object.freeze(out);
+}

@@ -1,0 +1,87 @@
+/** The keys the parser knows. Numbers, so the scanner's hot loop compares integers. */
+export const KEY_UNKNOWN = 0;
+export const KEY_USER_AGENT = 1;
+export const KEY_USER_AGENT_PURPOSE = 2;
+export const KEY_ALLOW = 3;
+export const KEY_DISALLOW = 4;
+export const KEY_SITEMAP = 5;
+export const KEY_CRAWL_DELAY = 6;
+export const KEY_HOST = 7;
+/** A key other crawlers use that this parser knows and ignores (`noindex`, `clean-param`…). */
+export const KEY_OTHER_KNOWN = 8;
+
+/** Set on the result of {@link classifyKey} when the key is an accepted misspelling. */
+export const KEY_TYPO = 0x100;
+
+/** The canonical spelling of each key number. */
+export const KEY_NAMES: readonly string[] = [
+  'unknown',
+  'user-agent',
+  'user-agent-purpose',
+  'allow',
+  'disallow',
+  'sitemap',
+  'crawl-delay',
+  'host',
+  'other',
+];
+
+interface Candidate {
+  readonly codes: Uint8Array;
+  readonly result: number;
+}
+
+const SPELLINGS: readonly (readonly [string, number])[] = [
+  ['user-agent', KEY_USER_AGENT],
+  ['useragent', KEY_USER_AGENT | KEY_TYPO],
+  ['user agent', KEY_USER_AGENT | KEY_TYPO],
+  ['user-agent-purpose', KEY_USER_AGENT_PURPOSE],
+  ['allow', KEY_ALLOW],
+  ['disallow', KEY_DISALLOW],
+  ['dissallow', KEY_DISALLOW | KEY_TYPO],
+  ['dissalow', KEY_DISALLOW | KEY_TYPO],
+  ['disalow', KEY_DISALLOW | KEY_TYPO],
+  ['diasllow', KEY_DISALLOW | KEY_TYPO],
+  ['disallaw', KEY_DISALLOW | KEY_TYPO],
+  ['sitemap', KEY_SITEMAP],
+  ['site-map', KEY_SITEMAP | KEY_TYPO],
+  ['crawl-delay', KEY_CRAWL_DELAY],
+  ['host', KEY_HOST],
+  ['clean-param', KEY_OTHER_KNOWN],
+  ['noindex', KEY_OTHER_KNOWN],
+  ['nofollow', KEY_OTHER_KNOWN],
+  ['noarchive', KEY_OTHER_KNOWN],
+  ['request-rate', KEY_OTHER_KNOWN],
+  ['visit-time', KEY_OTHER_KNOWN],
+  ['content-signal', KEY_OTHER_KNOWN],
+];
+
+/** Candidates by key length. */
+const BY_LENGTH: readonly (readonly Candidate[])[] = ((): Candidate[][] => {
+  const table: Candidate[][] = [];
+  for (const [name, result] of SPELLINGS) {
+    const codes = new Uint8Array(name.length);
+    for (let i = 0; i < name.length; i++) codes[i] = name.charCodeAt(i);
+    (table[name.length] ??= []).push({ codes, result });
+  }
+  return table;
+})();
+
+/**
+ * Classifies the key `text[start, end)`, case-insensitively: a `KEY_*` number, with
+ * {@link KEY_TYPO} set for an accepted misspelling.
+ */
+export function classifyKey(text: string, start: number, end: number): number {
+  const candidates = BY_LENGTH[end - start];
+  if (candidates === undefined) return KEY_UNKNOWN;
+  outer: for (let k = 0; k < candidates.length; k++) {
+    const { codes, result } = candidates[k]!;
+    for (let i = 0; i < codes.length; i++) {
+      const want = codes[i]!;
+      const c = text.charCodeAt(start + i);
+      if (want >= 97 ? (c | 0x20) !== want : c !== want) continue outer;
+    }
+    return result;
+  }
+  return KEY_UNKNOWN;
+}

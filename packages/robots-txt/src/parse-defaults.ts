@@ -1,0 +1,26 @@
+/**
+ * Every limit of the parser, in one frozen object. The code and the README both read
+ * their defaults from here.
+ *
+ * - `maxBytes`: bytes of the body that are parsed (RFC 9309 §2.5 asks for at least
+ *   500 KiB). Larger bodies are cut at the last line break before the limit, and the
+ *   rest is ignored and reported as `input-truncated`.
+ * - `minMaxBytes`: the floor for `maxBytes`; smaller values are raised to it.
+ * - `longLineBytes`: lines longer than this many bytes are parsed in full but reported as
+ *   `line-too-long`, because Google's parser cuts them there (its 16,664-byte line buffer
+ *   holds 16,663 bytes), so the file means something else to Googlebot.
+ * - `maxDiagnostics`: diagnostics kept per file; one more (`too-many-diagnostics`) says
+ *   that the rest were dropped. Keeps hostile files from growing the parsed object.
+ * - `maxCachedAgents`: compiled per-agent rule sets kept inside one parsed object; the
+ *   oldest is dropped when a new agent would exceed it.
+ * @example
+ * import { PARSE_DEFAULTS, parseRobotsTxt } from '@polite-crawler/robots-txt';
+ * parseRobotsTxt(body, { maxBytes: PARSE_DEFAULTS.maxBytes * 2 });
+ */
+export const PARSE_DEFAULTS = Object.freeze({
+  maxBytes: 512_000,
+  minMaxBytes: 512_000,
+  longLineBytes: 16_663,
+  maxDiagnostics: 1_000,
+  maxCachedAgents: 16,
+} as const);

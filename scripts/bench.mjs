@@ -1,0 +1,22 @@
+// `pnpm bench`: builds the packages, then runs every test/bench/*.bench.ts in its own Node
+// process (with --expose-gc for the memory figures). Each benchmark prints its table and
+// writes it to test/bench/results/<name>.md.
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const only = process.argv.slice(2);
+const benches = readdirSync(new URL('../test/bench/', import.meta.url))
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
+
+execFileSync('pnpm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+for (const file of benches) {
+  console.log(`\n== ${file}`);
+  execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', `test/bench/${file}`], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}

@@ -1,0 +1,197 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRobotsPolicy, isRobotsDeniedError } from '@polite-crawler/fetch';
+import type { RobotsPolicy } from '@polite-crawler/fetch';
+import { createPlaywrightGate } from '@polite-crawler/playwright';
+import type { GateEvent, PlaywrightGate, PlaywrightGateOptions } from '@polite-crawler/playwright';
+import { startSite } from '../crawlee/helpers/site-server.js';
+import type { Answer, SiteServer } from '../crawlee/helpers/site-server.js';
+import { launchChromium } from './helpers/chromium.js';
+import type { Browser, BrowserContext, Page } from './helpers/playwright-core.js';
+
+const USER_AGENT = 'GateBot/1.0 (+http://127.0.0.1/bot)';
+const html = (body: string, head = ''): Answer => ({
+  headers: { 'content-type': 'text/html; charset=utf-8' },
+  body: `<!doctype html><html><head>${head}</head><body>${body}</body></html>`,
+});
+const redirect = (status: number, location: string): Answer => ({ status, headers: { location } });
+const png: Answer = { headers: { 'content-type': 'image/png' }, body: 'png' };
+
+let browser: Browser;
+let other: SiteServer;
+let site: SiteServer;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  other = await startSite({
+    '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /blocked\n' },
+    '/open': html('<p>other origin</p>'),
+  });
+  site = await startSite({
+    '/robots.txt': {
+      headers: { 'content-type': 'text/plain' },
+      body: 'User-agent: *\nDisallow: /private/\n',
+    },
+    '/page': html(
+      '<img src="/img/ok.png"><img src="/private/no.png"><script src="/private/x.js"></script>',
+      '<link rel="stylesheet" href="/style.css">',
+    ),
+    '/img/ok.png': png,
+    '/style.css': { headers: { 'content-type': 'text/css' }, body: 'p { color: red }' },
+    '/start': redirect(302, '/mid'),
+    '/mid': redirect(301, '/private/end'),
+    '/to-other': () => redirect(302, `${other.origin}/blocked`),
+    '/to-other-open': () => redirect(307, `${other.origin}/open`),
+    '/r1': redirect(302, '/r2'),
+    '/r2': redirect(301, '/final'),
+    '/final': html('<a href="next">next</a>'),
+    '/c3': redirect(302, '/c2'),
+    '/c2': redirect(302, '/c1'),
+    '/c1': redirect(302, '/end'),
+    '/end': html('<p>end</p>'),
+    '/form': html('<form method="post" action="/submit"><input name="q" value="v"></form>'),
+    '/submit': redirect(303, '/done'),
+    '/done': html('<p>done</p>'),
+    '/form307': html('<form method="post" action="/k307"><input name="q" value="w"></form>'),
+    '/k307': redirect(307, '/k-target'),
+    '/k-target': html('<p>kept</p>'),
+  });
+});
+
+afterAll(async () => {
+  await browser.close();
+  await site.close();
+  await other.close();
+});
+
+interface Setup {
+  readonly policy: RobotsPolicy;
+  readonly gate: PlaywrightGate;
+  readonly context: BrowserContext;
+  readonly page: Page;
+  readonly events: GateEvent[];
+}
+
+let open: Setup[] = [];
+
+async function setup(options: Partial<PlaywrightGateOptions> = {}): Promise<Setup> {
+  const policy = createRobotsPolicy({ userAgent: USER_AGENT, minInterval: 0, concurrency: 4 });
+  const events: GateEvent[] = [];
+  const gate = createPlaywrightGate({ policy, onEvent: (event) => events.push(event), ...options });
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  await gate.attach(context);
+  const page = await context.newPage();
+  const setupResult = { policy, gate, context, page, events };
+  open.push(setupResult);
+  return setupResult;
+}
+
+afterEach(async () => {
+  for (const { context, policy } of open) {
+    await context.close();
+    await policy.close();
+  }
+  open = [];
+  site.seen.length = 0;
+  other.seen.length = 0;
+});
+
+describe('gating navigations and subresources', () => {
+  it('never requests a disallowed subresource and sends the policy User-Agent', async () => {
+    const { page, events } = await setup();
+    const response = await page.goto(`${site.origin}/page`);
+    await page.waitForLoadState('load');
+
+    expect(response?.status()).toBe(200);
+    expect(site.paths().filter((path) => path.startsWith('/private/'))).toEqual([]);
+    expect(site.hits('/img/ok.png')).toHaveLength(1);
+    expect(site.hits('/style.css')).toHaveLength(1);
+    expect(site.hits('/robots.txt')).toHaveLength(1);
+    for (const seen of site.seen) expect(seen.headers['user-agent']).toBe(USER_AGENT);
+
+    const denied = events.filter((event) => event.type === 'request-denied');
+    expect(denied.map((event) => new URL(event.url).pathname).sort()).toEqual(['/private/no.png', '/private/x.js']);
+    expect(denied.every((event) => event.error.reason === 'disallowed' && event.error.line === 2)).toBe(true);
+  });
+
+  it('aborts a disallowed navigation before sending it, and says why', async () => {
+    const { page, gate } = await setup();
+    await expect(page.goto(`${site.origin}/private/secret`)).rejects.toThrow(/ERR_BLOCKED_BY_CLIENT/);
+    expect(site.hits('/private/secret')).toEqual([]);
+    const refusal = gate.deniedNavigation(page);
+    expect(isRobotsDeniedError(refusal)).toBe(true);
+    expect(refusal?.reason).toBe('disallowed');
+    expect(refusal?.rule?.pattern).toBe('/private/');
+
+    // Chromium then shows its error page; the next navigation clears the refusal.
+    await page.waitForURL(/^chrome-error:/);
+    await page.goto(`${site.origin}/final`);
+    expect(gate.deniedNavigation(page)).toBeUndefined();
+  });
+});
+
+describe('redirect chains, hop by hop', () => {
+  it('stops at the first disallowed hop: the hop is never requested', async () => {
+    const { page, gate } = await setup();
+    await expect(page.goto(`${site.origin}/start`)).rejects.toThrow(/ERR_BLOCKED_BY_CLIENT/);
+    expect(site.paths()).toEqual(['/robots.txt', '/start', '/mid']);
+    const refusal = gate.deniedNavigation(page);
+    expect(refusal?.reason).toBe('redirect-disallowed');
+    expect(refusal?.url).toBe(`${site.origin}/private/end`);
+    expect(refusal?.originalUrl).toBe(`${site.origin}/start`);
+  });
+
+  it("checks a cross-origin hop against the target origin's own robots.txt", async () => {
+    const { page, gate, context } = await setup();
+    await expect(page.goto(`${site.origin}/to-other`)).rejects.toThrow(/ERR_BLOCKED_BY_CLIENT/);
+    expect(other.paths()).toEqual(['/robots.txt']);
+    expect(gate.deniedNavigation(page)?.url).toBe(`${other.origin}/blocked`);
+
+    // A fresh page: the failed one is busy showing Chromium's error page.
+    const response = await (await context.newPage()).goto(`${site.origin}/to-other-open`);
+    expect(response?.status()).toBe(200);
+    expect(other.paths()).toEqual(['/robots.txt', '/open']);
+  });
+
+  it('follows an allowed chain once, requesting each hop exactly once', async () => {
+    const { page, gate } = await setup();
+    const response = await page.goto(`${site.origin}/r1`);
+    expect(response).not.toBeNull();
+    expect(site.paths()).toEqual(['/robots.txt', '/r1', '/r2', '/final']);
+    const robots = await gate.robots(response!);
+    expect(robots.url).toBe(`${site.origin}/final`);
+    expect(robots.redirects).toEqual([`${site.origin}/r2`, `${site.origin}/final`]);
+    // The browser was handed the final response for the URL it asked for (see the README).
+    expect(page.url()).toBe(`${site.origin}/r1`);
+  });
+
+  it('turns a POST answered 303 into a GET without body; 307 keeps method and body', async () => {
+    const { page } = await setup();
+    await page.goto(`${site.origin}/form`);
+    await Promise.all([page.waitForURL(`${site.origin}/submit`), page.locator('form').evaluate((f) => (f as unknown as { submit(): void }).submit())]);
+    const submit = site.hits('/submit')[0];
+    const done = site.hits('/done')[0];
+    expect(submit?.method).toBe('POST');
+    expect(submit?.body).toBe('q=v');
+    expect(done?.method).toBe('GET');
+    expect(done?.body).toBe('');
+    expect(done?.headers['content-type']).toBeUndefined();
+
+    await page.goto(`${site.origin}/form307`);
+    await Promise.all([page.waitForURL(`${site.origin}/k307`), page.locator('form').evaluate((f) => (f as unknown as { submit(): void }).submit())]);
+    const kept = site.hits('/k-target')[0];
+    expect(kept?.method).toBe('POST');
+    expect(kept?.body).toBe('q=w');
+  });
+
+  it('follows maxRedirects hops and aborts at one more', async () => {
+    const { page, events } = await setup({ maxRedirects: 2 });
+    const ok = await page.goto(`${site.origin}/c2`);
+    expect(ok?.status()).toBe(200);
+    await expect(page.goto(`${site.origin}/c3`)).rejects.toThrow(/net::ERR_FAILED/);
+    expect(site.hits('/end')).toHaveLength(1);
+    const failed = events.find((event) => event.type === 'request-failed');
+    expect(failed?.type === 'request-failed' && (failed.error as { code?: string }).code).toBe(
+      'ERR_ROBOTS_TOO_MANY_REDIRECTS',
+    );
+  });
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import {
+  directivesFor,
+  parseRobotsDate,
+  parseRobotsTagHeaders,
+  ROBOTS_DATE_ZONES,
+} from '@polite-crawler/robots-tag';
+
+describe('parseRobotsDate: accepted forms', () => {
+  const cases: Array<[string, string]> = [
+    // RFC 1123 / RFC 822
+    ['Fri, 25 Jun 2010 15:00:00 GMT', '2010-06-25T15:00:00.000Z'],
+    ['Fri, 25 Jun 2010 15:00:00 +0200', '2010-06-25T13:00:00.000Z'],
+    ['25 Jun 2010 15:00:00 PST', '2010-06-25T23:00:00.000Z'],
+    ['25 Jun 2010 15:00 EDT', '2010-06-25T19:00:00.000Z'],
+    ['25 June 2010', '2010-06-25T00:00:00.000Z'],
+    // RFC 850, commas inside
+    ['Friday, 25-Jun-10 15:00:00 PST', '2010-06-25T23:00:00.000Z'],
+    ['Thursday, 01-Jan-70 00:00:00 GMT', '1970-01-01T00:00:00.000Z'],
+    ['Saturday, 01-Jan-69 00:00:00 GMT', '2069-01-01T00:00:00.000Z'],
+    // asctime
+    ['Fri Jun 25 15:00:00 2010', '2010-06-25T15:00:00.000Z'],
+    // month first, hand-written
+    ['June 25, 2010', '2010-06-25T00:00:00.000Z'],
+    ['Jun 25th 2010 3:00 pm EST', '2010-06-25T20:00:00.000Z'],
+    ['June 25, 2010 12:30 a.m. UTC', '2010-06-25T00:30:00.000Z'],
+    // ISO 8601
+    ['2010-06-25', '2010-06-25T00:00:00.000Z'],
+    ['2010-06-25T15:00:00Z', '2010-06-25T15:00:00.000Z'],
+    ['2010-06-25T15:00:00.250Z', '2010-06-25T15:00:00.250Z'],
+    ['2010-06-25T15:00:00-08:00', '2010-06-25T23:00:00.000Z'],
+    ['2010-06-25 15:00', '2010-06-25T15:00:00.000Z'],
+    ['2010-06-25T15:00:00 PDT', '2010-06-25T22:00:00.000Z'],
+    ['2010-06-25T24:00:00Z', '2010-06-26T00:00:00.000Z'],
+    // zones
+    ['25 Jun 2010 15:00:00 CST', '2010-06-25T21:00:00.000Z'],
+    ['25 Jun 2010 15:00:00 MDT', '2010-06-25T21:00:00.000Z'],
+    ['25 Jun 2010 15:00:00 akst', '2010-06-26T00:00:00.000Z'],
+    ['25 Jun 2010 15:00:00 HST', '2010-06-26T01:00:00.000Z'],
+    ['25 Jun 2010 15:00:00 CEST', '2010-06-25T13:00:00.000Z'],
+    ['25 Jun 2010 15:00:00 GMT+01:00', '2010-06-25T14:00:00.000Z'],
+    ['25 Jun 2010 15:00:00 (UTC)', '2010-06-25T15:00:00.000Z'],
+    ['"25 Jun 2010 15:00:00 UT"', '2010-06-25T15:00:00.000Z'],
+    ['29 Feb 2000', '2000-02-29T00:00:00.000Z'],
+    ['31 Dec 2010 23:59:60 GMT', '2010-12-31T23:59:59.000Z'],
+  ];
+  it.each(cases)('%j', (text, iso) => {
+    expect(parseRobotsDate(text)?.toISOString()).toBe(iso);
+  });
+
+  it('knows the US zones and a few more', () => {
+    expect(ROBOTS_DATE_ZONES).toEqual(expect.arrayContaining(['pst', 'pdt', 'est', 'edt', 'cst', 'cdt', 'mst', 'mdt', 'gmt', 'utc']));
+  });
+});
+
+describe('parseRobotsDate: rejected forms', () => {
+  it.each([
+    [''],
+    ['someday'],
+    ['25 Foo 2010'],
+    ['31 Feb 2010'],
+    ['29 Feb 1900'],
+    ['2010-13-01'],
+    ['2010-06-25T25:00:00Z'],
+    ['2010-06-25T24:00:01Z'],
+    ['25 Jun 2010 15:61:00 GMT'],
+    ['25 Jun 2010 15:00:00 XYZ'],
+    ['25 Jun 2010 15:00:00 +2500'],
+    ['June 25, 2010 13:00 pm'],
+    ['1277478000'],
+    ['x'.repeat(129)],
+    ['25 Jun 2010 15:00:00 PST trailing'],
+  ])('%j', (text) => {
+    expect(parseRobotsDate(text)).toBeUndefined();
+  });
+
+  it('does not consult Date.parse (which accepts things we reject)', () => {
+    expect(Number.isNaN(Date.parse('2010/06/25'))).toBe(false);
+    expect(parseRobotsDate('2010/06/25')).toBeUndefined();
+  });
+});
+
+describe('unavailable_after in headers', () => {
+  it('gives an unparseable date a diagnostic and no unavailableAfter', () => {
+    const rules = parseRobotsTagHeaders('noindex, unavailable_after: the end of days');
+    expect(rules.diagnostics.map((d) => d.code)).toEqual(['invalid-value']);
+    const directives = directivesFor(rules, 'ExampleBot');
+    expect(directives.unavailableAfter).toBeUndefined();
+    expect(directives.noindex).toBe(true);
+  });
+
+  it('reads a date whose commas were split across members', () => {
+    const d = directivesFor(parseRobotsTagHeaders('unavailable_after: Friday, 25-Jun-10 15:00:00 PST, noarchive'), 'x');
+    expect(d.unavailableAfter?.toISOString()).toBe('2010-06-25T23:00:00.000Z');
+    expect(d.noarchive).toBe(true);
+  });
+
+  it('does not take a following rule named like a month for part of the date', () => {
+    const rules = parseRobotsTagHeaders('unavailable_after: 25 Jun 2010, may: noindex');
+    expect(rules.rules.map((r) => [r.token, r.name])).toEqual([
+      ['*', 'unavailable_after'],
+      ['may', 'noindex'],
+    ]);
+  });
+});
