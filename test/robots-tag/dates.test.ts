@@ -49,7 +49,20 @@ describe('parseRobotsDate: accepted forms', () => {
   });
 
   it('knows the US zones and a few more', () => {
-    expect(ROBOTS_DATE_ZONES).toEqual(expect.arrayContaining(['pst', 'pdt', 'est', 'edt', 'cst', 'cdt', 'mst', 'mdt', 'gmt', 'utc']));
+    expect(ROBOTS_DATE_ZONES).toEqual(
+      expect.arrayContaining([
+        'pst',
+        'pdt',
+        'est',
+        'edt',
+        'cst',
+        'cdt',
+        'mst',
+        'mdt',
+        'gmt',
+        'utc',
+      ]),
+    );
   });
 });
 
@@ -90,7 +103,10 @@ describe('unavailable_after in headers', () => {
   });
 
   it('reads a date whose commas were split across members', () => {
-    const d = directivesFor(parseRobotsTagHeaders('unavailable_after: Friday, 25-Jun-10 15:00:00 PST, noarchive'), 'x');
+    const d = directivesFor(
+      parseRobotsTagHeaders('unavailable_after: Friday, 25-Jun-10 15:00:00 PST, noarchive'),
+      'x',
+    );
     expect(d.unavailableAfter?.toISOString()).toBe('2010-06-25T23:00:00.000Z');
     expect(d.noarchive).toBe(true);
   });

@@ -16,17 +16,35 @@ describe('the draft’s structured forms', () => {
     // Both examples from the draft (neither is valid RFC 9651): ExampleBot has no rules.
     ['*;noindex;nosnippet, ExampleBot;', ['*:noindex/structured', '*:nosnippet/structured']],
     [';noindex;nosnippet, ExampleBot=;', ['*:noindex/structured', '*:nosnippet/structured']],
-    ['examplebot;noindex, *;nosnippet', ['examplebot:noindex/structured', '*:nosnippet/structured']],
+    [
+      'examplebot;noindex, *;nosnippet',
+      ['examplebot:noindex/structured', '*:nosnippet/structured'],
+    ],
     // The newer revision's List form.
-    ['*;nosnippet, ExampleBot;noindex', ['*:nosnippet/structured', 'examplebot:noindex/structured']],
+    [
+      '*;nosnippet, ExampleBot;noindex',
+      ['*:nosnippet/structured', 'examplebot:noindex/structured'],
+    ],
     ['*;max-snippet=20', ['*:max-snippet=20/structured']],
     ['ExampleBot;max-image-preview=large', ['examplebot:max-image-preview=large/structured']],
-    ['*;unavailable_after="2010-06-25T15:00:00Z"', ['*:unavailable_after=2010-06-25T15:00:00Z/structured']],
-    ['*;unavailable_after=@1277478000', ['*:unavailable_after=2010-06-25T15:00:00.000Z/structured']],
+    [
+      '*;unavailable_after="2010-06-25T15:00:00Z"',
+      ['*:unavailable_after=2010-06-25T15:00:00Z/structured'],
+    ],
+    [
+      '*;unavailable_after=@1277478000',
+      ['*:unavailable_after=2010-06-25T15:00:00.000Z/structured'],
+    ],
     ['*;NOINDEX;NoSnippet', ['*:noindex/structured', '*:nosnippet/structured']],
-    ['examplebot=(noindex nosnippet)', ['examplebot:noindex/structured', 'examplebot:nosnippet/structured']],
+    [
+      'examplebot=(noindex nosnippet)',
+      ['examplebot:noindex/structured', 'examplebot:nosnippet/structured'],
+    ],
     ['(examplebot noindex)', ['examplebot:noindex/structured']],
-    ['examplebot;noindex, examplebot;nofollow', ['examplebot:noindex/structured', 'examplebot:nofollow/structured']],
+    [
+      'examplebot;noindex, examplebot;nofollow',
+      ['examplebot:noindex/structured', 'examplebot:nofollow/structured'],
+    ],
     ['*;noindex, ExampleBot', ['*:noindex/structured']],
     ['*;noindex, noai', ['*:noindex/structured']],
     ['*', []],
@@ -62,20 +80,35 @@ describe('legacy forms servers send', () => {
     ['googlebot: noindex', ['googlebot:noindex/legacy']],
     ['googlebot: noindex, nofollow', ['googlebot:noindex/legacy', 'googlebot:nofollow/legacy']],
     ['googlebot:noindex', ['googlebot:noindex/legacy']],
-    ['noarchive, googlebot: noindex, nofollow, otherbot: nosnippet', [
-      '*:noarchive/legacy',
-      'googlebot:noindex/legacy',
-      'googlebot:nofollow/legacy',
-      'otherbot:nosnippet/legacy',
-    ]],
-    ['unavailable_after: 25 Jun 2010 15:00:00 PST', ['*:unavailable_after=25 Jun 2010 15:00:00 PST/legacy']],
-    ['unavailable_after: Friday, 25-Jun-10 15:00:00 PST', ['*:unavailable_after=Friday, 25-Jun-10 15:00:00 PST/legacy']],
-    ['unavailable_after: Fri, 25 Jun 2010 15:00:00 GMT, noarchive', [
-      '*:unavailable_after=Fri, 25 Jun 2010 15:00:00 GMT/legacy',
-      '*:noarchive/legacy',
-    ]],
-    ['unavailable_after: June 25, 2010, noindex', ['*:unavailable_after=June 25, 2010/legacy', '*:noindex/legacy']],
-    ['googlebot: unavailable_after: Friday, 25-Jun-10 15:00:00 PST', ['googlebot:unavailable_after=Friday, 25-Jun-10 15:00:00 PST/legacy']],
+    [
+      'noarchive, googlebot: noindex, nofollow, otherbot: nosnippet',
+      [
+        '*:noarchive/legacy',
+        'googlebot:noindex/legacy',
+        'googlebot:nofollow/legacy',
+        'otherbot:nosnippet/legacy',
+      ],
+    ],
+    [
+      'unavailable_after: 25 Jun 2010 15:00:00 PST',
+      ['*:unavailable_after=25 Jun 2010 15:00:00 PST/legacy'],
+    ],
+    [
+      'unavailable_after: Friday, 25-Jun-10 15:00:00 PST',
+      ['*:unavailable_after=Friday, 25-Jun-10 15:00:00 PST/legacy'],
+    ],
+    [
+      'unavailable_after: Fri, 25 Jun 2010 15:00:00 GMT, noarchive',
+      ['*:unavailable_after=Fri, 25 Jun 2010 15:00:00 GMT/legacy', '*:noarchive/legacy'],
+    ],
+    [
+      'unavailable_after: June 25, 2010, noindex',
+      ['*:unavailable_after=June 25, 2010/legacy', '*:noindex/legacy'],
+    ],
+    [
+      'googlebot: unavailable_after: Friday, 25-Jun-10 15:00:00 PST',
+      ['googlebot:unavailable_after=Friday, 25-Jun-10 15:00:00 PST/legacy'],
+    ],
     ['max-snippet: 20, noarchive', ['*:max-snippet=20/legacy', '*:noarchive/legacy']],
     ['max-snippet:20', ['*:max-snippet=20/legacy']],
     ['max-snippet=20', ['*:max-snippet=20/legacy']],
@@ -107,13 +140,20 @@ describe('legacy forms servers send', () => {
 
   it('records the member as written and the field line', () => {
     const [rule] = parseRobotsTagHeaders(['noindex', '  GoogleBot:  NoSnippet ']).rules.slice(1);
-    expect(rule).toMatchObject({ token: 'googlebot', name: 'nosnippet', raw: 'GoogleBot:  NoSnippet', line: 2 });
+    expect(rule).toMatchObject({
+      token: 'googlebot',
+      name: 'nosnippet',
+      raw: 'GoogleBot:  NoSnippet',
+      line: 2,
+    });
   });
 
   it('reports garbage members and keeps the good ones', () => {
     const result = parseRobotsTagHeaders('noindex, !!!, nofollow');
     expect(summary(result)).toEqual(['*:noindex/legacy', '*:nofollow/legacy']);
-    expect(result.diagnostics).toMatchObject([{ code: 'unparseable-member', text: '!!!', line: 1, source: 'header' }]);
+    expect(result.diagnostics).toMatchObject([
+      { code: 'unparseable-member', text: '!!!', line: 1, source: 'header' },
+    ]);
   });
 
   it('does not let an unclosed quote swallow the members after it', () => {
@@ -142,17 +182,19 @@ describe('mixed forms on one line', () => {
   const cases: Array<[string, string[]]> = [
     ['googlebot: noindex, *;nosnippet', ['googlebot:noindex/legacy', '*:nosnippet/structured']],
     // A structured member ends a legacy `token:` run.
-    ['googlebot: noindex, *;nosnippet, nofollow', [
-      'googlebot:noindex/legacy',
-      '*:nosnippet/structured',
-      '*:nofollow/legacy',
-    ]],
+    [
+      'googlebot: noindex, *;nosnippet, nofollow',
+      ['googlebot:noindex/legacy', '*:nosnippet/structured', '*:nofollow/legacy'],
+    ],
     ['noindex, examplebot;nosnippet', ['*:noindex/legacy', 'examplebot:nosnippet/structured']],
     ['*;noarchive, max-snippet: 10', ['*:noarchive/structured', '*:max-snippet=10/legacy']],
-    ['examplebot;noindex, unavailable_after: Friday, 25-Jun-10 15:00:00 PST', [
-      'examplebot:noindex/structured',
-      '*:unavailable_after=Friday, 25-Jun-10 15:00:00 PST/legacy',
-    ]],
+    [
+      'examplebot;noindex, unavailable_after: Friday, 25-Jun-10 15:00:00 PST',
+      [
+        'examplebot:noindex/structured',
+        '*:unavailable_after=Friday, 25-Jun-10 15:00:00 PST/legacy',
+      ],
+    ],
   ];
   it.each(cases)('%j', (value, expected) => {
     expect(summary(parseRobotsTagHeaders(value))).toEqual(expected);
@@ -180,7 +222,10 @@ describe('field lines and input shapes', () => {
     const headers = new Headers();
     headers.append('x-robots-tag', 'googlebot: noindex');
     headers.append('x-robots-tag', 'nofollow');
-    expect(summary(parseRobotsTagHeaders(headers))).toEqual(['googlebot:noindex/legacy', 'googlebot:nofollow/legacy']);
+    expect(summary(parseRobotsTagHeaders(headers))).toEqual([
+      'googlebot:noindex/legacy',
+      'googlebot:nofollow/legacy',
+    ]);
   });
 
   it('reads a non-iterable object with get()', () => {
@@ -197,7 +242,11 @@ describe('field lines and input shapes', () => {
       ['Link', '</a>; rel=preload'],
     ];
     const result = parseRobotsTagHeaders(pairs);
-    expect(summary(result)).toEqual(['googlebot:noindex/legacy', '*:nofollow/legacy', '*:nosnippet/structured']);
+    expect(summary(result)).toEqual([
+      'googlebot:noindex/legacy',
+      '*:nofollow/legacy',
+      '*:nosnippet/structured',
+    ]);
     expect(result.rules.map((r) => [r.field, r.line])).toEqual([
       ['x-robots-tag', 1],
       ['x-robots-tag', 2],
@@ -211,11 +260,18 @@ describe('field lines and input shapes', () => {
       { name: 'x-robots-tag', value: 'examplebot: nofollow' },
       { name: 'server', value: 'noindex' },
     ];
-    expect(summary(parseRobotsTagHeaders(entries))).toEqual(['*:noindex/legacy', 'examplebot:nofollow/legacy']);
+    expect(summary(parseRobotsTagHeaders(entries))).toEqual([
+      '*:noindex/legacy',
+      'examplebot:nofollow/legacy',
+    ]);
   });
 
   it('reads a Node-style header record, arrays as separate lines', () => {
-    const record = { 'x-robots-tag': ['googlebot: noindex', 'nofollow'], 'Robots-Tag': 'noarchive', server: 'x' };
+    const record = {
+      'x-robots-tag': ['googlebot: noindex', 'nofollow'],
+      'Robots-Tag': 'noarchive',
+      server: 'x',
+    };
     expect(summary(parseRobotsTagHeaders(record))).toEqual([
       'googlebot:noindex/legacy',
       '*:nofollow/legacy',
@@ -224,26 +280,49 @@ describe('field lines and input shapes', () => {
   });
 
   it('reads a Map of headers', () => {
-    expect(summary(parseRobotsTagHeaders(new Map([['X-Robots-Tag', 'none']])))).toEqual(['*:none/legacy']);
+    expect(summary(parseRobotsTagHeaders(new Map([['X-Robots-Tag', 'none']])))).toEqual([
+      '*:none/legacy',
+    ]);
   });
 
   it('pairs flat raw headers (strings or bytes) with rawHeaderPairs', () => {
     const bytes = (s: string) => new TextEncoder().encode(s);
-    const raw = [bytes('X-Robots-Tag'), bytes('googlebot: noindex'), 'x-robots-tag', 'nofollow', 'Server', 'test'];
+    const raw = [
+      bytes('X-Robots-Tag'),
+      bytes('googlebot: noindex'),
+      'x-robots-tag',
+      'nofollow',
+      'Server',
+      'test',
+    ];
     expect(rawHeaderPairs(raw)).toEqual([
       ['X-Robots-Tag', 'googlebot: noindex'],
       ['x-robots-tag', 'nofollow'],
       ['Server', 'test'],
     ]);
-    expect(summary(parseRobotsTagHeaders(rawHeaderPairs(raw)))).toEqual(['googlebot:noindex/legacy', '*:nofollow/legacy']);
+    expect(summary(parseRobotsTagHeaders(rawHeaderPairs(raw)))).toEqual([
+      'googlebot:noindex/legacy',
+      '*:nofollow/legacy',
+    ]);
   });
 
   it('skips entries that are not strings', () => {
-    const odd = [['x-robots-tag', 42], { name: 'x-robots-tag' }, null, 7, ['x-robots-tag', 'noindex']];
-    expect(summary(parseRobotsTagHeaders(odd as unknown as string[]))).toEqual(['*:noindex/legacy']);
+    const odd = [
+      ['x-robots-tag', 42],
+      { name: 'x-robots-tag' },
+      null,
+      7,
+      ['x-robots-tag', 'noindex'],
+    ];
+    expect(summary(parseRobotsTagHeaders(odd as unknown as string[]))).toEqual([
+      '*:noindex/legacy',
+    ]);
   });
 
   it('returns nothing when no robots header is present', () => {
-    expect(parseRobotsTagHeaders(new Headers({ 'content-type': 'text/html' }))).toEqual({ rules: [], diagnostics: [] });
+    expect(parseRobotsTagHeaders(new Headers({ 'content-type': 'text/html' }))).toEqual({
+      rules: [],
+      diagnostics: [],
+    });
   });
 });

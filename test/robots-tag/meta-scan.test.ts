@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createMetaScanner, directivesFor, parseRobotsMetaContent, scanRobotsMeta } from '@polite-crawler/robots-tag';
+import {
+  createMetaScanner,
+  directivesFor,
+  parseRobotsMetaContent,
+  scanRobotsMeta,
+} from '@polite-crawler/robots-tag';
 import type { MetaScanOptions, RobotsTagRules } from '@polite-crawler/robots-tag';
 
 const summary = (result: RobotsTagRules): string[] =>
@@ -13,16 +18,25 @@ describe('meta forms', () => {
     ['<meta name="robots" content="noindex">', ['*:noindex']],
     ['<meta name="ExampleBot" content="nosnippet">', ['examplebot:nosnippet']],
     ['<meta name="OtherBot" content="nosnippet">', []],
-    ['<meta name="robots" content="noindex"><meta name="robots" content="nofollow">', ['*:noindex', '*:nofollow']],
+    [
+      '<meta name="robots" content="noindex"><meta name="robots" content="nofollow">',
+      ['*:noindex', '*:nofollow'],
+    ],
     ['<META NAME="ROBOTS" CONTENT="NOINDEX, NOFOLLOW">', ['*:noindex', '*:nofollow']],
     ['<meta name="Robots" content="&#110;oindex">', ['*:noindex']],
-    ['<meta name="robots" content="max-snippet&#58;20&comma; noarchive">', ['*:max-snippet=20', '*:noarchive']],
+    [
+      '<meta name="robots" content="max-snippet&#58;20&comma; noarchive">',
+      ['*:max-snippet=20', '*:noarchive'],
+    ],
     ["<meta name='robots' content='noindex'>", ['*:noindex']],
     ['<meta name=robots content=noindex>', ['*:noindex']],
     ['<meta content="noindex" name="robots"/>', ['*:noindex']],
     ['<meta name=" robots\n" content="noindex">', ['*:noindex']],
     ['<meta name="robots" content="noindex, nofollow">', ['*:noindex', '*:nofollow']],
-    ['<meta name="robots" content="max-snippet:20, max-image-preview:large">', ['*:max-snippet=20', '*:max-image-preview=large']],
+    [
+      '<meta name="robots" content="max-snippet:20, max-image-preview:large">',
+      ['*:max-snippet=20', '*:max-image-preview=large'],
+    ],
     ['<meta name="robots" content="max-video-preview: -1">', ['*:max-video-preview=-1']],
     ['<meta name="robots" content="none">', ['*:none']],
     ['<meta name="robots" content="noindex nofollow">', ['*:noindex', '*:nofollow']],
@@ -41,17 +55,40 @@ describe('meta forms', () => {
   });
 
   it('records where each rule came from', () => {
-    const result = scanRobotsMeta('<meta charset=utf-8><meta name=robots content="noindex"><meta name=ExampleBot content="nofollow">', {
-      productTokens: ['examplebot'],
-    });
+    const result = scanRobotsMeta(
+      '<meta charset=utf-8><meta name=robots content="noindex"><meta name=ExampleBot content="nofollow">',
+      {
+        productTokens: ['examplebot'],
+      },
+    );
     expect(result.rules).toEqual([
-      { token: '*', name: 'noindex', source: 'meta', syntax: 'legacy', known: true, field: 'robots', line: 2, raw: 'noindex' },
-      { token: 'examplebot', name: 'nofollow', source: 'meta', syntax: 'legacy', known: true, field: 'examplebot', line: 3, raw: 'nofollow' },
+      {
+        token: '*',
+        name: 'noindex',
+        source: 'meta',
+        syntax: 'legacy',
+        known: true,
+        field: 'robots',
+        line: 2,
+        raw: 'noindex',
+      },
+      {
+        token: 'examplebot',
+        name: 'nofollow',
+        source: 'meta',
+        syntax: 'legacy',
+        known: true,
+        field: 'examplebot',
+        line: 3,
+        raw: 'nofollow',
+      },
     ]);
   });
 
   it('reports a robots meta without content, and bad values', () => {
-    const result = scanRobotsMeta('<meta name=robots><meta name=robots content="max-snippet: ten, !!">');
+    const result = scanRobotsMeta(
+      '<meta name=robots><meta name=robots content="max-snippet: ten, !!">',
+    );
     expect(result.diagnostics.map((d) => [d.code, d.line])).toEqual([
       ['invalid-value', 1],
       ['invalid-value', 2],
@@ -74,7 +111,11 @@ describe('which meta names are read', () => {
 
   it('with no productTokens: robots in full, other product-token names only for their known rules, quietly', () => {
     const result = scanRobotsMeta(html);
-    expect(summary(result)).toEqual(['*:noarchive', 'examplebot:noindex', 'otherbot:max-snippet=x']);
+    expect(summary(result)).toEqual([
+      '*:noarchive',
+      'examplebot:noindex',
+      'otherbot:max-snippet=x',
+    ]);
     expect(result.diagnostics).toEqual([]);
     expect(directivesFor(result, 'ExampleBot').noindex).toBe(true);
     expect(directivesFor(result, 'OtherBot').maxSnippet).toBeUndefined();
@@ -94,34 +135,104 @@ describe('only the head counts', () => {
       ['*:noindex', '*:nofollow'],
       'head-end',
     ],
-    ['stops at non-blank text after </head>', '<head></head>text<meta name=robots content=noindex>', [], 'head-end'],
-    ['stops at <noscript> after </head>', '<head></head><noscript><meta name=robots content=noindex></noscript>', [], 'head-end'],
+    [
+      'stops at non-blank text after </head>',
+      '<head></head>text<meta name=robots content=noindex>',
+      [],
+      'head-end',
+    ],
+    [
+      'stops at <noscript> after </head>',
+      '<head></head><noscript><meta name=robots content=noindex></noscript>',
+      [],
+      'head-end',
+    ],
     [
       'reads leading metas of a document without <head>',
       '<!DOCTYPE html><html lang=en><meta charset=utf-8><meta name=robots content=noindex><p>hi</p><meta name=robots content=nofollow>',
       ['*:noindex'],
       'head-end',
     ],
-    ['stops at an element that cannot be in a head', '<head><div></div><meta name=robots content=noindex></head>', [], 'head-end'],
-    ['stops at <img> in the head', '<head><img src=a.png><meta name=robots content=noindex></head>', [], 'head-end'],
-    ['stops at <svg>', '<head><svg><meta name=robots content=noindex></svg></head>', [], 'head-end'],
-    ['stops at non-blank text in the head', '<head>oops<meta name=robots content=noindex></head>', [], 'head-end'],
+    [
+      'stops at an element that cannot be in a head',
+      '<head><div></div><meta name=robots content=noindex></head>',
+      [],
+      'head-end',
+    ],
+    [
+      'stops at <img> in the head',
+      '<head><img src=a.png><meta name=robots content=noindex></head>',
+      [],
+      'head-end',
+    ],
+    [
+      'stops at <svg>',
+      '<head><svg><meta name=robots content=noindex></svg></head>',
+      [],
+      'head-end',
+    ],
+    [
+      'stops at non-blank text in the head',
+      '<head>oops<meta name=robots content=noindex></head>',
+      [],
+      'head-end',
+    ],
     ['stops at text before any tag', 'hello<meta name=robots content=noindex>', [], 'head-end'],
-    ['stops at an entity in head text', '<head>&nbsp;<meta name=robots content=noindex>', [], 'head-end'],
-    ['stops at </html>', '<html><head><meta name=robots content=noindex></html><meta name=robots content=nofollow>', ['*:noindex'], 'head-end'],
+    [
+      'stops at an entity in head text',
+      '<head>&nbsp;<meta name=robots content=noindex>',
+      [],
+      'head-end',
+    ],
+    [
+      'stops at </html>',
+      '<html><head><meta name=robots content=noindex></html><meta name=robots content=nofollow>',
+      ['*:noindex'],
+      'head-end',
+    ],
     ['stops at </br>', '<head></br><meta name=robots content=noindex></head>', [], 'head-end'],
-    ['ignores a stray </p>', '<head></p><meta name=robots content=noindex></head>', ['*:noindex'], 'input-end'],
-    ['ignores other stray end tags', '<head></div><meta name=robots content=noindex></head>', ['*:noindex'], 'input-end'],
+    [
+      'ignores a stray </p>',
+      '<head></p><meta name=robots content=noindex></head>',
+      ['*:noindex'],
+      'input-end',
+    ],
+    [
+      'ignores other stray end tags',
+      '<head></div><meta name=robots content=noindex></head>',
+      ['*:noindex'],
+      'input-end',
+    ],
     [
       'passes over head elements and blank text',
       '<html>\n<head>\n  <title>A <b>title</b></title>\n  <link rel=stylesheet href=a.css>\n  <base href=/>\n  <style>p > a {}</style>\n  <script>if (a < b) {}</script>\n  <meta name=robots content=noindex>\n</head>',
       ['*:noindex'],
       'input-end',
     ],
-    ['skips comments', '<head><!-- <meta name=robots content=noindex> --><meta name=robots content=nofollow>', ['*:nofollow'], 'input-end'],
-    ['skips a meta inside <script>', '<head><script>document.write("<meta name=robots content=noindex>")</script></head>', [], 'input-end'],
-    ['skips a meta inside <title>', '<head><title><meta name=robots content=noindex></title></head>', [], 'input-end'],
-    ['skips a meta inside <style>', '<head><style><meta name=robots content=noindex></style></head>', [], 'input-end'],
+    [
+      'skips comments',
+      '<head><!-- <meta name=robots content=noindex> --><meta name=robots content=nofollow>',
+      ['*:nofollow'],
+      'input-end',
+    ],
+    [
+      'skips a meta inside <script>',
+      '<head><script>document.write("<meta name=robots content=noindex>")</script></head>',
+      [],
+      'input-end',
+    ],
+    [
+      'skips a meta inside <title>',
+      '<head><title><meta name=robots content=noindex></title></head>',
+      [],
+      'input-end',
+    ],
+    [
+      'skips a meta inside <style>',
+      '<head><style><meta name=robots content=noindex></style></head>',
+      [],
+      'input-end',
+    ],
     [
       'skips a meta inside <template>, nested too',
       '<head><template><div><template><p></template><meta name=robots content=noindex></template><meta name=robots content=nofollow></head>',
@@ -140,8 +251,18 @@ describe('only the head counts', () => {
       ['*:noindex'],
       'input-end',
     ],
-    ['stops at a non-head element inside <noscript>', '<head><noscript><img src=x></noscript><meta name=robots content=noindex>', [], 'head-end'],
-    ['ignores a <head> after metas', '<meta name=robots content=noindex><head><meta name=robots content=nofollow>', ['*:noindex', '*:nofollow'], 'input-end'],
+    [
+      'stops at a non-head element inside <noscript>',
+      '<head><noscript><img src=x></noscript><meta name=robots content=noindex>',
+      [],
+      'head-end',
+    ],
+    [
+      'ignores a <head> after metas',
+      '<meta name=robots content=noindex><head><meta name=robots content=nofollow>',
+      ['*:noindex', '*:nofollow'],
+      'input-end',
+    ],
     ['reads nothing from an empty document', '', [], 'input-end'],
   ];
   it.each(cases)('%s', (_title, html, expected, reason) => {
@@ -178,7 +299,8 @@ describe('streaming', () => {
   });
 
   it('reads bytes split inside multi-byte characters', () => {
-    const html = '<head><meta name="robots" content="noindex"><meta name="bötchen" content="x"><title>Grüße ✓ 😀</title><meta name=robots content="nofollow"></head>';
+    const html =
+      '<head><meta name="robots" content="noindex"><meta name="bötchen" content="x"><title>Grüße ✓ 😀</title><meta name=robots content="nofollow"></head>';
     const bytes = encoder.encode(html);
     const scanner = createMetaScanner();
     for (const byte of bytes) scanner.write(Uint8Array.of(byte));
@@ -189,12 +311,17 @@ describe('streaming', () => {
 
   it('skips a UTF-8 byte order mark, in bytes and in text', () => {
     const html = '<meta name=robots content=noindex>';
-    expect(summary(scanRobotsMeta(Uint8Array.of(0xef, 0xbb, 0xbf, ...encoder.encode(html))))).toEqual(['*:noindex']);
+    expect(
+      summary(scanRobotsMeta(Uint8Array.of(0xef, 0xbb, 0xbf, ...encoder.encode(html)))),
+    ).toEqual(['*:noindex']);
     expect(summary(scanRobotsMeta('\ufeff' + html))).toEqual(['*:noindex']);
   });
 
   it('does not crash on bytes that are not UTF-8', () => {
-    const latin1 = Uint8Array.from('<head><title>caf\xe9 \xff\xfe</title><meta name=robots content=noindex></head>', (c) => c.charCodeAt(0));
+    const latin1 = Uint8Array.from(
+      '<head><title>caf\xe9 \xff\xfe</title><meta name=robots content=noindex></head>',
+      (c) => c.charCodeAt(0),
+    );
     expect(summary(scanRobotsMeta(latin1))).toEqual(['*:noindex']);
   });
 
@@ -228,8 +355,13 @@ describe('streaming', () => {
 
 describe('parseRobotsMetaContent', () => {
   it('reads one meta’s content for callers with their own DOM', () => {
-    expect(summary(parseRobotsMetaContent('ROBOTS', 'noindex, max-snippet:20'))).toEqual(['*:noindex', '*:max-snippet=20']);
-    expect(summary(parseRobotsMetaContent('ExampleBot', 'nofollow'))).toEqual(['examplebot:nofollow']);
+    expect(summary(parseRobotsMetaContent('ROBOTS', 'noindex, max-snippet:20'))).toEqual([
+      '*:noindex',
+      '*:max-snippet=20',
+    ]);
+    expect(summary(parseRobotsMetaContent('ExampleBot', 'nofollow'))).toEqual([
+      'examplebot:nofollow',
+    ]);
   });
 
   it('reports a name that is not a product token', () => {

@@ -6,7 +6,13 @@ import { CliError } from './cli-error.js';
 /** Policy options the commands choose themselves (pacing, events). */
 export type CliPolicySettings = Pick<
   RobotsPolicyOptions,
-  'minInterval' | 'maxCrawlDelay' | 'concurrency' | 'onEvent'
+  | 'minInterval'
+  | 'maxCrawlDelay'
+  | 'concurrency'
+  | 'onEvent'
+  | 'robotsTimeout'
+  | 'robotsHeadersTimeout'
+  | 'robotsBodyTimeout'
 >;
 
 /**

@@ -16,8 +16,12 @@ export const CLI_DEFAULTS = Object.freeze({
   maxRobotsBytes: 512_000,
   /** Bytes looked at to decide whether a file is binary (it is when it holds a NUL byte). */
   binarySniffBytes: 8_192,
-  /** Time allowed for one HTTP request the CLI makes itself (`--robots <url>`, `lint <url>`). */
+  /** Time allowed to fetch one robots.txt, redirects included (`--timeout` overrides it). */
   requestTimeoutMs: 10_000,
+  /** Highest value `--timeout` accepts, ms. */
+  requestTimeoutLimitMs: 600_000,
+  /** Origins whose robots.txt one run keeps (check, explain, fetch, crawl). */
+  maxOrigins: 10_000,
   /** Redirects followed when the CLI reads a robots.txt URL itself (RFC 9309 §2.3.1.2). */
   maxRedirects: 5,
   /** Bytes of an HTML page read to find links while crawling; the rest is not parsed. */

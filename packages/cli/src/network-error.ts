@@ -21,26 +21,8 @@ export function describeNetworkError(error: unknown, timeoutMs?: number): string
       return timeoutMs === undefined ? 'timed out' : `timed out after ${formatSeconds(timeoutMs)}`;
     }
     const code = 'code' in item ? item.code : undefined;
-    switch (code) {
-      case 'ECONNREFUSED':
-        return 'connection refused';
-      case 'ECONNRESET':
-      case 'UND_ERR_SOCKET':
-        return 'connection reset';
-      case 'ENOTFOUND':
-      case 'EAI_AGAIN':
-        return 'host not found';
-      case 'ETIMEDOUT':
-      case 'UND_ERR_CONNECT_TIMEOUT':
-      case 'UND_ERR_HEADERS_TIMEOUT':
-      case 'UND_ERR_BODY_TIMEOUT':
-        return 'timed out';
-      case 'EHOSTUNREACH':
-      case 'ENETUNREACH':
-        return 'host unreachable';
-      default:
-        break;
-    }
+    const phrase = typeof code === 'string' ? phraseForErrorCode(code) : undefined;
+    if (phrase !== undefined) return phrase;
   }
   const last = chain.at(-1);
   if (last instanceof Error && last.message !== '') return last.message;
@@ -49,4 +31,32 @@ export function describeNetworkError(error: unknown, timeoutMs?: number): string
 
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+const CODE_PHRASES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  UND_ERR_SOCKET: 'connection reset',
+  EPIPE: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  ETIMEDOUT: 'timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'timed out',
+  UND_ERR_BODY_TIMEOUT: 'timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+/**
+ * A short phrase for a Node or undici error code (`ECONNREFUSED` → `connection refused`),
+ * or undefined for a code without one.
+ *
+ * @example
+ * ```ts
+ * phraseForErrorCode('ENOTFOUND'); // 'host not found'
+ * ```
+ */
+export function phraseForErrorCode(code: string): string | undefined {
+  return CODE_PHRASES[code];
 }

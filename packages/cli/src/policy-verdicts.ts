@@ -3,6 +3,7 @@ import { isRobotsInvalidUrlError } from '@polite-crawler/fetch';
 import type { CliAgent } from './agent.js';
 import { CliError } from './cli-error.js';
 import { createCliPolicy } from './cli-policy.js';
+import { CLI_DEFAULTS } from './defaults.js';
 import { createCaptureStore } from './memory-store.js';
 import { robotsInfoFromReport } from './robots-report-info.js';
 import type { UrlVerdict } from './url-verdict.js';
@@ -26,9 +27,13 @@ export interface PolicyVerdicts {
  * finally { await verdicts.close(); }
  * ```
  */
-export function createPolicyVerdicts(agent: CliAgent, maxOrigins = 10_000): PolicyVerdicts {
-  const store = createCaptureStore(maxOrigins);
-  const policy = createCliPolicy(agent, store);
+export function createPolicyVerdicts(agent: CliAgent, timeoutMs: number = CLI_DEFAULTS.requestTimeoutMs): PolicyVerdicts {
+  const store = createCaptureStore(CLI_DEFAULTS.maxOrigins);
+  const policy = createCliPolicy(agent, store, {
+    robotsTimeout: timeoutMs,
+    robotsHeadersTimeout: timeoutMs,
+    robotsBodyTimeout: timeoutMs,
+  });
   return {
     async verdict(url) {
       let explanation: Explanation;

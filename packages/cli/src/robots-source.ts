@@ -48,11 +48,14 @@ export interface LoadedRobots {
  *
  * @example
  * ```ts
- * const { robots, info } = await loadRobots('./robots.txt', 'polite-crawler CLI');
+ * const { robots, info } = await loadRobots('./robots.txt', { userAgent: 'polite-crawler-cli' });
  * robots.isAllowed('/private', 'ExampleBot');
  * ```
  */
-export async function loadRobots(spec: string, userAgent: string): Promise<LoadedRobots> {
+export async function loadRobots(
+  spec: string,
+  options: { readonly userAgent: string; readonly timeoutMs?: number },
+): Promise<LoadedRobots> {
   const maxBytes = CLI_DEFAULTS.maxRobotsBytes;
   let bytes: Uint8Array;
   let info: Omit<RobotsTxtInfo, 'bytes' | 'truncated'>;
@@ -61,8 +64,8 @@ export async function loadRobots(spec: string, userAgent: string): Promise<Loade
     const input = await readUrlCapped(url, {
       maxBytes,
       maxRedirects: CLI_DEFAULTS.maxRedirects,
-      timeoutMs: CLI_DEFAULTS.requestTimeoutMs,
-      userAgent,
+      timeoutMs: options.timeoutMs ?? CLI_DEFAULTS.requestTimeoutMs,
+      userAgent: options.userAgent,
       what: 'robots.txt',
     });
     if (input.status < 200 || input.status > 299) {

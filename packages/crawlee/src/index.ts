@@ -1,1 +1,12 @@
-export {};
+export { DEFAULTS } from './defaults.js';
+export { politeCrawlee, robotsOf } from './polite-crawlee.js';
+export type { CrawlerOptionsLike } from './polite-crawlee.js';
+export type {
+  BrowserGate,
+  CrawleeEvent,
+  NoindexSkippedEvent,
+  PageRobots,
+  PoliteCrawleeOptions,
+  RedirectDeniedEvent,
+  RequestSkippedEvent,
+} from './types.js';

@@ -48,8 +48,8 @@ export class OriginScheduler {
     task: (signal: AbortSignal) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
-    this.#closing.signal.throwIfAborted();
-    signal?.throwIfAborted();
+    if (this.#closing.signal.aborted) return Promise.reject(this.#closing.signal.reason as Error);
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const state = this.#state(origin);
     const taskSignal =
       signal === undefined ? this.#closing.signal : AbortSignal.any([signal, this.#closing.signal]);

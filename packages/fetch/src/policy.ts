@@ -224,14 +224,13 @@ class Policy implements RobotsPolicy {
     );
   }
 
-  schedule<T>(
+  async schedule<T>(
     url: string | URL,
     task: (signal: AbortSignal) => Promise<T>,
     options: CheckOptions = {},
   ): Promise<T> {
-    if (this.#closed) return Promise.reject(new RobotsClosedError());
-    const { origin } = toHttpUrl(url);
-    return this.#scheduler.run(origin, task, options.signal);
+    if (this.#closed) throw new RobotsClosedError();
+    return await this.#scheduler.run(toHttpUrl(url).origin, task, options.signal);
   }
 
   noteResponse(url: string | URL, status: number, headers: HeaderInput): void {

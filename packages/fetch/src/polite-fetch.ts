@@ -13,7 +13,6 @@ import type { Hop } from './page-redirects.js';
 import { createRobotsPolicy, toHttpUrl } from './policy.js';
 import { checkResponse } from './response-checker.js';
 import type {
-  PageOptions,
   PoliteFetch,
   PoliteFetchOptions,
   PoliteRequestInit,
@@ -79,7 +78,7 @@ async function prepare(
   const method = (init.method ?? request?.method ?? 'GET').toUpperCase();
   const redirect =
     init.redirect ?? (request?.redirect as 'follow' | 'manual' | 'error' | undefined) ?? 'follow';
-  const signal = (init.signal ?? request?.signal ?? undefined);
+  const signal = init.signal ?? request?.signal ?? undefined;
   return {
     hop: { url, method, headers, body: body ?? null },
     init,

@@ -104,7 +104,7 @@ export async function checkResponse(
   if (!settings.scanMeta || body === null || !isHtml(response.headers.get('content-type'))) {
     return annotate(response, fromHeaders, where.url, where.redirected);
   }
-  const reader = body.getReader();
+  const reader = body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
   const { buffered, done, metaRules } = await scanHead(
     reader,
     settings.maxHeadBytes,

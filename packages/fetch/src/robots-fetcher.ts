@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ACCEPT_ENCODING, decodedBody, readCapped } from './body-reader.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -150,6 +151,13 @@ export function classifyNetworkError(error: unknown): RobotsFetchFailure {
   return typeof code === 'string'
     ? { kind: 'network', message, code }
     : { kind: 'network', message };
+}
+
+/** Stops reading a stream; undici reports an abort as an `error` event, which nobody needs here. */
+function destroyQuietly(stream: Readable): void {
+  if (stream.destroyed) return;
+  stream.on('error', () => {});
+  stream.destroy();
 }
 
 class OverallTimeout extends Error {
@@ -335,7 +343,7 @@ async function fetchChain(
     try {
       decoded = decodedBody(response.body, response.headers['content-encoding']);
     } catch (error) {
-      response.body.destroy();
+      destroyQuietly(response.body);
       throw error;
     }
     try {
@@ -350,8 +358,8 @@ async function fetchChain(
         ...caching,
       };
     } finally {
-      decoded.destroy();
-      response.body.destroy();
+      destroyQuietly(decoded);
+      destroyQuietly(response.body);
     }
   }
 }

@@ -18,7 +18,7 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
         signal.removeEventListener('abort', onAbort);
         resolve(value);
       },
-      (error: unknown) => {
+      (error: Error) => {
         signal.removeEventListener('abort', onAbort);
         reject(error);
       },

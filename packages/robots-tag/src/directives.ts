@@ -6,12 +6,7 @@ import {
   parseLimitValue,
 } from './known-rules.js';
 import { parseRobotsDate } from './robots-date.js';
-import type {
-  ImagePreviewSize,
-  RobotsDirectives,
-  RobotsTagRule,
-  RobotsTagRules,
-} from './types.js';
+import type { ImagePreviewSize, RobotsDirectives, RobotsTagRule, RobotsTagRules } from './types.js';
 
 /**
  * What one crawler may do with a page: the rules for its product token and for everyone (`*`,
@@ -113,14 +108,19 @@ export function directivesFor(
         break;
       case 'max-image-preview': {
         const size = parseImagePreviewValue(rule.value);
-        if (size !== undefined && (maxImagePreview === undefined || imagePreviewRank(size) < imagePreviewRank(maxImagePreview))) {
+        if (
+          size !== undefined &&
+          (maxImagePreview === undefined ||
+            imagePreviewRank(size) < imagePreviewRank(maxImagePreview))
+        ) {
           maxImagePreview = size;
         }
         break;
       }
       case 'unavailable_after': {
         const date = rule.value === undefined ? undefined : parseRobotsDate(rule.value);
-        if (date !== undefined && (unavailableAfter === undefined || date < unavailableAfter)) unavailableAfter = date;
+        if (date !== undefined && (unavailableAfter === undefined || date < unavailableAfter))
+          unavailableAfter = date;
         break;
       }
       default:
@@ -168,7 +168,12 @@ function stricterLimit(current: number | undefined, next: number | undefined): n
 export function isUnavailable(directives: RobotsDirectives, at: Date | number): boolean {
   const ms = at instanceof Date ? at.getTime() : at;
   if (typeof ms !== 'number' || Number.isNaN(ms)) {
-    throw new RobotsTagUsageError('ERR_ROBOTS_TAG_INVALID_ARGUMENT', 'at', at, 'expected a valid Date or epoch milliseconds');
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_ARGUMENT',
+      'at',
+      at,
+      'expected a valid Date or epoch milliseconds',
+    );
   }
   const after = directives.unavailableAfter;
   return after !== undefined && ms > after.getTime();

@@ -36,7 +36,10 @@ export class RobotsTagUsageError extends Error {
     why: string,
     options?: { cause?: unknown },
   ) {
-    super(`invalid ${code === 'ERR_ROBOTS_TAG_INVALID_OPTION' ? 'option' : 'argument'}: ${argument} (${why})`, options);
+    super(
+      `invalid ${code === 'ERR_ROBOTS_TAG_INVALID_OPTION' ? 'option' : 'argument'}: ${argument} (${why})`,
+      options,
+    );
     this.code = code;
     this.argument = argument;
     this.value = value;

@@ -58,7 +58,8 @@ export function collectFieldLines(input: RobotsTagHeaderInput): FieldLine[] {
     if (field === undefined) continue;
     if (typeof value === 'string') lines.push({ value, field });
     else if (Array.isArray(value)) {
-      for (const v of value as unknown[]) if (typeof v === 'string') lines.push({ value: v, field });
+      for (const v of value as unknown[])
+        if (typeof v === 'string') lines.push({ value: v, field });
     }
   }
   return lines;
@@ -77,8 +78,14 @@ export function collectFieldLines(input: RobotsTagHeaderInput): FieldLine[] {
  * ```
  */
 export function rawHeaderPairs(raw: readonly (string | Uint8Array)[]): Array<[string, string]> {
-  if (!Array.isArray(raw)) {
-    throw new RobotsTagUsageError('ERR_ROBOTS_TAG_INVALID_ARGUMENT', 'raw', raw, 'expected a flat array of names and values');
+  const given: unknown = raw;
+  if (!Array.isArray(given)) {
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_ARGUMENT',
+      'raw',
+      raw,
+      'expected a flat array of names and values',
+    );
   }
   const pairs: Array<[string, string]> = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {

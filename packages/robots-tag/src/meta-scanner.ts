@@ -4,25 +4,41 @@ import { RobotsTagUsageError } from './errors.js';
 import { isProductToken } from './known-rules.js';
 import { parseFieldValue } from './parse-field.js';
 import type { FieldSink } from './parse-field.js';
-import type {
-  MetaScanner,
-  MetaScanOptions,
-  MetaScanStopReason,
-  RobotsTagRules,
-} from './types.js';
+import type { MetaScanner, MetaScanOptions, MetaScanStopReason, RobotsTagRules } from './types.js';
 
 /** Input is handed to the tokenizer in slices of this size, so work stops soon after the head. */
 const SLICE = 16_384;
 
 /** Elements the HTML parser keeps in the head ("in head" insertion mode). */
 const IN_HEAD = new Set([
-  'html', 'head', 'base', 'basefont', 'bgsound', 'link', 'meta', 'title', 'style', 'script',
-  'noscript', 'noframes', 'template',
+  'html',
+  'head',
+  'base',
+  'basefont',
+  'bgsound',
+  'link',
+  'meta',
+  'title',
+  'style',
+  'script',
+  'noscript',
+  'noframes',
+  'template',
 ]);
 /** Elements that, between `</head>` and the body, still go into the head ("after head" mode). */
 const AFTER_HEAD = new Set([
-  'html', 'head', 'base', 'basefont', 'bgsound', 'link', 'meta', 'title', 'style', 'script',
-  'noframes', 'template',
+  'html',
+  'head',
+  'base',
+  'basefont',
+  'bgsound',
+  'link',
+  'meta',
+  'title',
+  'style',
+  'script',
+  'noframes',
+  'template',
 ]);
 /** Elements whose content is text to htmlparser2 (so no tag inside them is seen). */
 const TEXT_CONTENT = new Set(['title', 'style', 'script']);
@@ -71,7 +87,10 @@ export function createMetaScanner(options?: MetaScanOptions): MetaScanner {
  * directivesFor(rules, 'ExampleBot').nofollow; // true
  * ```
  */
-export function scanRobotsMeta(html: string | Uint8Array, options?: MetaScanOptions): RobotsTagRules {
+export function scanRobotsMeta(
+  html: string | Uint8Array,
+  options?: MetaScanOptions,
+): RobotsTagRules {
   const scanner = createMetaScanner(options);
   scanner.write(html);
   scanner.end();
@@ -91,14 +110,26 @@ export function scanRobotsMeta(html: string | Uint8Array, options?: MetaScanOpti
  */
 export function parseRobotsMetaContent(name: string, content: string): RobotsTagRules {
   if (typeof name !== 'string' || typeof content !== 'string') {
-    throw new RobotsTagUsageError('ERR_ROBOTS_TAG_INVALID_ARGUMENT', typeof name !== 'string' ? 'name' : 'content', typeof name !== 'string' ? name : content, 'expected a string');
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_ARGUMENT',
+      typeof name !== 'string' ? 'name' : 'content',
+      typeof name !== 'string' ? name : content,
+      'expected a string',
+    );
   }
   const sink: FieldSink = { rules: [], diagnostics: [] };
   const field = name.trim().toLowerCase();
   if (isProductToken(field) || field === 'robots') {
     parseFieldValue(
       content,
-      { source: 'meta', field, line: 1, token: metaToken(field), maxChars: Number.POSITIVE_INFINITY, knownOnly: false },
+      {
+        source: 'meta',
+        field,
+        line: 1,
+        token: metaToken(field),
+        maxChars: Number.POSITIVE_INFINITY,
+        knownOnly: false,
+      },
       sink,
     );
   } else {
@@ -126,10 +157,19 @@ function freezeRules(sink: FieldSink): RobotsTagRules {
 
 function resolveScanOptions(options: MetaScanOptions | undefined): ScanConfig {
   if (options !== undefined && (typeof options !== 'object' || options === null)) {
-    throw new RobotsTagUsageError('ERR_ROBOTS_TAG_INVALID_OPTION', 'options', options, 'expected an object');
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_OPTION',
+      'options',
+      options,
+      'expected an object',
+    );
   }
   const maxHeadBytes = options?.maxHeadBytes ?? ROBOTS_TAG_DEFAULTS.maxHeadBytes;
-  if (typeof maxHeadBytes !== 'number' || !Number.isSafeInteger(maxHeadBytes) || maxHeadBytes <= 0) {
+  if (
+    typeof maxHeadBytes !== 'number' ||
+    !Number.isSafeInteger(maxHeadBytes) ||
+    maxHeadBytes <= 0
+  ) {
     throw new RobotsTagUsageError(
       'ERR_ROBOTS_TAG_INVALID_OPTION',
       'maxHeadBytes',
@@ -141,7 +181,12 @@ function resolveScanOptions(options: MetaScanOptions | undefined): ScanConfig {
   if (options?.productTokens !== undefined) {
     const tokens: unknown = options.productTokens;
     if (!Array.isArray(tokens)) {
-      throw new RobotsTagUsageError('ERR_ROBOTS_TAG_INVALID_OPTION', 'productTokens', tokens, 'expected an array of product tokens');
+      throw new RobotsTagUsageError(
+        'ERR_ROBOTS_TAG_INVALID_OPTION',
+        'productTokens',
+        tokens,
+        'expected an array of product tokens',
+      );
     }
     productTokens = new Set();
     for (const token of tokens as unknown[]) {
@@ -160,7 +205,13 @@ function resolveScanOptions(options: MetaScanOptions | undefined): ScanConfig {
   try {
     new TextDecoder(encoding);
   } catch (cause) {
-    throw new RobotsTagUsageError('ERR_ROBOTS_TAG_INVALID_OPTION', 'encoding', encoding, `not an encoding TextDecoder knows`, { cause });
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_OPTION',
+      'encoding',
+      encoding,
+      `not an encoding TextDecoder knows`,
+      { cause },
+    );
   }
   return { maxHeadBytes, productTokens, encoding };
 }
@@ -215,7 +266,12 @@ class HeadMetaScanner implements MetaScanner {
     if (typeof chunk === 'string') this.#writeText(chunk);
     else if (chunk instanceof Uint8Array) this.#writeBytes(chunk);
     else {
-      throw new RobotsTagUsageError('ERR_ROBOTS_TAG_INVALID_ARGUMENT', 'chunk', chunk, 'expected a string or a Uint8Array');
+      throw new RobotsTagUsageError(
+        'ERR_ROBOTS_TAG_INVALID_ARGUMENT',
+        'chunk',
+        chunk,
+        'expected a string or a Uint8Array',
+      );
     }
     return this.#stopReason !== undefined;
   }
@@ -238,7 +294,7 @@ class HeadMetaScanner implements MetaScanner {
       const rest = this.#decoder.decode();
       if (rest !== '') this.#parser.write(rest);
     }
-    for (let at = 0; at < chunk.length && this.#stopReason === undefined; ) {
+    for (let at = 0; at < chunk.length && this.#stopReason === undefined;) {
       const room = this.#config.maxHeadBytes - this.#bytes;
       if (room <= 0) {
         this.#capReached();
@@ -254,7 +310,7 @@ class HeadMetaScanner implements MetaScanner {
   }
 
   #writeBytes(chunk: Uint8Array): void {
-    for (let at = 0; at < chunk.length && this.#stopReason === undefined; ) {
+    for (let at = 0; at < chunk.length && this.#stopReason === undefined;) {
       const room = this.#config.maxHeadBytes - this.#bytes;
       if (room <= 0) {
         this.#capReached();

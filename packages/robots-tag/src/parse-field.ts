@@ -1,5 +1,11 @@
-import { isInnerList, parseDictionary, parseList, Token } from 'structured-headers';
-import type { BareItem, Item, Parameters } from 'structured-headers';
+import { DisplayString, isInnerList, parseDictionary, parseList, Token } from 'structured-headers';
+import type { Parameters } from 'structured-headers';
+
+/*
+ * structured-headers types a bare item as a union that includes the DOM's `BufferSource`,
+ * which this package's lib settings do not define; bare items are therefore handled as
+ * `unknown` and narrowed here.
+ */
 import {
   isKnownRule,
   isProductToken,
@@ -94,10 +100,18 @@ export function parseFieldValue(value: string, ctx: FieldContext, sink: FieldSin
     if (last !== undefined && isDateMember(last) && parseRobotsDate(dateText(last)) === undefined) {
       members.pop();
     }
-    report(sink, ctx, 'field-truncated', `field value longer than ${ctx.maxChars} characters: members past the limit were ignored`, undefined);
+    report(
+      sink,
+      ctx,
+      'field-truncated',
+      `field value longer than ${ctx.maxChars} characters: members past the limit were ignored`,
+      undefined,
+    );
   }
 
-  const parsed = members.map((m) => (ctx.source === 'header' ? classifyHeaderMember(m) : classifyMetaMember(m)));
+  const parsed = members.map((m) =>
+    ctx.source === 'header' ? classifyHeaderMember(m) : classifyMetaMember(m),
+  );
   const structuredLine = parsed.some((p) => p.kind === 'structured');
   let current = ctx.token;
   for (let i = 0; i < parsed.length; i++) {
@@ -109,7 +123,8 @@ export function parseFieldValue(value: string, ctx: FieldContext, sink: FieldSin
         current = p.token;
         if (p.rest.trim() === '') break;
         const rules = parseRuleText(p.rest);
-        if (rules === undefined) report(sink, ctx, 'unparseable-member', `cannot read the rules after "${p.token}:"`, raw);
+        if (rules === undefined)
+          report(sink, ctx, 'unparseable-member', `cannot read the rules after "${p.token}:"`, raw);
         else emit(sink, ctx, current, rules, 'legacy', raw);
         break;
       }
@@ -153,14 +168,16 @@ function classifyHeaderMember(member: string): Member {
     const name = (prefix[1] ?? '').toLowerCase();
     const rest = prefix[2] ?? '';
     if (isKnownRule(name)) return { kind: 'rules', rules: [{ name, value: rest.trim() }] };
-    if (!isProductToken(name)) return { kind: 'invalid', why: `"${prefix[1] ?? ''}" is not a product token` };
+    if (!isProductToken(name))
+      return { kind: 'invalid', why: `"${prefix[1] ?? ''}" is not a product token` };
     return { kind: 'prefix', token: name, rest };
   }
   const structured = readSfList(t) ?? (t.includes('=') ? readSfDictionary(t) : undefined);
   if (structured !== undefined) return structured;
   if (t.includes(';') || t.endsWith('=')) return readLenientStructured(t);
   const rules = parseRuleText(t);
-  if (rules === undefined) return { kind: 'invalid', why: 'not a rule, a "token: rule" pair or a structured member' };
+  if (rules === undefined)
+    return { kind: 'invalid', why: 'not a rule, a "token: rule" pair or a structured member' };
   const only = rules.length === 1 ? rules[0] : undefined;
   if (only !== undefined && only.value === undefined) return { kind: 'bare', name: only.name };
   return { kind: 'rules', rules };
@@ -170,7 +187,9 @@ function classifyMetaMember(member: string): Member {
   const t = member.trim();
   if (t === '') return { kind: 'rules', rules: [] };
   const rules = parseRuleText(t);
-  return rules === undefined ? { kind: 'invalid', why: 'not a rule or a "rule: value" pair' } : { kind: 'rules', rules };
+  return rules === undefined
+    ? { kind: 'invalid', why: 'not a rule or a "rule: value" pair' }
+    : { kind: 'rules', rules };
 }
 
 /**
@@ -201,17 +220,24 @@ function readSfList(t: string): Member | undefined {
   const member = list[0];
   if (list.length !== 1 || member === undefined) return undefined;
   if (isInnerList(member)) {
-    const [items, params] = member;
+    const items: ReadonlyArray<readonly [unknown, Parameters]> = member[0];
+    const params = member[1];
     const token = bareName(items[0]?.[0]);
     if (token === undefined || !isProductToken(token)) return undefined;
-    const rules = items.slice(1).map(itemRule);
-    return { kind: 'structured', token: token.toLowerCase(), rules: [...rules, ...paramRules(params)] };
+    const rules = items.slice(1).map((item) => itemRule(item[0]));
+    return {
+      kind: 'structured',
+      token: token.toLowerCase(),
+      rules: [...rules, ...paramRules(params)],
+    };
   }
-  const [bare, params] = member;
+  const bare: unknown = member[0];
+  const params = member[1];
   const name = bareName(bare);
   if (name === undefined) return undefined;
   const lower = name.toLowerCase();
-  if (params.size === 0) return lower === '*' || WORD.test(lower) ? { kind: 'bare', name: lower } : undefined;
+  if (params.size === 0)
+    return lower === '*' || WORD.test(lower) ? { kind: 'bare', name: lower } : undefined;
   if (!isProductToken(lower)) return undefined;
   return { kind: 'structured', token: lower, rules: paramRules(params) };
 }
@@ -231,16 +257,22 @@ function readSfDictionary(t: string): Member | undefined {
   const [name, value] = entry;
   if (isInnerList(value)) {
     if (!isProductToken(name)) return undefined;
-    const [items, params] = value;
-    return { kind: 'structured', token: name, rules: [...items.map(itemRule), ...paramRules(params)] };
+    const items: ReadonlyArray<readonly [unknown, Parameters]> = value[0];
+    const params = value[1];
+    return {
+      kind: 'structured',
+      token: name,
+      rules: [...items.map((item) => itemRule(item[0])), ...paramRules(params)],
+    };
   }
-  const [bare, params] = value;
+  const bare: unknown = value[0];
+  const params = value[1];
   if (isKnownRule(name)) {
     const rule = paramRule(name, bare);
     return { kind: 'rules', rules: [rule] };
   }
   if (!isProductToken(name)) return undefined;
-  const first = bare === true ? [] : [itemRule([bare, new Map()])];
+  const first = bare === true ? [] : [itemRule(bare)];
   return { kind: 'structured', token: name, rules: [...first, ...paramRules(params)] };
 }
 
@@ -270,7 +302,10 @@ function lenientRule(part: string): RuleSpec {
   const t = part.trim();
   const m = /^([A-Za-z][\w.-]*)\s*(?:[=:]\s*([^]*))?$/.exec(t);
   if (m === null) {
-    return { name: t.toLowerCase(), problem: { code: 'unparseable-member', why: `"${t}" is not a rule` } };
+    return {
+      name: t.toLowerCase(),
+      problem: { code: 'unparseable-member', why: `"${t}" is not a rule` },
+    };
   }
   const name = (m[1] ?? '').toLowerCase();
   const value = m[2]?.trim();
@@ -304,16 +339,19 @@ function splitOutsideQuotes(text: string, separator: string): string[] {
 }
 
 /** A token or string bare item as text; `undefined` for other types. */
-function bareName(bare: BareItem | undefined): string | undefined {
+function bareName(bare: unknown): string | undefined {
   if (bare instanceof Token || typeof bare === 'string') return bare.toString();
   return undefined;
 }
 
 /** An inner-list item as a rule: its value names the rule (`(examplebot noindex)`). */
-function itemRule(item: Item): RuleSpec {
-  const name = bareName(item[0]);
+function itemRule(bare: unknown): RuleSpec {
+  const name = bareName(bare);
   if (name === undefined) {
-    return { name: String(describeBare(item[0])), problem: { code: 'unparseable-member', why: 'a rule must be a token or a string' } };
+    return {
+      name: describeBare(bare),
+      problem: { code: 'unparseable-member', why: 'a rule must be a token or a string' },
+    };
   }
   return { name: name.toLowerCase() };
 }
@@ -323,23 +361,34 @@ function paramRules(params: Parameters): RuleSpec[] {
 }
 
 /** A parameter as a rule: `noindex` (true) → flag; `max-snippet=20` → value `'20'`. */
-function paramRule(name: string, value: BareItem): RuleSpec {
+function paramRule(name: string, value: unknown): RuleSpec {
   if (value === true) return { name };
-  if (value === false) return { name, problem: { code: 'invalid-value', why: `"${name}=?0" turns the rule off: ignored` } };
+  if (value === false)
+    return {
+      name,
+      problem: { code: 'invalid-value', why: `"${name}=?0" turns the rule off: ignored` },
+    };
   if (value instanceof Date) return { name, value: value.toISOString() };
-  if (typeof value === 'number' || typeof value === 'string' || value instanceof Token) {
+  if (
+    typeof value === 'number' ||
+    typeof value === 'string' ||
+    value instanceof Token ||
+    value instanceof DisplayString
+  ) {
     return { name, value: value.toString() };
   }
-  if (typeof value === 'object' && value !== null && !(value instanceof ArrayBuffer) && !ArrayBuffer.isView(value)) {
-    return { name, value: String(value) }; // a Display String
-  }
-  return { name, problem: { code: 'invalid-value', why: `"${name}" has a byte-sequence value: ignored` } };
+  return {
+    name,
+    problem: { code: 'invalid-value', why: `"${name}" has a byte-sequence value: ignored` },
+  };
 }
 
-function describeBare(bare: BareItem): string {
+function describeBare(bare: unknown): string {
   if (bare instanceof Date) return bare.toISOString();
-  if (bare instanceof ArrayBuffer || ArrayBuffer.isView(bare)) return ':bytes:';
-  return String(bare);
+  if (typeof bare === 'number' || typeof bare === 'boolean' || bare instanceof DisplayString) {
+    return bare.toString();
+  }
+  return ':bytes:';
 }
 
 function emit(

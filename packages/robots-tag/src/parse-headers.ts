@@ -36,7 +36,14 @@ export function parseRobotsTagHeaders(
   lines.forEach((line, index) => {
     parseFieldValue(
       line.value,
-      { source: 'header', field: line.field, line: index + 1, token: '*', maxChars, knownOnly: false },
+      {
+        source: 'header',
+        field: line.field,
+        line: index + 1,
+        token: '*',
+        maxChars,
+        knownOnly: false,
+      },
       sink,
     );
   });
@@ -49,7 +56,12 @@ export function parseRobotsTagHeaders(
 function resolveMaxFieldBytes(options: HeaderParseOptions | undefined): number {
   if (options === undefined) return ROBOTS_TAG_DEFAULTS.maxFieldBytes;
   if (typeof options !== 'object' || options === null) {
-    throw new RobotsTagUsageError('ERR_ROBOTS_TAG_INVALID_OPTION', 'options', options, 'expected an object');
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_OPTION',
+      'options',
+      options,
+      'expected an object',
+    );
   }
   const value = options.maxFieldBytes;
   if (value === undefined) return ROBOTS_TAG_DEFAULTS.maxFieldBytes;

@@ -7,23 +7,72 @@
 const MAX_DATE_CHARS = 128;
 
 const MONTHS: ReadonlyMap<string, number> = new Map([
-  ['jan', 1], ['january', 1], ['feb', 2], ['february', 2], ['mar', 3], ['march', 3],
-  ['apr', 4], ['april', 4], ['may', 5], ['jun', 6], ['june', 6], ['jul', 7], ['july', 7],
-  ['aug', 8], ['august', 8], ['sep', 9], ['sept', 9], ['september', 9], ['oct', 10],
-  ['october', 10], ['nov', 11], ['november', 11], ['dec', 12], ['december', 12],
+  ['jan', 1],
+  ['january', 1],
+  ['feb', 2],
+  ['february', 2],
+  ['mar', 3],
+  ['march', 3],
+  ['apr', 4],
+  ['april', 4],
+  ['may', 5],
+  ['jun', 6],
+  ['june', 6],
+  ['jul', 7],
+  ['july', 7],
+  ['aug', 8],
+  ['august', 8],
+  ['sep', 9],
+  ['sept', 9],
+  ['september', 9],
+  ['oct', 10],
+  ['october', 10],
+  ['nov', 11],
+  ['november', 11],
+  ['dec', 12],
+  ['december', 12],
 ]);
 
 const WEEKDAYS: ReadonlySet<string> = new Set([
-  'mon', 'monday', 'tue', 'tues', 'tuesday', 'wed', 'wednesday', 'thu', 'thur', 'thurs',
-  'thursday', 'fri', 'friday', 'sat', 'saturday', 'sun', 'sunday',
+  'mon',
+  'monday',
+  'tue',
+  'tues',
+  'tuesday',
+  'wed',
+  'wednesday',
+  'thu',
+  'thur',
+  'thurs',
+  'thursday',
+  'fri',
+  'friday',
+  'sat',
+  'saturday',
+  'sun',
+  'sunday',
 ]);
 
 /** Offsets in minutes east of UTC. US zones as the US reads them (`CST` = US Central). */
 const ZONES: ReadonlyMap<string, number> = new Map([
-  ['z', 0], ['ut', 0], ['utc', 0], ['gmt', 0],
-  ['est', -300], ['edt', -240], ['cst', -360], ['cdt', -300], ['mst', -420], ['mdt', -360],
-  ['pst', -480], ['pdt', -420], ['akst', -540], ['akdt', -480], ['hst', -600], ['hdt', -540],
-  ['cet', 60], ['cest', 120],
+  ['z', 0],
+  ['ut', 0],
+  ['utc', 0],
+  ['gmt', 0],
+  ['est', -300],
+  ['edt', -240],
+  ['cst', -360],
+  ['cdt', -300],
+  ['mst', -420],
+  ['mdt', -360],
+  ['pst', -480],
+  ['pdt', -420],
+  ['akst', -540],
+  ['akdt', -480],
+  ['hst', -600],
+  ['hdt', -540],
+  ['cet', 60],
+  ['cest', 120],
 ]);
 
 /** The zone abbreviations {@link parseRobotsDate} understands (lower-case). */
@@ -49,7 +98,9 @@ const MONTH_FIRST = new RegExp(
     TIME +
     String.raw`)?(?:\s*(\S.*))?$`,
 );
-const ASCTIME = new RegExp(String.raw`^([A-Za-z]+)\s+(\d{1,2})\s+` + TIME + String.raw`\s+(\d{4})$`);
+const ASCTIME = new RegExp(
+  String.raw`^([A-Za-z]+)\s+(\d{1,2})\s+` + TIME + String.raw`\s+(\d{4})$`,
+);
 
 interface Parts {
   year: number;
@@ -81,7 +132,8 @@ interface Parts {
 export function parseRobotsDate(text: string): Date | undefined {
   let t = text.trim();
   if (t.length === 0 || t.length > MAX_DATE_CHARS) return undefined;
-  if (t.length >= 2 && (t[0] === '"' || t[0] === "'") && t.at(-1) === t[0]) t = t.slice(1, -1).trim();
+  if (t.length >= 2 && (t[0] === '"' || t[0] === "'") && t.at(-1) === t[0])
+    t = t.slice(1, -1).trim();
   const parts = splitParts(t);
   return parts === undefined ? undefined : build(parts);
 }
@@ -90,8 +142,15 @@ function splitParts(t: string): Parts | undefined {
   let m = ISO.exec(t);
   if (m) {
     return {
-      year: Number(m[1]), month: Number(m[2]), day: Number(m[3]),
-      hour: m[4], minute: m[5], second: m[6], fraction: m[7], meridiem: m[8], zone: m[9],
+      year: Number(m[1]),
+      month: Number(m[2]),
+      day: Number(m[3]),
+      hour: m[4],
+      minute: m[5],
+      second: m[6],
+      fraction: m[7],
+      meridiem: m[8],
+      zone: m[9],
     };
   }
   // A leading weekday carries no information: drop it (with its comma).
@@ -104,8 +163,15 @@ function splitParts(t: string): Parts | undefined {
     const month = MONTHS.get((m[2] ?? '').toLowerCase());
     if (month === undefined) return undefined;
     return {
-      year: fullYear(m[3] ?? ''), month, day: Number(m[1]),
-      hour: m[4], minute: m[5], second: m[6], fraction: m[7], meridiem: m[8], zone: m[9],
+      year: fullYear(m[3] ?? ''),
+      month,
+      day: Number(m[1]),
+      hour: m[4],
+      minute: m[5],
+      second: m[6],
+      fraction: m[7],
+      meridiem: m[8],
+      zone: m[9],
     };
   }
   m = MONTH_FIRST.exec(t);
@@ -113,8 +179,15 @@ function splitParts(t: string): Parts | undefined {
     const month = MONTHS.get((m[1] ?? '').toLowerCase());
     if (month === undefined) return undefined;
     return {
-      year: Number(m[3]), month, day: Number(m[2]),
-      hour: m[4], minute: m[5], second: m[6], fraction: m[7], meridiem: m[8], zone: m[9],
+      year: Number(m[3]),
+      month,
+      day: Number(m[2]),
+      hour: m[4],
+      minute: m[5],
+      second: m[6],
+      fraction: m[7],
+      meridiem: m[8],
+      zone: m[9],
     };
   }
   m = ASCTIME.exec(t);
@@ -122,8 +195,15 @@ function splitParts(t: string): Parts | undefined {
     const month = MONTHS.get((m[1] ?? '').toLowerCase());
     if (month === undefined) return undefined;
     return {
-      year: Number(m[8]), month, day: Number(m[2]),
-      hour: m[3], minute: m[4], second: m[5], fraction: m[6], meridiem: m[7], zone: undefined,
+      year: Number(m[8]),
+      month,
+      day: Number(m[2]),
+      hour: m[3],
+      minute: m[4],
+      second: m[5],
+      fraction: m[6],
+      meridiem: m[7],
+      zone: undefined,
     };
   }
   return undefined;

@@ -74,7 +74,10 @@ export function continuesDate(piece: string): boolean {
  * (`unavailable_after: Friday, 25-Jun-10 15:00:00 PST`). Returns the members and, for each,
  * the index of the last piece it consumed.
  */
-export function joinDatePieces(pieces: readonly string[]): { members: string[]; lastPiece: number[] } {
+export function joinDatePieces(pieces: readonly string[]): {
+  members: string[];
+  lastPiece: number[];
+} {
   const members: string[] = [];
   const lastPiece: number[] = [];
   for (let i = 0; i < pieces.length; i++) {

@@ -32,10 +32,7 @@ export interface RobotsTagRule {
 
 /** Every diagnostic code; each is documented in the package README. */
 export type RobotsTagDiagnosticCode =
-  | 'field-truncated'
-  | 'scan-byte-cap'
-  | 'invalid-value'
-  | 'unparseable-member';
+  'field-truncated' | 'scan-byte-cap' | 'invalid-value' | 'unparseable-member';
 
 export interface RobotsTagDiagnostic {
   readonly code: RobotsTagDiagnosticCode;
@@ -87,8 +84,7 @@ export interface HeadersLike {
 
 /** One header field line: a `[name, value]` pair or a Playwright-style `{ name, value }`. */
 export type HeaderEntry =
-  | readonly [name: string, value: string]
-  | { readonly name: string; readonly value: string };
+  readonly [name: string, value: string] | { readonly name: string; readonly value: string };
 
 /**
  * A Node-style header object (`IncomingHttpHeaders`, undici `request()`'s `headers`): names are
@@ -104,11 +100,7 @@ export type HeadersRecord = Readonly<Record<string, string | readonly string[] |
  * - {@link HeadersRecord}: likewise, from a Node-style object.
  */
 export type RobotsTagHeaderInput =
-  | string
-  | readonly string[]
-  | HeadersLike
-  | Iterable<HeaderEntry>
-  | HeadersRecord;
+  string | readonly string[] | HeadersLike | Iterable<HeaderEntry> | HeadersRecord;
 
 /** Options of {@link parseRobotsTagHeaders}. */
 export interface HeaderParseOptions {

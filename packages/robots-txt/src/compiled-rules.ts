@@ -5,10 +5,11 @@ const FLAG_WILDCARD = 4;
 /** Where a rule of the file lives, for {@link compileRules}. */
 export interface RuleTable {
   readonly text: string;
-  readonly nums: Uint16Array | Uint32Array;
-  /** Index in `nums` of `ruleStart[0]` (rule i's pattern is `text[ruleStart[i], ruleStart[i+1])`). */
+  /** The number table's value at `i`. */
+  readonly at: (i: number) => number;
+  /** Index in the table of `ruleStart[0]` (rule r's pattern is `text[ruleStart[r], ruleStart[r+1])`). */
   readonly ruleStartAt: number;
-  /** Index in `nums` of `ruleInfo[0]` (`line * 2 + allow`). */
+  /** Index in the table of `ruleInfo[0]` (`line * 2 + allow`). */
   readonly ruleInfoAt: number;
 }
 
@@ -89,11 +90,11 @@ export function wildcardMatch(segments: readonly string[], anchored: boolean, pa
 
 /** Compiles the rules `[from, to)` ranges of the file into decision order. */
 export function compileRules(table: RuleTable, ranges: readonly (readonly [number, number])[]): CompiledRules {
-  const { text, nums, ruleStartAt, ruleInfoAt } = table;
+  const { text, at, ruleStartAt, ruleInfoAt } = table;
   const indices: number[] = [];
   for (const [from, to] of ranges) for (let r = from; r < to; r++) indices.push(r);
-  const length = (r: number): number => nums[ruleStartAt + r + 1]! - nums[ruleStartAt + r]!;
-  const allow = (r: number): number => nums[ruleInfoAt + r]! & 1;
+  const length = (r: number): number => at(ruleStartAt + r + 1) - at(ruleStartAt + r);
+  const allow = (r: number): number => at(ruleInfoAt + r) & 1;
   indices.sort((a, b) => length(b) - length(a) || allow(b) - allow(a) || a - b);
   const n = indices.length;
   const bodies: string[] = new Array<string>(n);
@@ -101,8 +102,8 @@ export function compileRules(table: RuleTable, ranges: readonly (readonly [numbe
   const segments: (readonly string[] | undefined)[] = new Array<readonly string[] | undefined>(n);
   for (let i = 0; i < n; i++) {
     const r = indices[i]!;
-    const start = nums[ruleStartAt + r]!;
-    let end = nums[ruleStartAt + r + 1]!;
+    const start = at(ruleStartAt + r);
+    let end = at(ruleStartAt + r + 1);
     let f = allow(r) === 1 ? FLAG_ALLOW : 0;
     if (end > start && text.charCodeAt(end - 1) === 36) {
       f |= FLAG_ANCHORED;

@@ -13,9 +13,9 @@ export interface DecodedBody {
   readonly invalidUtf8At: number;
   /** Leading byte-order-mark octets skipped (0–3; for a string, 3 for U+FEFF). */
   readonly bomBytes: number;
-  /** Octets of the body that were parsed (BOM included). */
+  /** Octets of the body that were parsed (BOM included); -1: count them while scanning. */
   readonly parsedBytes: number;
-  /** Octets of the whole body. */
+  /** Octets of the whole body; -1 when not counted (a string that cannot reach the limit). */
   readonly totalBytes: number;
   readonly truncated: boolean;
 }
@@ -116,13 +116,24 @@ export function firstInvalidUtf8(b: Uint8Array): number {
 
 function decodeString(s: string, maxBytes: number): DecodedBody {
   const bom = s.charCodeAt(0) === 0xfeff ? 1 : 0;
+  // A string of n UTF-16 units is at most 3n UTF-8 octets: most bodies cannot reach the
+  // limit, and the scanner counts their octets as it goes (parsedBytes -1 = "count them").
+  if (s.length * 3 <= maxBytes) {
+    return {
+      text: bom === 0 ? s : s.slice(1),
+      latin1: false,
+      invalidUtf8At: -1,
+      bomBytes: bom * 3,
+      parsedBytes: -1,
+      totalBytes: -1,
+      truncated: false,
+    };
+  }
   let end = s.length;
-  let bytes: number;
   let truncated = false;
   const total = utf8Length(s, 0, s.length);
-  if (total <= maxBytes) {
-    bytes = total;
-  } else {
+  let bytes = total;
+  if (total > maxBytes) {
     truncated = true;
     // Index of the first character that does not fit, then back to the last line break.
     const fit = utf8FitIndex(s, maxBytes);
@@ -136,9 +147,8 @@ function decodeString(s: string, maxBytes: number): DecodedBody {
     }
     bytes = utf8Length(s, 0, end);
   }
-  const text = bom === 0 && end === s.length ? s : s.slice(bom, end);
   return {
-    text,
+    text: bom === 0 && end === s.length ? s : s.slice(bom, end),
     latin1: false,
     invalidUtf8At: -1,
     bomBytes: bom * 3,

@@ -77,29 +77,21 @@ function message(code: DiagnosticCode, detail: string | undefined): string {
 }
 
 /**
- * Turns the compact store (`line * 32 + code number`, each optionally followed by a detail
- * string) into {@link Diagnostic} objects, sorted by line.
+ * Turns the compact store (per diagnostic: code number, line as two 16-bit units, detail
+ * length, detail) into {@link Diagnostic} objects, sorted by line.
  */
-export function materializeDiagnostics(packed: readonly (number | string)[] | undefined): readonly Diagnostic[] {
-  if (packed === undefined) return Object.freeze([]);
+export function materializeDiagnostics(packed: string | undefined): readonly Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (let i = 0; i < packed.length; i++) {
-    const word = packed[i] as number;
-    const next = packed[i + 1];
-    let detail: string | undefined;
-    if (typeof next === 'string') {
-      detail = next;
-      i++;
+  if (packed !== undefined) {
+    let i = 0;
+    while (i < packed.length) {
+      const code = DIAGNOSTIC_CODES[packed.charCodeAt(i)]!;
+      const line = packed.charCodeAt(i + 1) * 0x10000 + packed.charCodeAt(i + 2);
+      const length = packed.charCodeAt(i + 3);
+      const detail = packed.slice(i + 4, i + 4 + length);
+      i += 4 + length;
+      out.push(Object.freeze({ line, code, severity: DIAGNOSTIC_SEVERITY[code], message: message(code, detail) }));
     }
-    const code = DIAGNOSTIC_CODES[word % 32]!;
-    out.push(
-      Object.freeze({
-        line: Math.floor(word / 32),
-        code,
-        severity: DIAGNOSTIC_SEVERITY[code],
-        message: message(code, detail),
-      }),
-    );
   }
   out.sort((a, b) => a.line - b.line);
   return Object.freeze(out);

@@ -47,7 +47,8 @@ export function parseWith(
   const resolved = resolveParseOptions(options);
   const decoded = decodeBody(body, resolved.maxBytes);
   const scan = scanRobotsTxt(decoded, resolved, observe);
-  return new ParsedRobotsTxt(scan, decoded.parsedBytes, decoded.truncated, resolved.maxCachedAgents);
+  const parsedBytes = decoded.parsedBytes >= 0 ? decoded.parsedBytes : decoded.bomBytes + scan.utf8Bytes;
+  return new ParsedRobotsTxt(scan, parsedBytes, decoded.truncated, resolved.maxCachedAgents);
 }
 
 /**

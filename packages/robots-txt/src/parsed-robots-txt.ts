@@ -1,30 +1,17 @@
 import { compileRules, type CompiledRules, type RuleTable } from './compiled-rules.js';
 import { materializeDiagnostics } from './diagnostics.js';
+import { tableAt, type NumberTable } from './number-table.js';
 import { isValidProductToken, isValidPurposeToken } from './product-token.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
-import { ENTRY_PRODUCT, ENTRY_PURPOSE, type ScanResult } from './scan-robots-txt.js';
+import { ENTRY_PRODUCT, ENTRY_PURPOSE, tableLayout, type ScanResult, type TableLayout } from './scan-robots-txt.js';
 import { toMatchPath } from './to-match-path.js';
-import type {
-  Agent,
-  AgentRules,
-  Diagnostic,
-  GroupSelection,
-  MatchedRule,
-  RobotsTxt,
-  Verdict,
-} from './types.js';
+import type { Agent, AgentRules, Diagnostic, GroupSelection, MatchedRule, RobotsTxt, Verdict } from './types.js';
 
 const NO_LINES: readonly number[] = Object.freeze([]);
+const NO_SITEMAPS: readonly string[] = Object.freeze([]);
 
 function isRobotsTxtPath(path: string): boolean {
   return path.startsWith('/robots.txt') && (path.length === 11 || path.charCodeAt(11) === 63);
-}
-
-function invalidAgent(agent: unknown, why: string): RobotsTxtUsageError {
-  return new RobotsTxtUsageError(`Invalid robots.txt agent: ${describe(agent)} (${why})`, {
-    reason: 'invalid-agent',
-    value: agent,
-  });
 }
 
 function describe(value: unknown): string {
@@ -48,11 +35,12 @@ function normalizeAgent(agent: Agent): { product: string; purpose: string | unde
   } else if (typeof agent === 'object' && agent !== null) {
     product = agent.productToken;
     purpose = agent.purpose;
-  } else {
-    throw invalidAgent(agent, 'expected a product token or { productToken, purpose }');
   }
   if (typeof product !== 'string' || !isValidProductToken(product)) {
-    throw invalidAgent(agent, 'a product token is one or more of A-Z, a-z, "_" and "-" (RFC 9309 §2.2.1)');
+    throw new RobotsTxtUsageError(
+      `Invalid robots.txt agent: ${describe(agent)} (the product token must be one or more of A-Z, a-z, "_" and "-", RFC 9309 §2.2.1)`,
+      { reason: 'invalid-agent', value: agent },
+    );
   }
   if (purpose !== undefined && (typeof purpose !== 'string' || !isValidPurposeToken(purpose))) {
     throw new RobotsTxtUsageError(
@@ -63,7 +51,7 @@ function normalizeAgent(agent: Agent): { product: string; purpose: string | unde
   return { product: product.toLowerCase(), purpose: purpose?.toLowerCase() };
 }
 
-/** The rules for one agent; shared by every agent that selects the same groups. */
+/** The rules for one agent. Agents that select the same groups share the compiled rules. */
 class SelectedRules implements AgentRules {
   readonly selection: GroupSelection;
   readonly groupLines: readonly number[];
@@ -90,10 +78,10 @@ class SelectedRules implements AgentRules {
     return this.allowsPath(toMatchPath(url));
   }
 
-  /** The verdict for an already normalised match path (see {@link toMatchPath}). */
+  /** @internal The verdict for a match path that is already normalised (see `toMatchPath`). */
   allowsPath(path: string): boolean {
     const rules = this.#rules;
-    if (rules === undefined || rules.size === 0) return true;
+    if (rules === undefined) return true;
     const i = rules.firstMatch(path);
     return i < 0 || rules.isAllow(i) || isRobotsTxtPath(path);
   }
@@ -103,55 +91,73 @@ class SelectedRules implements AgentRules {
     const base = { selection: this.selection, groupLines: this.groupLines, path };
     if (isRobotsTxtPath(path)) return Object.freeze({ allowed: true, reason: 'robots-txt-path', ...base });
     const rules = this.#rules;
-    if (rules === undefined) return Object.freeze({ allowed: true, reason: 'no-applicable-group', ...base });
-    const i = rules.firstMatch(path);
+    if (this.selection === 'none') return Object.freeze({ allowed: true, reason: 'no-applicable-group', ...base });
+    const i = rules === undefined ? -1 : rules.firstMatch(path);
     if (i < 0) return Object.freeze({ allowed: true, reason: 'no-matching-rule', ...base });
-    const rule = this.#file.matchedRule(rules.ruleIndex[i]!);
+    const rule = this.#file.matchedRule(rules!.ruleIndex[i]!);
     return Object.freeze({ allowed: rule.kind === 'allow', reason: 'rule', ...base, rule });
   }
 }
 
-/** The parsed, immutable robots.txt. Created by `parseRobotsTxt`. */
+/** What few files have: kept out of the main object to keep it small. */
+interface Extras {
+  readonly raw: Map<number, string> | undefined;
+  readonly delays: number[] | undefined;
+  readonly sitemapText: string | undefined;
+  readonly diagnosticText: string | undefined;
+}
+
+/** Built on first use. */
+interface Caches {
+  /** Agent (as passed) → its rules; bounded by `maxCachedAgents`. */
+  readonly agents: Map<string, SelectedRules>;
+  /** Selected groups (`'1,4'`) → compiled rules, shared across agents; same bound. */
+  readonly compiled: Map<string, CompiledRules>;
+  sitemaps?: readonly string[];
+  diagnostics?: readonly Diagnostic[];
+}
+
+/**
+ * The parsed, immutable robots.txt (created by `parseRobotsTxt`). Everything is held in one
+ * ASCII string and one number table (see `ScanResult`); the rules for an agent are
+ * compiled on first use and cached inside the object.
+ */
 export class ParsedRobotsTxt implements RobotsTxt {
   readonly parsedBytes: number;
   readonly truncated: boolean;
-  readonly sitemaps: readonly string[];
   readonly #text: string;
-  readonly #nums: Uint16Array | Uint32Array;
-  readonly #ruleCount: number;
-  readonly #entryCount: number;
-  readonly #groupCount: number;
-  readonly #raw: Map<number, string> | undefined;
-  readonly #delays: number[] | undefined;
-  readonly #packedDiagnostics: (number | string)[] | undefined;
+  readonly #table: NumberTable;
+  readonly #extras: Extras | undefined;
   readonly #maxAgents: number;
-  #diagnostics: readonly Diagnostic[] | undefined;
-  /** Agent (as passed) → its rules. */
-  #agents: Map<string, SelectedRules> | undefined;
-  /** Selected groups (`'1,4'`) → compiled rules, shared across agents. */
-  #compiled: Map<string, CompiledRules> | undefined;
+  #caches: Caches | undefined;
 
   constructor(scan: ScanResult, parsedBytes: number, truncated: boolean, maxAgents: number) {
     this.parsedBytes = parsedBytes;
     this.truncated = truncated;
-    this.sitemaps = Object.isFrozen(scan.sitemaps) ? scan.sitemaps : Object.freeze(scan.sitemaps);
     this.#text = scan.text;
-    this.#nums = scan.nums;
-    this.#ruleCount = scan.ruleCount;
-    this.#entryCount = scan.entryCount;
-    this.#groupCount = scan.groupCount;
-    this.#raw = scan.rawPatterns;
-    this.#delays = scan.delays;
-    this.#packedDiagnostics = scan.diagnostics;
+    this.#table = scan.table;
     this.#maxAgents = maxAgents;
+    const { rawPatterns, delays, sitemapText, diagnosticText } = scan;
+    this.#extras =
+      rawPatterns === undefined && delays === undefined && sitemapText === undefined && diagnosticText === undefined
+        ? undefined
+        : { raw: rawPatterns, delays, sitemapText, diagnosticText };
+  }
+
+  get sitemaps(): readonly string[] {
+    const text = this.#extras?.sitemapText;
+    if (text === undefined) return NO_SITEMAPS;
+    const caches = this.#cachesNow();
+    return (caches.sitemaps ??= Object.freeze(text.slice(0, -1).split('\n')));
   }
 
   get diagnostics(): readonly Diagnostic[] {
-    return (this.#diagnostics ??= materializeDiagnostics(this.#packedDiagnostics));
+    const caches = this.#cachesNow();
+    return (caches.diagnostics ??= materializeDiagnostics(this.#extras?.diagnosticText));
   }
 
   isAllowed(url: string | URL, agent: Agent): boolean {
-    const rules = typeof agent === 'string' ? this.#agents?.get(agent) : undefined;
+    const rules = typeof agent === 'string' ? this.#caches?.agents.get(agent) : undefined;
     return (rules ?? this.#rulesFor(agent)).allowsPath(toMatchPath(url));
   }
 
@@ -169,16 +175,28 @@ export class ParsedRobotsTxt implements RobotsTxt {
 
   /** @internal The rule at file index `r`, for verdicts. */
   matchedRule(r: number): MatchedRule {
-    const R = this.#ruleCount;
-    const nums = this.#nums;
-    const normalizedPattern = this.#text.slice(nums[r]!, nums[r + 1]!);
-    const info = nums[R + 1 + r]!;
+    const layout = this.#layout();
+    const table = this.#table;
+    const normalizedPattern = this.#text.slice(
+      tableAt(table, layout.ruleStartAt + r),
+      tableAt(table, layout.ruleStartAt + r + 1),
+    );
+    const info = tableAt(table, layout.ruleInfoAt + r);
     return Object.freeze({
       kind: (info & 1) === 1 ? 'allow' : 'disallow',
-      pattern: this.#raw?.get(r) ?? normalizedPattern,
+      pattern: this.#extras?.raw?.get(r) ?? normalizedPattern,
       normalizedPattern,
-      line: info >>> 1,
+      line: Math.floor(info / 2),
     });
+  }
+
+  #cachesNow(): Caches {
+    return (this.#caches ??= { agents: new Map(), compiled: new Map() });
+  }
+
+  #layout(): TableLayout {
+    const t = this.#table;
+    return tableLayout(tableAt(t, 0), tableAt(t, 1), tableAt(t, 2));
   }
 
   #rulesFor(agent: Agent): SelectedRules {
@@ -188,39 +206,34 @@ export class ParsedRobotsTxt implements RobotsTxt {
         : typeof agent === 'object' && agent !== null
           ? `\u0000${String(agent.productToken)}\u0000${String(agent.purpose)}`
           : undefined;
+    const caches = this.#cachesNow();
     if (key !== undefined) {
-      const cached = this.#agents?.get(key);
+      const cached = caches.agents.get(key);
       if (cached !== undefined) return cached;
     }
     const { product, purpose } = normalizeAgent(agent);
-    const rules = this.#select(product, purpose);
-    const agents = (this.#agents ??= new Map());
-    if (agents.size >= this.#maxAgents) agents.delete(agents.keys().next().value!);
-    agents.set(key!, rules);
+    const rules = this.#select(product, purpose, caches);
+    if (caches.agents.size >= this.#maxAgents) caches.agents.delete(caches.agents.keys().next().value!);
+    caches.agents.set(key!, rules);
     return rules;
   }
 
-  #select(product: string, purpose: string | undefined): SelectedRules {
+  #select(product: string, purpose: string | undefined, caches: Caches): SelectedRules {
+    const layout = this.#layout();
     let selection: GroupSelection = 'product';
-    let entries = this.#findEntries(ENTRY_PRODUCT + product);
+    let entries = this.#findEntries(ENTRY_PRODUCT + product, layout);
     if (entries.length === 0 && purpose !== undefined) {
       selection = 'purpose';
-      entries = this.#findEntries(ENTRY_PURPOSE + purpose);
+      entries = this.#findEntries(ENTRY_PURPOSE + purpose, layout);
     }
     if (entries.length === 0) {
       selection = 'global';
-      entries = this.#findEntries(ENTRY_PRODUCT + '*');
+      entries = this.#findEntries(ENTRY_PRODUCT + '*', layout);
     }
     if (entries.length === 0) return new SelectedRules(this, 'none', NO_LINES, undefined, undefined);
 
-    const R = this.#ruleCount;
-    const E = this.#entryCount;
-    const G = this.#groupCount;
-    const nums = this.#nums;
-    const entryLineAt = 2 * R + 1 + E;
-    const groupEntryAt = 2 * R + 1 + 2 * E;
-    const groupRuleAt = groupEntryAt + G + 1;
-
+    const t = this.#table;
+    const { groups: G, groupEntryAt, groupRuleAt, entryLineAt } = layout;
     const groups: number[] = [];
     const entryGroups: number[] = [];
     for (const e of entries) {
@@ -229,7 +242,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
       let hi = G - 1;
       while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (nums[groupEntryAt + mid]! <= e) lo = mid;
+        if (tableAt(t, groupEntryAt + mid) <= e) lo = mid;
         else hi = mid - 1;
       }
       entryGroups.push(lo);
@@ -239,14 +252,13 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const lines: number[] = [];
     const ranges: [number, number][] = [];
     for (const g of groups) {
-      for (let e = nums[groupEntryAt + g]!; e < nums[groupEntryAt + g + 1]!; e++) {
-        lines.push(nums[entryLineAt + e]!);
-      }
-      ranges.push([nums[groupRuleAt + g]!, nums[groupRuleAt + g + 1]!]);
+      const last = tableAt(t, groupEntryAt + g + 1);
+      for (let e = tableAt(t, groupEntryAt + g); e < last; e++) lines.push(tableAt(t, entryLineAt + e));
+      ranges.push([tableAt(t, groupRuleAt + g), tableAt(t, groupRuleAt + g + 1)]);
     }
 
     let crawlDelay: number | undefined;
-    const delays = this.#delays;
+    const delays = this.#extras?.delays;
     if (delays !== undefined) {
       for (let i = 0; i < entries.length; i++) {
         const e = entries[i]!;
@@ -262,37 +274,40 @@ export class ParsedRobotsTxt implements RobotsTxt {
     }
 
     const signature = groups.join(',');
-    const compiledCache = (this.#compiled ??= new Map());
-    let compiled = compiledCache.get(signature);
+    let compiled = caches.compiled.get(signature);
     if (compiled === undefined) {
-      const table: RuleTable = { text: this.#text, nums, ruleStartAt: 0, ruleInfoAt: R + 1 };
-      compiled = compileRules(table, ranges);
-      if (compiledCache.size >= this.#maxAgents) compiledCache.delete(compiledCache.keys().next().value!);
-      compiledCache.set(signature, compiled);
+      const ruleTable: RuleTable = {
+        text: this.#text,
+        at: (i) => tableAt(t, i),
+        ruleStartAt: layout.ruleStartAt,
+        ruleInfoAt: layout.ruleInfoAt,
+      };
+      compiled = compileRules(ruleTable, ranges);
+      if (caches.compiled.size >= this.#maxAgents) caches.compiled.delete(caches.compiled.keys().next().value!);
+      caches.compiled.set(signature, compiled);
     }
-    return new SelectedRules(this, selection, Object.freeze(lines), crawlDelay, compiled);
+    return new SelectedRules(this, selection, Object.freeze(lines), crawlDelay, compiled.size === 0 ? undefined : compiled);
   }
 
   /** Indices of the entries equal to `entry` (kind character + lower-cased token). */
-  #findEntries(entry: string): number[] {
+  #findEntries(entry: string, layout: TableLayout): number[] {
+    const { entries: E, entryStartAt, ruleStartAt } = layout;
+    if (E === 0) return [];
     const text = this.#text;
-    const R = this.#ruleCount;
-    const E = this.#entryCount;
-    const nums = this.#nums;
-    const entriesEnd = E === 0 ? 0 : nums[0]!; // the first pattern starts after the entries
+    const t = this.#table;
+    const entriesEnd = tableAt(t, ruleStartAt); // the first pattern starts after the entries
     const needle = '\n' + entry + '\n';
     const found: number[] = [];
-    const entryStartAt = 2 * R + 1;
     let from = 0;
     for (;;) {
       const at = text.indexOf(needle, from);
       if (at < 0 || at >= entriesEnd) break;
-      // Entry whose kind character is at at + 1.
+      // The entry whose kind character is at at + 1.
       let lo = 0;
       let hi = E - 1;
       while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (nums[entryStartAt + mid]! <= at + 1) lo = mid;
+        if (tableAt(t, entryStartAt + mid) <= at + 1) lo = mid;
         else hi = mid - 1;
       }
       found.push(lo);

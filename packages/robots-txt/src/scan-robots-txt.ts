@@ -1,4 +1,5 @@
 import type { DecodedBody } from './decode-body.js';
+import { DIAGNOSTIC_CODES } from './diagnostics.js';
 import {
   classifyKey,
   KEY_ALLOW,
@@ -11,10 +12,11 @@ import {
   KEY_USER_AGENT,
   KEY_USER_AGENT_PURPOSE,
 } from './directive-keys.js';
-import type { DiagnosticCode } from './types.js';
-import { DIAGNOSTIC_CODES } from './diagnostics.js';
-import { needsNormalizing, normalizeRange } from './percent-encoding.js';
+import { normalizeRange } from './percent-encoding.js';
 import { isProductTokenChar, isPurposeTokenChar } from './product-token.js';
+import type { DiagnosticCode } from './types.js';
+import { detach, flatten } from './detached-string.js';
+import { packTable, type NumberTable } from './number-table.js';
 
 /** Kind character of an agent entry in {@link ScanResult.text}. */
 export const ENTRY_PRODUCT = 'u';
@@ -47,369 +49,411 @@ export interface ScanLimits {
 }
 
 /**
- * The parsed file, compact: one string and one typed array hold all rules and groups.
+ * The parsed file, compact: one string and one number table hold all rules and groups.
  *
  * `text` = `'\n'` + one entry per user-agent / user-agent-purpose line (kind character,
  * lower-cased token, `'\n'`), followed by every rule's normalised pattern, back to back.
+ * All of it is ASCII.
  *
- * `nums` sections, in order (R rules, E entries, G groups):
- * - `ruleStart` [R + 1]: offset of each pattern in `text`; the last is the end.
- * - `ruleInfo` [R]: `line * 2 + (allow ? 1 : 0)`.
- * - `entryStart` [E]: offset of each entry's kind character in `text`.
- * - `entryLine` [E]: line number of each entry.
- * - `groupEntryStart` [G + 1], `groupRuleStart` [G + 1]: each group's first entry and rule.
+ * `table` (see {@link NumberTable}), with R rules, E entries, G groups:
+ * - `[0..3)`: R, E, G.
+ * - `ruleStart` [R + 1] at 3: offset of each pattern in `text`; the last is the end.
+ * - `ruleInfo` [R] at R + 4: `line * 2 + (allow ? 1 : 0)`.
+ * - `entryStart` [E] at 2R + 4: offset of each entry's kind character in `text`.
+ * - `entryLine` [E] at 2R + E + 4: line number of each entry.
+ * - `groupEntryStart` [G + 1] at 2R + 2E + 4, then `groupRuleStart` [G + 1]: each
+ *   group's first entry and first rule.
  */
 export interface ScanResult {
   readonly text: string;
-  readonly nums: Uint16Array | Uint32Array;
-  readonly ruleCount: number;
-  readonly entryCount: number;
-  readonly groupCount: number;
+  readonly table: NumberTable;
   /** Patterns as written, for the rules whose normalised form differs. */
   readonly rawPatterns: Map<number, string> | undefined;
-  /** Triples: group, entries of that group before the line (exclusive end), seconds. */
+  /** Triples: group, entries before the crawl-delay line (exclusive end, file-wide), seconds. */
   readonly delays: number[] | undefined;
-  readonly sitemaps: string[];
-  /** Diagnostics: `line * 32 + code number`, each optionally followed by a detail string. */
-  readonly diagnostics: (number | string)[] | undefined;
-  readonly diagnosticCount: number;
+  /** Sitemap URLs, each followed by `'\n'`. */
+  readonly sitemapText: string | undefined;
+  /**
+   * Diagnostics, back to back: code number, line (two 16-bit units, high first), detail
+   * length, detail.
+   */
+  readonly diagnosticText: string | undefined;
+  /** UTF-8 octets of the scanned text (what a string body is worth in bytes). */
+  readonly utf8Bytes: number;
+}
+
+/** Offsets of the sections of {@link ScanResult.table}. */
+export interface TableLayout {
+  readonly rules: number;
+  readonly entries: number;
+  readonly groups: number;
+  readonly ruleStartAt: number;
+  readonly ruleInfoAt: number;
+  readonly entryStartAt: number;
+  readonly entryLineAt: number;
+  readonly groupEntryAt: number;
+  readonly groupRuleAt: number;
+}
+
+/** The section offsets of a table built by the scanner. */
+export function tableLayout(rules: number, entries: number, groups: number): TableLayout {
+  const ruleStartAt = 3;
+  const ruleInfoAt = ruleStartAt + rules + 1;
+  const entryStartAt = ruleInfoAt + rules;
+  const entryLineAt = entryStartAt + entries;
+  const groupEntryAt = entryLineAt + entries;
+  const groupRuleAt = groupEntryAt + groups + 1;
+  return { rules, entries, groups, ruleStartAt, ruleInfoAt, entryStartAt, entryLineAt, groupEntryAt, groupRuleAt };
 }
 
 const CODE_NUMBER = new Map(DIAGNOSTIC_CODES.map((code, i) => [code, i]));
-
-const EMPTY_SITEMAPS: string[] = [];
-
-/** Copies `s` so that it does not keep a larger parent string alive (V8 sliced strings). */
-export function detach(s: string): string {
-  return s.length < 13 ? s : (' ' + s).slice(1);
-}
 
 function isWhitespace(c: number): boolean {
   return c === 32 || c === 9 || c === 11 || c === 12;
 }
 
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+const SITEMAP_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#]/;
 const CRAWL_DELAY = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
+/**
+ * Characters a pattern can hold as they are: unreserved and reserved URI characters, with
+ * `*`. Anything else (`%`, `$`, spaces, non-ASCII…) sends the pattern to the normaliser.
+ */
+const PATTERN_ATTENTION_RE = /[^A-Za-z0-9\-._~:/?[\]@!&'()*+,;=]/g;
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\u0000-\u007f]/;
+
 /** Reads every line of `decoded.text` into a {@link ScanResult}. Never throws on content. */
-export function scanRobotsTxt(
-  decoded: DecodedBody,
-  limits: ScanLimits,
-  observe?: LineObserver,
-): ScanResult {
-  const text = decoded.text;
-  const latin1 = decoded.latin1;
-  const n = text.length;
-  const longLine = limits.longLineBytes;
-  const longLineChars = latin1 ? longLine : Math.floor(longLine / 3);
+export function scanRobotsTxt(decoded: DecodedBody, limits: ScanLimits, observe?: LineObserver): ScanResult {
+  return new Scanner(decoded, limits).run(observe);
+}
 
-  // Output under construction.
-  const entryParts: string[] = ['\n'];
-  let entryLength = 1;
-  const entryStart: number[] = [];
-  const entryLine: number[] = [];
-  const patternParts: string[] = [];
-  let patternLength = 0;
-  const ruleStart: number[] = [];
-  const ruleInfo: number[] = [];
-  const groupEntryStart: number[] = [];
-  const groupRuleStart: number[] = [];
-  let rawPatterns: Map<number, string> | undefined;
-  let delays: number[] | undefined;
-  let sitemaps = EMPTY_SITEMAPS;
-  let diagnostics: (number | string)[] | undefined;
-  let diagnosticCount = 0;
-  let diagnosticsFull = false;
+/**
+ * The scanner's state. The per-line loop lives in {@link Scanner.run}; everything rare
+ * (diagnostics, sitemaps, crawl-delay, normalisation) is in methods of its own so that the
+ * hot loop stays small and its optimised code stays stable.
+ */
+class Scanner {
+  readonly text: string;
+  readonly latin1: boolean;
+  readonly limits: ScanLimits;
+  readonly invalidAt: number;
+  readonly truncated: boolean;
+  /** `'\n'` + the entries: kind character, lower-cased token, `'\n'`. */
+  entryText = '\n';
+  /** The normalised patterns, back to back. */
+  patternText = '';
+  patternLength = 0;
+  readonly entryStart: number[] = [];
+  readonly entryLine: number[] = [];
+  readonly ruleStart: number[] = [];
+  readonly ruleInfo: number[] = [];
+  readonly groupEntryStart: number[] = [];
+  readonly groupRuleStart: number[] = [];
+  rawPatterns: Map<number, string> | undefined = undefined;
+  delays: number[] | undefined = undefined;
+  sitemapText: string | undefined = undefined;
+  diagnosticText: string | undefined = undefined;
+  diagnosticCount = 0;
+  groupOpen = false;
+  inRules = false;
 
-  const report = (line: number, code: DiagnosticCode, detail?: string): void => {
-    if (diagnosticsFull) return;
-    diagnostics ??= [];
-    if (diagnosticCount === limits.maxDiagnostics) {
-      diagnosticsFull = true;
+  constructor(decoded: DecodedBody, limits: ScanLimits) {
+    this.text = decoded.text;
+    this.latin1 = decoded.latin1;
+    this.limits = limits;
+    this.invalidAt = decoded.invalidUtf8At;
+    this.truncated = decoded.truncated;
+    if (decoded.bomBytes > 0) this.report(1, 'byte-order-mark', String(decoded.bomBytes));
+  }
+
+  report(line: number, code: DiagnosticCode, detail?: string): void {
+    const max = this.limits.maxDiagnostics;
+    if (this.diagnosticCount > max) return;
+    if (this.diagnosticCount === max) {
       code = 'too-many-diagnostics';
-      detail = String(limits.maxDiagnostics);
+      detail = String(max);
     }
-    diagnostics.push(line * 32 + CODE_NUMBER.get(code)!);
-    if (detail !== undefined) {
-      diagnostics.push(detach(detail.length > 60 ? detail.slice(0, 60) + '…' : detail));
-    }
-    diagnosticCount++;
-  };
+    const d = detail === undefined ? '' : detail.length > 60 ? detail.slice(0, 60) + '…' : detail;
+    this.diagnosticText =
+      (this.diagnosticText ?? '') +
+      String.fromCharCode(CODE_NUMBER.get(code)!, line >>> 16, line & 0xffff, d.length) +
+      d;
+    this.diagnosticCount++;
+  }
 
-  if (decoded.bomBytes > 0) report(1, 'byte-order-mark', String(decoded.bomBytes));
-  const invalidAt = decoded.invalidUtf8At;
+  run(observe: LineObserver | undefined): ScanResult {
+    const text = this.text;
+    const n = text.length;
+    const latin1 = this.latin1;
+    const longLine = this.limits.longLineBytes;
+    const longLineChars = latin1 ? longLine : Math.floor(longLine / 3);
+    const invalidAt = this.invalidAt;
+    let pos = 0;
+    let line = 1;
+    // Line breaks and '#' are found with indexOf (native, far faster than a char loop) and
+    // remembered until passed, so each is searched for once per occurrence.
+    let nextLF = -1;
+    let nextCR = text.indexOf('\r') < 0 ? n : -1;
+    let nextHash = -1;
 
-  let groupOpen = false;
-  let inRules = false;
-
-  let pos = 0;
-  let line = 1;
-  let nextLF = -1;
-  let nextCR = -1;
-  let nextHash = -1;
-  let nextColon = -1;
-
-  for (;;) {
-    if (nextLF < pos) {
-      nextLF = text.indexOf('\n', pos);
-      if (nextLF < 0) nextLF = n;
-    }
-    if (nextCR < pos) {
-      nextCR = text.indexOf('\r', pos);
-      if (nextCR < 0) nextCR = n;
-    }
-    const eol = nextLF < nextCR ? nextLF : nextCR;
-    if (nextHash < pos) {
-      nextHash = text.indexOf('#', pos);
-      if (nextHash < 0) nextHash = n;
-    }
-    const hasComment = nextHash < eol;
-    const contentEnd = hasComment ? nextHash : eol;
-
-    let ks = pos;
-    while (ks < contentEnd && isWhitespace(text.charCodeAt(ks))) ks++;
-    let ce = contentEnd;
-    while (ce > ks && isWhitespace(text.charCodeAt(ce - 1))) ce--;
-
-    let key = -1;
-    const keyStart = ks;
-    let keyEnd = ks;
-    let vs = ce;
-    let missingColon = false;
-    let isLineTooLong = false;
-    if (eol - pos > longLineChars && lineBytes(text, pos, eol, latin1) > longLine) {
-      isLineTooLong = true;
-      report(line, 'line-too-long', String(lineBytes(text, pos, eol, latin1)));
-    }
-    if (invalidAt >= pos && invalidAt <= eol) report(line, 'invalid-utf8');
-
-    if (ks < ce) {
-      if (nextColon < ks) {
-        nextColon = text.indexOf(':', ks);
-        if (nextColon < 0) nextColon = n;
+    for (;;) {
+      if (nextLF < pos) {
+        nextLF = text.indexOf('\n', pos);
+        if (nextLF < 0) nextLF = n;
       }
-      if (nextColon < ce) {
-        keyEnd = nextColon;
-        while (keyEnd > ks && isWhitespace(text.charCodeAt(keyEnd - 1))) keyEnd--;
-        vs = nextColon + 1;
-        while (vs < ce && isWhitespace(text.charCodeAt(vs))) vs++;
-        if (keyEnd > ks) key = KEY_UNKNOWN;
-      } else {
-        // No colon: accepted only when the line is exactly two words (Google does too).
-        let ws = ks;
-        while (ws < ce && !isWhitespace(text.charCodeAt(ws))) ws++;
-        if (ws < ce) {
-          vs = ws;
+      if (nextCR < pos) {
+        nextCR = text.indexOf('\r', pos);
+        if (nextCR < 0) nextCR = n;
+      }
+      const eol = nextLF < nextCR ? nextLF : nextCR;
+      if (nextHash < pos) {
+        nextHash = text.indexOf('#', pos);
+        if (nextHash < 0) nextHash = n;
+      }
+      const hasComment = nextHash < eol;
+      const contentEnd = hasComment ? nextHash : eol;
+
+      let ks = pos;
+      while (ks < contentEnd && isWhitespace(text.charCodeAt(ks))) ks++;
+      let ce = contentEnd;
+      while (ce > ks && isWhitespace(text.charCodeAt(ce - 1))) ce--;
+
+      let isLineTooLong = false;
+      if (eol - pos > longLineChars) isLineTooLong = this.longLine(line, pos, eol);
+      if (invalidAt >= pos && invalidAt <= eol) this.report(line, 'invalid-utf8');
+
+      let key = -1;
+      let keyEnd = ks;
+      let vs = ce;
+      let missingColon = false;
+      if (ks < ce) {
+        // The key ends at the first ':' of the line (Google reads it so too).
+        let k = ks;
+        let c = 0;
+        while (k < ce) {
+          c = text.charCodeAt(k);
+          if (c === 58 || isWhitespace(c)) break;
+          k++;
+        }
+        let colon = k < ce && c === 58 ? k : -1;
+        if (colon < 0 && k < ce) {
+          colon = text.indexOf(':', k);
+          if (colon >= ce) colon = -1;
+        }
+        if (colon >= 0) {
+          keyEnd = colon;
+          while (keyEnd > ks && isWhitespace(text.charCodeAt(keyEnd - 1))) keyEnd--;
+          vs = colon + 1;
           while (vs < ce && isWhitespace(text.charCodeAt(vs))) vs++;
-          let k = vs;
-          while (k < ce && !isWhitespace(text.charCodeAt(k))) k++;
-          if (k === ce) {
-            keyEnd = ws;
+          if (keyEnd > ks) key = KEY_UNKNOWN;
+        } else {
+          // No colon: accepted only when the line is exactly two words (as Google does).
+          keyEnd = twoWordsKeyEnd(text, ks, ce);
+          if (keyEnd > ks) {
             key = KEY_UNKNOWN;
             missingColon = true;
+            vs = keyEnd;
+            while (vs < ce && isWhitespace(text.charCodeAt(vs))) vs++;
           }
         }
+        if (key < 0) this.report(line, 'unparseable-line');
       }
-      if (key < 0) report(line, 'unparseable-line');
-    }
 
-    let typo = false;
-    if (key >= 0) {
-      const classified = classifyKey(text, keyStart, keyEnd);
-      typo = (classified & KEY_TYPO) !== 0;
-      key = classified & ~KEY_TYPO;
-      const keyText = typo || missingColon || key === KEY_UNKNOWN ? text.slice(keyStart, keyEnd) : '';
-      if (typo) report(line, 'accepted-typo', `${keyText} → ${KEY_NAMES[key]!}`);
-      if (missingColon) report(line, 'missing-colon', keyText);
-      const ve = ce;
-      switch (key) {
-        case KEY_USER_AGENT:
-        case KEY_USER_AGENT_PURPOSE: {
-          if (!groupOpen || inRules) {
-            groupEntryStart.push(entryStart.length);
-            groupRuleStart.push(ruleStart.length);
-            groupOpen = true;
-            inRules = false;
-          }
-          const product = key === KEY_USER_AGENT;
-          let token: string;
-          if (vs === ve) {
-            report(line, 'empty-value', text.slice(keyStart, keyEnd));
-            token = '';
-          } else if (product && text.charCodeAt(vs) === 42) {
-            token = '*';
-            if (ve - vs > 1) report(line, 'invalid-product-token', '*');
-          } else {
-            let cut = vs;
-            while (
-              cut < ve &&
-              (product ? isProductTokenChar(text.charCodeAt(cut)) : isPurposeTokenChar(text.charCodeAt(cut)))
-            ) {
-              cut++;
-            }
-            token = text.slice(vs, cut);
-            if (cut < ve) report(line, product ? 'invalid-product-token' : 'invalid-purpose-token', token);
-            token = token.toLowerCase();
-          }
-          entryStart.push(entryLength);
-          entryLine.push(line);
-          const entry = (product ? ENTRY_PRODUCT : ENTRY_PURPOSE) + token + '\n';
-          entryParts.push(entry);
-          entryLength += entry.length;
-          break;
+      let typo = false;
+      if (key >= 0) {
+        const classified = classifyKey(text, ks, keyEnd);
+        key = classified & ~KEY_TYPO;
+        if (classified !== key || missingColon) {
+          typo = this.keyNotes(line, ks, keyEnd, key, classified !== key, missingColon);
         }
-        case KEY_ALLOW:
-        case KEY_DISALLOW: {
-          if (!groupOpen) {
-            report(line, 'rule-outside-group', text.slice(keyStart, keyEnd));
-            break;
-          }
-          inRules = true;
-          if (vs === ve) break; // an empty pattern matches nothing (RFC 9309 §2.2.2)
-          const first = text.charCodeAt(vs);
-          if (first !== 47 && first !== 42) {
-            report(line, 'pattern-not-starting-with-slash', text.slice(vs, ve));
-          }
-          let pattern: string;
-          if (latin1 || needsNormalizing(text, vs, ve, false)) {
-            pattern = normalizeRange(text, vs, ve, false, latin1);
-            const raw = text.slice(vs, ve);
-            if (pattern !== raw) (rawPatterns ??= new Map()).set(ruleStart.length, detach(raw));
-          } else {
-            pattern = text.slice(vs, ve);
-          }
-          ruleStart.push(patternLength);
-          ruleInfo.push(line * 2 + (key === KEY_ALLOW ? 1 : 0));
-          patternParts.push(pattern);
-          patternLength += pattern.length;
-          break;
-        }
-        case KEY_CRAWL_DELAY: {
-          if (vs === ve) {
-            report(line, 'empty-value', text.slice(keyStart, keyEnd));
-            break;
-          }
-          const value = text.slice(vs, ve);
-          if (!groupOpen) {
-            report(line, 'rule-outside-group', text.slice(keyStart, keyEnd));
-            break;
-          }
-          if (!CRAWL_DELAY.test(value)) {
-            report(line, 'invalid-crawl-delay', value);
-            break;
-          }
-          (delays ??= []).push(groupEntryStart.length - 1, entryStart.length, Number(value));
-          break;
-        }
-        case KEY_SITEMAP: {
-          if (vs === ve) {
-            report(line, 'empty-value', text.slice(keyStart, keyEnd));
-            break;
-          }
-          const value = text.slice(vs, ve);
-          if (SCHEME.test(value) && URL.canParse(value)) {
-            if (sitemaps === EMPTY_SITEMAPS) sitemaps = [];
-            sitemaps.push(detach(value));
-          } else {
-            report(line, 'invalid-sitemap-url', value);
-          }
-          break;
-        }
-        case KEY_UNKNOWN:
-          report(line, 'unknown-key', keyText);
-          break;
-        default:
-          break; // host and other known keys: accepted, not used
+        if (key === KEY_ALLOW || key === KEY_DISALLOW) this.rule(line, ks, keyEnd, vs, ce, key === KEY_ALLOW);
+        else if (key === KEY_USER_AGENT || key === KEY_USER_AGENT_PURPOSE) {
+          this.agent(line, ks, keyEnd, vs, ce, key === KEY_USER_AGENT);
+        } else this.other(line, ks, keyEnd, vs, ce, key);
       }
       if (observe !== undefined) {
         observe({
           line,
           key,
-          keyText: text.slice(keyStart, keyEnd),
-          value: text.slice(vs, ve),
-          isEmpty: false,
+          keyText: key >= 0 ? text.slice(ks, keyEnd) : undefined,
+          value: key >= 0 ? text.slice(vs, ce) : undefined,
+          isEmpty: ks === ce && !hasComment,
           hasComment,
-          isComment: false,
-          hasDirective: true,
+          isComment: hasComment && ks === ce,
+          hasDirective: key >= 0,
           isAcceptableTypo: typo,
           isLineTooLong,
           isMissingColonSeparator: missingColon,
         });
       }
-    } else if (observe !== undefined) {
-      observe({
-        line,
-        key: -1,
-        keyText: undefined,
-        value: undefined,
-        isEmpty: ks === ce && !hasComment,
-        hasComment,
-        isComment: hasComment && ks === ce,
-        hasDirective: false,
-        isAcceptableTypo: false,
-        isLineTooLong,
-        isMissingColonSeparator: false,
-      });
+
+      if (eol >= n) break;
+      pos = eol + 1;
+      if (text.charCodeAt(eol) === 13 && pos < n && text.charCodeAt(pos) === 10) pos++;
+      line++;
     }
-
-    if (eol >= n) break;
-    pos = eol + 1;
-    if (text.charCodeAt(eol) === 13 && pos < n && text.charCodeAt(pos) === 10) pos++;
-    line++;
+    return this.finish(line);
   }
-  if (decoded.truncated) report(line, 'input-truncated', String(limits.maxBytes));
 
-  // Pack. The entry and pattern parts are joined into one new string (the join copies, so
-  // no slice of the source survives: the parts list always has at least two items).
-  const ruleCount = ruleStart.length;
-  const entryCount = entryStart.length;
-  const groupCount = groupEntryStart.length;
-  groupEntryStart.push(entryCount);
-  groupRuleStart.push(ruleCount);
-  const patternsOffset = entryLength;
-  for (let i = 0; i < patternParts.length; i++) entryParts.push(patternParts[i]!);
-  const joined = entryParts.join('');
-  const textOut = entryParts.length === 1 ? '\n' : joined;
-  const size = ruleCount * 2 + 1 + entryCount * 2 + (groupCount + 1) * 2;
-  const maxValue = Math.max(patternsOffset + patternLength, line * 2 + 1);
-  const nums = maxValue < 0x10000 ? new Uint16Array(size) : new Uint32Array(size);
-  let at = 0;
-  for (let i = 0; i < ruleCount; i++) nums[at++] = ruleStart[i]! + patternsOffset;
-  nums[at++] = patternLength + patternsOffset;
-  for (let i = 0; i < ruleCount; i++) nums[at++] = ruleInfo[i]!;
-  for (let i = 0; i < entryCount; i++) nums[at++] = entryStart[i]!;
-  for (let i = 0; i < entryCount; i++) nums[at++] = entryLine[i]!;
-  for (let i = 0; i <= groupCount; i++) nums[at++] = groupEntryStart[i]!;
-  for (let i = 0; i <= groupCount; i++) nums[at++] = groupRuleStart[i]!;
+  /** Reports a line longer than `longLineBytes`; returns whether it is. */
+  longLine(line: number, start: number, end: number): boolean {
+    const bytes = this.latin1 ? end - start : utf8Length(this.text, start, end);
+    if (bytes <= this.limits.longLineBytes) return false;
+    this.report(line, 'line-too-long', String(bytes));
+    return true;
+  }
 
-  return {
-    text: textOut,
-    nums,
-    ruleCount,
-    entryCount,
-    groupCount,
-    rawPatterns,
-    delays,
-    sitemaps,
-    diagnostics,
-    diagnosticCount,
-  };
+  /** Diagnostics about the key itself; returns whether it was a misspelling. */
+  keyNotes(line: number, ks: number, ke: number, key: number, typo: boolean, missingColon: boolean): boolean {
+    const keyText = this.text.slice(ks, ke);
+    if (typo) this.report(line, 'accepted-typo', `${keyText} → ${KEY_NAMES[key]!}`);
+    if (missingColon) this.report(line, 'missing-colon', keyText);
+    return typo;
+  }
+
+  rule(line: number, ks: number, ke: number, vs: number, ve: number, allow: boolean): void {
+    if (!this.groupOpen) {
+      this.report(line, 'rule-outside-group', this.text.slice(ks, ke));
+      return;
+    }
+    this.inRules = true;
+    if (vs === ve) return; // an empty pattern matches nothing (RFC 9309 §2.2.2)
+    const text = this.text;
+    const first = text.charCodeAt(vs);
+    if (first !== 47 && first !== 42) this.report(line, 'pattern-not-starting-with-slash', text.slice(vs, ve));
+    this.ruleStart.push(this.patternLength);
+    this.ruleInfo.push(line * 2 + (allow ? 1 : 0));
+    // First character the fast path cannot keep; a final '$' is the anchor and is kept.
+    const re = PATTERN_ATTENTION_RE;
+    re.lastIndex = vs;
+    let clean = !re.test(text) || re.lastIndex > ve;
+    if (!clean && re.lastIndex === ve && text.charCodeAt(ve - 1) === 36) clean = true;
+    if (clean) {
+      this.patternText += text.slice(vs, ve);
+      this.patternLength += ve - vs;
+    } else {
+      this.normalizedRule(vs, ve);
+    }
+  }
+
+  /** The slow path of {@link rule}: the pattern needs rewriting; keep the original too. */
+  normalizedRule(vs: number, ve: number): void {
+    const normalized = normalizeRange(this.text, vs, ve, false, this.latin1);
+    this.patternText += normalized;
+    this.patternLength += normalized.length;
+    (this.rawPatterns ??= new Map()).set(this.ruleStart.length - 1, detach(this.text.slice(vs, ve)));
+  }
+
+  agent(line: number, ks: number, ke: number, vs: number, ve: number, product: boolean): void {
+    if (!this.groupOpen || this.inRules) {
+      this.groupEntryStart.push(this.entryStart.length);
+      this.groupRuleStart.push(this.ruleStart.length);
+      this.groupOpen = true;
+      this.inRules = false;
+    }
+    const text = this.text;
+    this.entryStart.push(this.entryText.length);
+    this.entryLine.push(line);
+    let token: string;
+    if (vs === ve) {
+      this.report(line, 'empty-value', text.slice(ks, ke));
+      token = '';
+    } else if (product && text.charCodeAt(vs) === 42) {
+      token = '*';
+      if (ve - vs > 1) this.report(line, 'invalid-product-token', '*');
+    } else {
+      let i = vs;
+      while (i < ve && (product ? isProductTokenChar(text.charCodeAt(i)) : isPurposeTokenChar(text.charCodeAt(i)))) i++;
+      token = text.slice(vs, i);
+      if (i < ve) this.report(line, product ? 'invalid-product-token' : 'invalid-purpose-token', token);
+      token = token.toLowerCase();
+    }
+    this.entryText += (product ? ENTRY_PRODUCT : ENTRY_PURPOSE) + token + '\n';
+  }
+
+  /** Sitemap, crawl-delay, host, known and unknown keys: none of them ends a group. */
+  other(line: number, ks: number, ke: number, vs: number, ve: number, key: number): void {
+    const text = this.text;
+    if (key === KEY_UNKNOWN) {
+      this.report(line, 'unknown-key', text.slice(ks, ke));
+      return;
+    }
+    if (key !== KEY_SITEMAP && key !== KEY_CRAWL_DELAY) return; // host and other known keys
+    if (vs === ve) {
+      this.report(line, 'empty-value', text.slice(ks, ke));
+      return;
+    }
+    const value = text.slice(vs, ve);
+    if (key === KEY_SITEMAP) {
+      if (SITEMAP_URL.test(value)) this.sitemapText = (this.sitemapText ?? '') + value + '\n';
+      else this.report(line, 'invalid-sitemap-url', value);
+      return;
+    }
+    if (!this.groupOpen) this.report(line, 'rule-outside-group', text.slice(ks, ke));
+    else if (!CRAWL_DELAY.test(value)) this.report(line, 'invalid-crawl-delay', value);
+    else (this.delays ??= []).push(this.groupEntryStart.length - 1, this.entryStart.length, Number(value));
+  }
+
+  /** Packs the output: one flat ASCII string (entries, then patterns) and one number table. */
+  finish(line: number): ScanResult {
+    if (this.truncated) this.report(line, 'input-truncated', String(this.limits.maxBytes));
+    const { ruleStart, ruleInfo, entryStart, entryLine, groupEntryStart, groupRuleStart } = this;
+    const R = ruleStart.length;
+    const E = entryStart.length;
+    const G = groupEntryStart.length;
+    const patternsOffset = this.entryText.length;
+    const values: number[] = [R, E, G];
+    for (let i = 0; i < R; i++) values.push(ruleStart[i]! + patternsOffset);
+    values.push(patternsOffset + this.patternLength);
+    for (let i = 0; i < R; i++) values.push(ruleInfo[i]!);
+    for (let i = 0; i < E; i++) values.push(entryStart[i]!);
+    for (let i = 0; i < E; i++) values.push(entryLine[i]!);
+    for (let i = 0; i < G; i++) values.push(groupEntryStart[i]!);
+    values.push(E);
+    for (let i = 0; i < G; i++) values.push(groupRuleStart[i]!);
+    values.push(R);
+
+    const source = this.text;
+    return {
+      // The pieces are slices of the source: flatten so that they are copied out of it.
+      text: flatten(this.entryText + this.patternText),
+      table: packTable(values),
+      rawPatterns: this.rawPatterns,
+      delays: this.delays,
+      sitemapText: this.sitemapText === undefined ? undefined : flatten(this.sitemapText),
+      diagnosticText: this.diagnosticText === undefined ? undefined : flatten(this.diagnosticText),
+      utf8Bytes: this.latin1 || !NON_ASCII.test(source) ? source.length : utf8Length(source, 0, source.length),
+    };
+  }
 }
 
-function lineBytes(text: string, start: number, end: number, latin1: boolean): number {
-  if (latin1) return end - start;
-  let bytes = 0;
+/** UTF-8 length of `s[start, end)`, as TextEncoder would produce it. */
+export function utf8Length(s: string, start: number, end: number): number {
+  let n = end - start;
   for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes++;
-    else if (c < 0x800) bytes += 2;
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
     else if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
-      const next = text.charCodeAt(i + 1);
+      const next = s.charCodeAt(i + 1);
       if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
+        n += 2; // 4 octets for 2 units
         i++;
-      } else bytes += 3;
-    } else bytes += 3;
+      } else n += 2;
+    } else n += 2;
   }
-  return bytes;
+  return n;
+}
+
+/** For a line without a colon: the end of the key when the line is exactly two words, else `ks`. */
+function twoWordsKeyEnd(text: string, ks: number, ce: number): number {
+  let ws = ks;
+  while (ws < ce && !isWhitespace(text.charCodeAt(ws))) ws++;
+  if (ws === ce) return ks;
+  let vs = ws;
+  while (vs < ce && isWhitespace(text.charCodeAt(vs))) vs++;
+  let k = vs;
+  while (k < ce && !isWhitespace(text.charCodeAt(k))) k++;
+  return k === ce ? ws : ks;
 }

@@ -16,11 +16,7 @@ export interface Seen {
   readonly body: string;
 }
 
-export type Handler = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  seen: Seen,
-) => void | Promise<void>;
+export type Handler = (req: IncomingMessage, res: ServerResponse, seen: Seen) => unknown;
 
 export interface TestServer {
   readonly origin: string;

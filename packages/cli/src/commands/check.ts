@@ -3,6 +3,7 @@ import { resolveAgent } from '../agent.js';
 import type { CliContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseHttpUrl } from '../http-url.js';
+import { timeoutOption } from '../timeout-option.js';
 import { checkJson, formatCheck } from '../output/format-check.js';
 import { writeJson } from '../output/write-json.js';
 import { createPolicyVerdicts } from '../policy-verdicts.js';
@@ -15,6 +16,7 @@ import { addAgentOptions } from '../agent-options.js';
 interface CheckOptionValues extends AgentOptionValues {
   readonly robots?: string;
   readonly json?: boolean;
+  readonly timeout: number;
 }
 
 /**
@@ -35,16 +37,17 @@ export function registerCheckCommand(program: Command, context: CliContext): voi
   addAgentOptions(command);
   command
     .option('-r, --robots <file|url>', 'use this robots.txt for every URL instead of fetching each origin’s')
+    .addOption(timeoutOption())
     .option('--json', 'print a JSON document instead of text')
     .action(async (args: string[], options: CheckOptionValues) => {
       const agent = resolveAgent(options);
       const urls = args.map((arg) => parseHttpUrl(arg, 'URL'));
       let results: UrlVerdict[];
       if (options.robots !== undefined) {
-        const loaded = await loadRobots(options.robots, agent.userAgent);
+        const loaded = await loadRobots(options.robots, { userAgent: agent.userAgent, timeoutMs: options.timeout });
         results = urls.map((url) => verdictFromRobots(loaded, url, agent));
       } else {
-        const verdicts = createPolicyVerdicts(agent);
+        const verdicts = createPolicyVerdicts(agent, options.timeout);
         try {
           results = await Promise.all(urls.map((url) => verdicts.verdict(url)));
         } finally {

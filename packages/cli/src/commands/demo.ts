@@ -4,10 +4,12 @@ import type { CliContext } from '../context.js';
 import { crawlSite } from '../crawl/crawler.js';
 import { CLI_DEFAULTS } from '../defaults.js';
 import { checkServerLog } from '../demo/check-server-log.js';
-import { DEMO_AGENT } from '../demo/demo-pages.js';
+import { DEMO_AGENT, DEMO_EXPLAINED_PATH } from '../demo/demo-pages.js';
 import { startDemoSite } from '../demo/demo-site.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatCrawl } from '../output/format-crawl.js';
+import { formatExplain } from '../output/format-explain.js';
+import { createPolicyVerdicts } from '../policy-verdicts.js';
 import { formatDemoIntro, formatDemoLog } from '../output/format-demo.js';
 import { createProgressLine } from '../output/progress-line.js';
 
@@ -60,6 +62,18 @@ export function registerDemoCommand(program: Command, context: CliContext): void
           progress.clear();
         }
         context.stdout.write(formatCrawl(agent, report, context.out, { showUrl: show }));
+        const verdicts = createPolicyVerdicts(agent);
+        try {
+          const verdict = await verdicts.verdict(new URL(`${site.originA}${DEMO_EXPLAINED_PATH}`));
+          context.stdout.write(
+            `\n${context.out.bold(`Why was A${DEMO_EXPLAINED_PATH} denied? (polite explain)`)}\n`,
+          );
+          context.stdout.write(
+            formatExplain(agent, verdict, context.out).replaceAll(site.originA, 'A').replace(/^(?=.)/gm, '  '),
+          );
+        } finally {
+          await verdicts.close();
+        }
         const check = checkServerLog(site.requests);
         context.stdout.write(formatDemoLog(check, context.out));
         if (check.violations.length > 0) {

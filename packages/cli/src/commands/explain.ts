@@ -5,6 +5,7 @@ import { addAgentOptions } from '../agent-options.js';
 import type { CliContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseHttpUrl } from '../http-url.js';
+import { timeoutOption } from '../timeout-option.js';
 import { explainJson, formatExplain } from '../output/format-explain.js';
 import { writeJson } from '../output/write-json.js';
 import { createPolicyVerdicts } from '../policy-verdicts.js';
@@ -15,6 +16,7 @@ import { verdictFromRobots } from '../verdict-from-robots.js';
 interface ExplainOptionValues extends AgentOptionValues {
   readonly robots?: string;
   readonly json?: boolean;
+  readonly timeout: number;
 }
 
 /**
@@ -35,15 +37,16 @@ export function registerExplainCommand(program: Command, context: CliContext): v
   addAgentOptions(command);
   command
     .option('-r, --robots <file|url>', 'use this robots.txt instead of fetching the origin’s')
+    .addOption(timeoutOption())
     .option('--json', 'print a JSON document instead of text')
     .action(async (arg: string, options: ExplainOptionValues) => {
       const agent = resolveAgent(options);
       const url = parseHttpUrl(arg, 'URL');
       let verdict: UrlVerdict;
       if (options.robots !== undefined) {
-        verdict = verdictFromRobots(await loadRobots(options.robots, agent.userAgent), url, agent);
+        verdict = verdictFromRobots(await loadRobots(options.robots, { userAgent: agent.userAgent, timeoutMs: options.timeout }), url, agent);
       } else {
-        const verdicts = createPolicyVerdicts(agent);
+        const verdicts = createPolicyVerdicts(agent, options.timeout);
         try {
           verdict = await verdicts.verdict(url);
         } finally {

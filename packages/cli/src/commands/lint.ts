@@ -4,10 +4,12 @@ import { ExitCode } from '../exit-codes.js';
 import { formatLint, lintJson } from '../output/format-lint.js';
 import { writeJson } from '../output/write-json.js';
 import { loadRobots } from '../robots-source.js';
+import { timeoutOption } from '../timeout-option.js';
 
 interface LintOptionValues {
   readonly json?: boolean;
   readonly userAgent: string;
+  readonly timeout: number;
 }
 
 /**
@@ -26,9 +28,10 @@ export function registerLintCommand(program: Command, context: CliContext): void
     .description('list every problem in a robots.txt file, with line numbers')
     .argument('<file|url>', 'a robots.txt file, or an http(s) URL to fetch it from')
     .option('-u, --user-agent <string>', 'the User-Agent header sent when fetching a URL', 'polite-crawler-cli')
+    .addOption(timeoutOption())
     .option('--json', 'print a JSON document instead of text')
     .action(async (spec: string, options: LintOptionValues) => {
-      const report = lintJson(await loadRobots(spec, options.userAgent));
+      const report = lintJson(await loadRobots(spec, { userAgent: options.userAgent, timeoutMs: options.timeout }));
       if (options.json === true) writeJson(context.stdout, report);
       else context.stdout.write(formatLint(report, context.out));
       context.exitCode =

@@ -20,8 +20,8 @@ export interface DeniedInfo {
 
 /** One URL the crawler took from its queue. JSON-serialisable (`crawl --json` → `pages`). */
 export interface CrawledPage {
-  readonly url: string;
   readonly outcome: PageOutcome;
+  readonly url: string;
   /** The page that linked here; null for the start URL. */
   readonly foundOn: string | null;
   /** HTTP status of the final response, when one was received. */
@@ -79,7 +79,7 @@ export interface CrawlReport {
   readonly pages: readonly CrawledPage[];
   /** Links not followed, sorted by URL (each URL once). */
   readonly skipped: readonly SkippedLink[];
-  /** Same-site links left unvisited because `maxPages` was reached. */
+  /** Distinct same-site URLs left unvisited because `maxPages` was reached. */
   readonly notVisited: number;
   readonly counts: {
     readonly fetched: number;

@@ -84,7 +84,8 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
   const pages: CrawledPage[] = [];
   const skipped = new Map<string, SkippedLink>();
   let skippedUnlisted = 0;
-  let notVisited = 0;
+  const overflow = new Set<string>();
+  let overflowUncounted = 0;
   let taken = 0;
   const inFlight = new Map<string, QueueItem>();
 
@@ -115,7 +116,8 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
   function enqueue(url: string, foundOn: string | null): void {
     if (seen.has(url)) return;
     if (taken + queue.length >= options.maxPages) {
-      notVisited++;
+      if (overflow.size < options.maxSkippedListed) overflow.add(url);
+      else if (!overflow.has(url)) overflowUncounted++;
       return;
     }
     seen.add(url);
@@ -132,18 +134,7 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
   }
 
   async function visit(item: QueueItem): Promise<void> {
-    const base = {
-      url: item.url,
-      foundOn: item.foundOn,
-      status: null,
-      redirectedTo: null,
-      contentType: null,
-      bytes: null,
-      directives: [],
-      links: 0,
-      denied: null,
-      error: null,
-    } satisfies Omit<CrawledPage, 'outcome'>;
+    const base = emptyPage(item);
     let response: PoliteResponse;
     try {
       response = await politeFetch(item.url, { headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' } });
@@ -219,16 +210,8 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
             .then(() => visit(item))
             .catch((error: unknown) => {
               pages.push({
-                url: item.url,
+                ...emptyPage(item),
                 outcome: 'error',
-                foundOn: item.foundOn,
-                status: null,
-                redirectedTo: null,
-                contentType: null,
-                bytes: null,
-                directives: [],
-                links: 0,
-                denied: null,
                 error: error instanceof Error ? error.message : String(error),
               });
             })
@@ -262,7 +245,7 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
       origins,
       pages: finished.sort((a, b) => compare(a.url, b.url)),
       skipped: [...skipped.values()].sort((a, b) => compare(a.url, b.url)),
-      notVisited,
+      notVisited: overflow.size + overflowUncounted,
       counts: {
         fetched: pages.filter((page) => page.outcome === 'fetched' || page.outcome === 'noindex').length,
         noindex: pages.filter((page) => page.outcome === 'noindex').length,
@@ -293,6 +276,23 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
     }
     return result;
   }
+}
+
+/** A page record with nothing known yet; `outcome` comes first so that JSON reads well. */
+function emptyPage(item: QueueItem): CrawledPage {
+  return {
+    outcome: 'error',
+    url: item.url,
+    foundOn: item.foundOn,
+    status: null,
+    redirectedTo: null,
+    contentType: null,
+    bytes: null,
+    directives: [],
+    links: 0,
+    denied: null,
+    error: null,
+  };
 }
 
 function directiveList(response: PoliteResponse): CrawledPage['directives'] {

@@ -21,8 +21,8 @@ const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'noscri
  * Finds the `<a href>` and `<area href>` links of an HTML document, resolved against the
  * page URL (or the first `<base href>`), in document order, without duplicates. Skips
  * comments and the content of `<script>`, `<style>` and other raw-text elements, and every
- * non-http(s) link (`mailto:`, `javascript:`, …). A single forward scan: linear in the input,
- * whatever it holds.
+ * non-http(s) link (`mailto:`, `javascript:`, …), and a tag cut off by the end of the input.
+ * A single forward scan: linear in the input, whatever it holds.
  *
  * @example
  * ```ts
@@ -52,6 +52,8 @@ export function extractLinks(html: string, pageUrl: URL, options: ExtractLinksOp
     }
     const name = (nameMatch[1] ?? '').toLowerCase();
     const tag = readTag(html, open + nameMatch[0].length);
+    // A tag cut by the end of the input (a page read up to a byte limit) may hold half a URL.
+    if (!tag.complete) break;
     index = tag.end;
     if (RAW_TEXT.has(name)) {
       const closing = new RegExp(`</${name}`, 'gi');
@@ -94,15 +96,15 @@ function resolve(href: string, base: URL): URL | undefined {
 }
 
 /** Reads the attributes of a start tag from just after its name to just after its `>`. */
-function readTag(html: string, start: number): { attributes: Map<string, string>; end: number } {
+function readTag(html: string, start: number): { attributes: Map<string, string>; end: number; complete: boolean } {
   const attributes = new Map<string, string>();
   let index = start;
   const length = html.length;
   for (;;) {
     while (index < length && isSpace(html.charCodeAt(index))) index++;
-    if (index >= length) return { attributes, end: length };
+    if (index >= length) return { attributes, end: length, complete: false };
     const char = html[index];
-    if (char === '>') return { attributes, end: index + 1 };
+    if (char === '>') return { attributes, end: index + 1, complete: true };
     if (char === '/') {
       index++;
       continue;

@@ -12,6 +12,9 @@ export const DEMO_AGENT = Object.freeze({
   userAgent: 'PoliteDemoBot/1.0 (+polite-crawler demo; research)',
 });
 
+/** The URL path the demo explains after its crawl. */
+export const DEMO_EXPLAINED_PATH = '/private/report';
+
 /**
  * The demo site's robots.txt. The `*` group shuts everyone out; the purpose group lets
  * `research` crawlers in, except for two folders, and asks for a one-second crawl-delay.

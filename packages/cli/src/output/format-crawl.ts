@@ -57,7 +57,7 @@ export function formatCrawl(
     renderTable(
       [
         ['origin', 'robots.txt', 'crawl-delay', 'pace', 'urls'],
-        ...report.origins.map((origin) => [
+        ...sortBy(report.origins, (origin) => show(origin.origin)).map((origin) => [
           show(origin.origin),
           origin.robotsTxt.status === 'ok'
             ? describeSource(origin.robotsTxt).replace(/, cache \w+$/, '')
@@ -76,7 +76,7 @@ export function formatCrawl(
     renderTable(
       [
         ['outcome', 'status', 'url', 'detail'],
-        ...report.pages.map((page) => [
+        ...sortBy(report.pages, (page) => show(page.url)).map((page) => [
           paintOutcome(page, style),
           page.status === null ? '-' : String(page.status),
           page.redirectedTo === null ? show(page.url) : `${show(page.url)} → ${show(page.redirectedTo)}`,
@@ -93,7 +93,7 @@ export function formatCrawl(
       renderTable(
         [
           ['reason', 'url', 'found on'],
-          ...report.skipped.map((link) => [link.reason, show(link.url), show(link.foundOn)]),
+          ...sortBy(report.skipped, (link) => show(link.url)).map((link) => [link.reason, show(link.url), show(link.foundOn)]),
         ],
         '  ',
       ),
@@ -111,6 +111,14 @@ export function formatCrawl(
   if (report.notVisited > 0) summary.push(`${report.notVisited} not visited (--max-pages ${report.limits.maxPages})`);
   lines.push(`Summary: ${summary.join(', ')}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Rows in the order of their displayed text, so that the demo's names (not its ports) decide. */
+function sortBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  return items
+    .map((item) => ({ item, key: key(item) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ item }) => item);
 }
 
 function paintOutcome(page: CrawledPage, style: Style): string {

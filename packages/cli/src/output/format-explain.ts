@@ -59,7 +59,7 @@ function sourceLines(verdict: UrlVerdict, style: Style): string[] {
     const how =
       info.status === 'ok'
         ? `HTTP ${info.httpStatus ?? '?'}`
-        : `${info.status}: ${statusPhrase(info)}${info.failure !== null && info.httpStatus !== null ? ` (${info.failure})` : ''}`;
+        : `${info.status}: ${statusPhrase(info)}${info.failure !== null && info.failure !== statusPhrase(info) ? ` (${info.failure})` : ''}`;
     const hops = info.redirects.length;
     lines.push(`${label('  obtained')}${how}${hops === 0 ? '' : ` after ${hops} redirect${hops === 1 ? '' : 's'}`}`);
     for (const target of info.redirects) lines.push(`${cont}${style.dim(`→ ${target}`)}`);
@@ -87,7 +87,7 @@ function groupLines(agent: CliAgent, verdict: UrlVerdict): string[] {
       why = `chosen by product token: the group${verdict.groups.length === 1 ? '' : 's'} naming ${token}`;
       break;
     case 'purpose':
-      why = `chosen by purpose: no group names ${token}; the group${verdict.groups.length === 1 ? '' : 's'} for purpose ${purpose ?? '?'} apply`;
+      why = `chosen by purpose: no group names ${token}; ${verdict.groups.length === 1 ? 'the group' : 'the groups'} for purpose ${purpose ?? '?'} ${verdict.groups.length === 1 ? 'applies' : 'apply'}`;
       break;
     case 'global':
       why = `the * group: no group names ${token}${purpose === undefined ? '' : ` or purpose ${purpose}`}`;

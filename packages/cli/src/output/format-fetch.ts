@@ -124,7 +124,7 @@ export function formatFetch(result: FetchJson, style: Style): string {
   if (result.denied !== null) {
     lines.push(`${style.red('DENIED')}  ${result.url}`);
     lines.push(`        ${describeDenied(result.denied)}`);
-    lines.push('        nothing was sent to this URL');
+    if (result.denied.reason !== 'redirect-disallowed') lines.push('        nothing was sent to this URL');
     return `${lines.join('\n')}\n`;
   }
   const response = result.response;

@@ -1,0 +1,44 @@
+import { rawHeaderPairs, scanRobotsMeta } from '@polite-crawler/robots-tag';
+import type { RobotsTagRules } from '@polite-crawler/robots-tag';
+import type { HttpNavigation } from './polite-http-client.js';
+import type { ResolvedCrawleeOptions } from './resolve-options.js';
+import type { PageRobots } from './types.js';
+
+/** The parts of an HTTP crawling context (HttpCrawler, CheerioCrawler) that directives come from. */
+export interface HttpContextLike {
+  readonly body?: string | Uint8Array;
+  readonly contentType?: { readonly type: string; readonly encoding?: string };
+  readonly response?: { readonly url?: string; readonly rawHeaders?: readonly string[] };
+}
+
+const EMPTY_RULES: RobotsTagRules = Object.freeze({ rules: [], diagnostics: [] });
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+/**
+ * The robots directives of a page fetched by an HTTP crawler: the header lines the polite HTTP
+ * client received (one entry per line), plus the robots metas in the `<head>` of an HTML body,
+ * for the policy's product token.
+ * @example
+ * const robots = readHttpRobots(context, navigations.get(context.request), options);
+ */
+export function readHttpRobots(
+  context: HttpContextLike,
+  navigation: HttpNavigation | undefined,
+  options: ResolvedCrawleeOptions,
+): PageRobots {
+  const { policy } = options;
+  // The polite HTTP client recorded the lines; a response it did not see still has its raw lines.
+  const raw = context.response?.rawHeaders;
+  const headers: ReadonlyArray<readonly [string, string]> =
+    navigation?.headers ?? (Array.isArray(raw) ? rawHeaderPairs(raw) : []);
+  const type = context.contentType?.type.toLowerCase();
+  const metas =
+    type !== undefined && HTML_TYPES.has(type) && context.body !== undefined
+      ? scanRobotsMeta(context.body, { maxHeadBytes: options.maxHeadBytes, productTokens: [policy.productToken] })
+      : EMPTY_RULES;
+  return {
+    directives: policy.directives(headers, metas),
+    url: navigation?.url ?? context.response?.url ?? '',
+    redirects: navigation?.redirects ?? [],
+  };
+}

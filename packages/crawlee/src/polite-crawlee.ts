@@ -1,0 +1,240 @@
+import { GotScrapingHttpClient, RequestQueue, RequestQueueV1, log as crawleeLog } from '@crawlee/core';
+import type { BaseHttpClient, IRequestManager, SkippedRequestCallback } from '@crawlee/core';
+import { RobotsInvalidOptionError, isRobotsDeniedError, isRobotsInvalidUrlError } from '@polite-crawler/fetch';
+import type { Decision, RobotsDeniedError, RobotsPolicy } from '@polite-crawler/fetch';
+import { isUnavailable } from '@polite-crawler/robots-tag';
+import { readHttpRobots } from './page-robots.js';
+import type { HttpContextLike } from './page-robots.js';
+import { CRAWLEE_REQUEST, PoliteHttpClient } from './polite-http-client.js';
+import type { HttpNavigation } from './polite-http-client.js';
+import { PoliteRequestManager } from './polite-request-manager.js';
+import { resolveCrawleeOptions } from './resolve-options.js';
+import type { ResolvedCrawleeOptions } from './resolve-options.js';
+import type { CrawleeEvent, PageRobots, PoliteCrawleeOptions } from './types.js';
+
+type Hook = (context: never, options: never) => unknown;
+
+/**
+ * The crawler options the adapter reads or replaces. The options of `HttpCrawler`,
+ * `CheerioCrawler`, `JSDOMCrawler` and `PlaywrightCrawler` all fit.
+ */
+export interface CrawlerOptionsLike {
+  requestHandler?: (context: never) => unknown;
+  errorHandler?: (context: never, error: never) => unknown;
+  preNavigationHooks?: readonly Hook[];
+  onSkippedRequest?: SkippedRequestCallback;
+  httpClient?: BaseHttpClient;
+  requestQueue?: object;
+  requestList?: object;
+  experiments?: { readonly requestLocking?: boolean };
+  respectRobotsTxtFile?: boolean | { readonly userAgent?: string };
+}
+
+/** The parts of a crawling context the adapter touches. */
+interface ContextLike extends HttpContextLike {
+  readonly request: { readonly url: string; noRetry: boolean; readonly skipNavigation?: boolean };
+  readonly page?: unknown;
+  readonly crawler?: { readonly router?: (context: never) => unknown };
+  robots?: PageRobots;
+}
+
+type Handler = (context: ContextLike) => unknown;
+
+/**
+ * The robots directives of the page in a crawling context: the header lines and `<head>` metas
+ * read by {@link politeCrawlee} before the request handler runs (also on `context.robots`).
+ * `undefined` for a request with `skipNavigation`, or outside a polite crawler.
+ * @example
+ * requestHandler: async (context) => {
+ *   const robots = robotsOf(context);
+ *   if (!robots?.directives.noindex) await context.pushData({ url: robots?.url });
+ * }
+ */
+export function robotsOf(context: object): PageRobots | undefined {
+  return (context as { robots?: PageRobots }).robots;
+}
+
+function emitter(options: ResolvedCrawleeOptions): (event: CrawleeEvent) => void {
+  return (event) => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // an observer must not break the crawl
+    }
+  };
+}
+
+function describe(decision: Decision): string {
+  if (decision.reason === 'unreachable') return `robots.txt of ${decision.origin} is unreachable`;
+  const rule = decision.rule;
+  return rule === undefined ? decision.reason : `line ${rule.line} "${rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${rule.pattern}"`;
+}
+
+/** Opens what the crawler would have opened: the given queue, or the default one. */
+async function openQueue(options: CrawlerOptionsLike, resolved: ResolvedCrawleeOptions): Promise<IRequestManager> {
+  if (options.requestQueue !== undefined) return options.requestQueue as IRequestManager;
+  const Queue = options.experiments?.requestLocking === false ? RequestQueueV1 : RequestQueue;
+  return Queue.open(null, { config: resolved.config });
+}
+
+/**
+ * Makes a Crawlee crawler polite, by returning its options with the policy plugged into
+ * Crawlee's own extension points: wrap the options you would pass to `HttpCrawler`,
+ * `CheerioCrawler` or `PlaywrightCrawler`.
+ *
+ * - Every request is checked against robots.txt when its turn comes (the policy resolves and
+ *   caches robots.txt once per origin). A refused URL is **skipped**: never requested, marked
+ *   handled with state `SKIPPED`, not retried, not in the statistics, reported through your
+ *   `onSkippedRequest` with reason `robotsTxt` — also when it was added by `enqueueLinks` or
+ *   `addRequests` (requests whose robots.txt is already cached and disallows them are dropped
+ *   when added).
+ * - HTTP crawlers send every request through a polite HTTP client that waits for the origin's
+ *   pacing slot, sends the policy's User-Agent and checks every redirect hop before requesting
+ *   it; browser crawlers attach the Playwright gate (`options.browser`) to each page.
+ * - The directives of each page (Robots-Tag / X-Robots-Tag lines and `<head>` robots metas) are
+ *   on `context.robots` (see {@link robotsOf}) in the request handler; `noindex: 'skip'` does
+ *   not call the handler for noindex pages.
+ *
+ * Your own `preNavigationHooks`, `errorHandler`, `onSkippedRequest`, `requestHandler` (router
+ * included), `requestQueue`/`requestList` and `httpClient` keep working: the adapter runs its
+ * part first and then calls yours.
+ * @example
+ * const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
+ * const crawler = new CheerioCrawler(
+ *   politeCrawlee(policy, {
+ *     requestHandler: async (context) => {
+ *       console.log(context.request.url, robotsOf(context)?.directives.noindex);
+ *       await context.enqueueLinks();
+ *     },
+ *     onSkippedRequest: ({ url, reason }) => console.log('skipped', url, reason),
+ *   }),
+ * );
+ * await crawler.run(['https://example.com/']);
+ */
+export function politeCrawlee<Options extends CrawlerOptionsLike>(
+  policy: RobotsPolicy,
+  options: Options,
+  adapterOptions: PoliteCrawleeOptions = {},
+): Options {
+  const resolved = resolveCrawleeOptions(policy, adapterOptions);
+  if (typeof options !== 'object' || options === null) {
+    throw new RobotsInvalidOptionError('options', options, 'the crawler options object');
+  }
+  if (options.respectRobotsTxtFile !== undefined && options.respectRobotsTxtFile !== false) {
+    throw new RobotsInvalidOptionError(
+      'respectRobotsTxtFile',
+      options.respectRobotsTxtFile,
+      'leave it unset: the policy gates every request, Crawlee would fetch robots.txt a second time with other rules',
+    );
+  }
+  if ('requestManager' in options) {
+    throw new RobotsInvalidOptionError('requestManager', 'requestManager', 'not supported: pass requestQueue and/or requestList');
+  }
+  const log = crawleeLog.child({ prefix: 'PoliteCrawlee' });
+  const emit = emitter(resolved);
+  const userSkipped = options.onSkippedRequest;
+  const userHandler = options.requestHandler as Handler | undefined;
+  const userErrorHandler = options.errorHandler as ((context: ContextLike, error: unknown) => unknown) | undefined;
+  const navigations = new WeakMap<object, HttpNavigation>();
+
+  const skipped = async (url: string, decision: Decision, stage: 'queue' | 'fetch'): Promise<void> => {
+    log.info(`Skipped (robots.txt): ${url} (${describe(decision)})`);
+    emit({ type: 'request-skipped', url, decision, stage });
+    await userSkipped?.({ url, reason: 'robotsTxt' });
+  };
+
+  const denied = async (url: string, error: RobotsDeniedError): Promise<void> => {
+    if (error.reason !== 'redirect-disallowed') return;
+    log.info(`Redirect refused (robots.txt): ${url} → ${error.url} (${describe(error.decision)})`);
+    emit({ type: 'redirect-denied', url, error });
+    await userSkipped?.({ url: error.url, reason: 'robotsTxt' });
+  };
+
+  const requestQueue = new PoliteRequestManager(() => openQueue(options, resolved), {
+    decide: async (url) => {
+      try {
+        return await policy.check(url);
+      } catch (error) {
+        if (isRobotsInvalidUrlError(error)) return undefined; // not http(s): robots.txt does not apply
+        throw error;
+      }
+    },
+    peek: (url) => policy.peek(url),
+    skipped,
+  });
+
+  const httpClient = new PoliteHttpClient({
+    options: resolved,
+    inner: options.httpClient ?? new GotScrapingHttpClient(),
+    navigations,
+    onRedirectDenied: async (owner, error) => denied(error.originalUrl ?? '', error),
+  });
+
+  const preNavigation = async (context: ContextLike, navigationOptions: Record<PropertyKey, unknown>): Promise<void> => {
+    if (context.page !== undefined) {
+      if (resolved.browser === undefined) {
+        throw new Error(
+          'politeCrawlee: a browser crawler needs the `browser` option (createPlaywrightGate({ policy }) from @polite-crawler/playwright); refusing to browse ungated',
+        );
+      }
+      await resolved.browser.attach(context.page);
+      return;
+    }
+    navigationOptions[CRAWLEE_REQUEST] = context.request;
+  };
+
+  const readRobots = async (context: ContextLike): Promise<PageRobots> => {
+    if (context.page !== undefined && resolved.browser !== undefined) {
+      if (context.response === undefined || context.response === null) {
+        return { directives: policy.directives([]), url: context.request.url, redirects: [] };
+      }
+      return resolved.browser.robots(context.response);
+    }
+    return readHttpRobots(context, navigations.get(context.request), resolved);
+  };
+
+  const requestHandler = async (context: ContextLike): Promise<unknown> => {
+    if (context.request.skipNavigation !== true) {
+      const robots = await readRobots(context);
+      context.robots = robots;
+      const { directives } = robots;
+      if (resolved.noindex === 'skip' && (directives.noindex || isUnavailable(directives, resolved.now()))) {
+        log.info(`Not handled (noindex): ${context.request.url}`);
+        emit({ type: 'noindex-skipped', url: context.request.url, robots });
+        return undefined;
+      }
+    }
+    const handler = userHandler ?? (context.crawler?.router as Handler | undefined);
+    return handler?.(context);
+  };
+  // Router-aware features (userData schemas) read `getSchema` off the request handler.
+  const getSchema = (userHandler as { getSchema?: unknown } | undefined)?.getSchema;
+  if (typeof getSchema === 'function') {
+    Object.assign(requestHandler, { getSchema: getSchema.bind(userHandler) as unknown });
+  }
+
+  const errorHandler = async (context: ContextLike, error: unknown): Promise<unknown> => {
+    const refusal = isRobotsDeniedError(error)
+      ? error
+      : context.page !== undefined
+        ? resolved.browser?.deniedNavigation(context.page)
+        : undefined;
+    if (refusal !== undefined) {
+      // A refusal does not change on retry: fail now.
+      context.request.noRetry = true;
+      if (!isRobotsDeniedError(error)) await denied(context.request.url, refusal);
+    }
+    return userErrorHandler?.(context, error);
+  };
+
+  const { requestQueue: _queue, ...rest } = options;
+  return {
+    ...rest,
+    requestQueue,
+    httpClient,
+    preNavigationHooks: [preNavigation, ...(options.preNavigationHooks ?? [])],
+    requestHandler,
+    errorHandler,
+    ...(userSkipped === undefined ? {} : { onSkippedRequest: userSkipped }),
+  } as unknown as Options;
+}

@@ -1,0 +1,198 @@
+import type {
+  BaseHttpClient,
+  BaseHttpResponseData,
+  HttpRequest,
+  HttpResponse,
+  RedirectHandler,
+  ResponseTypes,
+  StreamingHttpResponse,
+} from '@crawlee/core';
+import {
+  RobotsDeniedError,
+  RobotsRedirectError,
+  RobotsTooManyRedirectsError,
+} from '@polite-crawler/fetch';
+import type { Decision } from '@polite-crawler/fetch';
+import { rawHeaderPairs } from '@polite-crawler/robots-tag';
+import { REDIRECT_STATUSES, nextHop, withoutHeaders } from './next-hop.js';
+import type { ResolvedCrawleeOptions } from './resolve-options.js';
+
+/**
+ * The key under which the adapter's pre-navigation hook puts the crawler's `Request` into the
+ * HTTP request options, so that the client can tell which crawler request a response belongs
+ * to. Removed before the inner client sees the options.
+ */
+export const CRAWLEE_REQUEST: unique symbol = Symbol.for('polite-crawler.crawlee.request');
+
+/** The crawler request fields the client touches. */
+export interface CrawleeRequestLike {
+  noRetry: boolean;
+}
+
+/** What the client learnt about the response of one crawler request. */
+export interface HttpNavigation {
+  readonly url: string;
+  readonly redirects: readonly string[];
+  /** Header field lines, one entry per line, as received. */
+  readonly headers: readonly (readonly [string, string])[];
+  readonly status: number;
+}
+
+/** Where the client records and reports. */
+export interface PoliteHttpClientDeps {
+  readonly options: ResolvedCrawleeOptions;
+  readonly inner: BaseHttpClient;
+  readonly navigations: WeakMap<object, HttpNavigation>;
+  /** A redirect hop was refused (the crawler request, when known, is already marked `noRetry`). */
+  readonly onRedirectDenied: (request: object | undefined, error: RobotsDeniedError) => Promise<void>;
+}
+
+type AnyRequest = HttpRequest<keyof ResponseTypes>;
+type Headers = NonNullable<HttpRequest['headers']>;
+
+function headerPairs(response: BaseHttpResponseData): Array<[string, string]> {
+  const raw = (response as { rawHeaders?: unknown }).rawHeaders;
+  if (Array.isArray(raw) && raw.every((part) => typeof part === 'string')) return rawHeaderPairs(raw as string[]);
+  const pairs: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value === undefined) continue;
+    for (const line of Array.isArray(value) ? value : [value]) pairs.push([name, line]);
+  }
+  return pairs;
+}
+
+function locationOf(response: BaseHttpResponseData): string | undefined {
+  const value = response.headers.location;
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isReplayable(body: AnyRequest['body']): boolean {
+  return body === undefined || typeof body === 'string' || Buffer.isBuffer(body);
+}
+
+function deniedFor(decision: Decision, originalUrl?: string): RobotsDeniedError {
+  if (originalUrl !== undefined) return new RobotsDeniedError({ reason: 'redirect-disallowed', decision, originalUrl });
+  return new RobotsDeniedError({ reason: decision.reason === 'unreachable' ? 'unreachable' : 'disallowed', decision });
+}
+
+/**
+ * A Crawlee `BaseHttpClient` that puts a robots policy in front of another one (by default
+ * Crawlee's got-scraping client). Every request is checked against robots.txt and sent in its
+ * origin's pacing slot; redirects are not left to the inner client: each `Location` is checked
+ * against its own origin's robots.txt before it is requested, then followed as a browser would
+ * (method and body per status, `Authorization`/`Cookie` not carried across origins, Crawlee's
+ * redirect handler called so session cookies follow). A refused URL rejects with
+ * `RobotsDeniedError` before anything is sent to it.
+ * @example
+ * new CheerioCrawler({ httpClient: new PoliteHttpClient({ options, inner: new GotScrapingHttpClient(), navigations, onRedirectDenied }) });
+ */
+export class PoliteHttpClient implements BaseHttpClient {
+  readonly #deps: PoliteHttpClientDeps;
+
+  constructor(deps: PoliteHttpClientDeps) {
+    this.#deps = deps;
+  }
+
+  async sendRequest<TResponseType extends keyof ResponseTypes = 'text'>(
+    request: HttpRequest<TResponseType>,
+  ): Promise<HttpResponse<TResponseType>> {
+    const { inner } = this.#deps;
+    return this.#walk(
+      request as AnyRequest,
+      (hop) => inner.sendRequest(hop as HttpRequest<TResponseType>),
+      () => undefined,
+    );
+  }
+
+  async stream(request: HttpRequest, onRedirect?: RedirectHandler): Promise<StreamingHttpResponse> {
+    const { inner } = this.#deps;
+    return this.#walk(
+      request as AnyRequest,
+      (hop) => inner.stream(hop as HttpRequest),
+      (response) => response.stream.destroy(),
+      onRedirect,
+    );
+  }
+
+  async #walk<R extends BaseHttpResponseData>(
+    request: AnyRequest,
+    send: (hop: AnyRequest) => Promise<R>,
+    discard: (response: R) => void,
+    onRedirect?: RedirectHandler,
+  ): Promise<R> {
+    const { options, navigations, onRedirectDenied } = this.#deps;
+    const { policy } = options;
+    const { [CRAWLEE_REQUEST]: owner, ...plain } = request as AnyRequest & { [CRAWLEE_REQUEST]?: CrawleeRequestLike };
+    const originalUrl = String(plain.url);
+
+    const refuse = (error: RobotsDeniedError): RobotsDeniedError => {
+      if (owner !== undefined) owner.noRetry = true;
+      return error;
+    };
+
+    const first = await policy.check(originalUrl, plain.signal === undefined ? {} : { signal: plain.signal });
+    if (!first.allowed) throw refuse(deniedFor(first));
+
+    let url = new URL(originalUrl);
+    let method: string = plain.method ?? 'GET';
+    let headers: Headers = plain.headers ?? {};
+    let body = plain.body;
+    const redirects: string[] = [];
+    for (;;) {
+      if (options.userAgent === 'policy') headers = { ...withoutHeaders(headers, ['user-agent']), 'user-agent': policy.userAgent };
+      const { body: _body, ...withoutBody } = plain;
+      const hop: AnyRequest = {
+        ...withoutBody,
+        url: url.href,
+        method: method as NonNullable<AnyRequest['method']>,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        followRedirect: false,
+      };
+      const response = await policy.schedule(url, () => send(hop), plain.signal === undefined ? {} : { signal: plain.signal });
+      policy.noteResponse(url, response.statusCode, headerPairs(response));
+
+      const location = REDIRECT_STATUSES.has(response.statusCode) ? locationOf(response) : undefined;
+      if (location === undefined) {
+        response.redirectUrls = redirects.map((target) => new URL(target));
+        if (owner !== undefined) {
+          navigations.set(owner, { url: url.href, redirects, headers: headerPairs(response), status: response.statusCode });
+        }
+        return response;
+      }
+      discard(response);
+      if (redirects.length >= options.maxRedirects) {
+        throw new RobotsTooManyRedirectsError({ url: originalUrl, redirects, maxRedirects: options.maxRedirects });
+      }
+      let target: URL;
+      try {
+        target = new URL(location, url);
+      } catch (cause) {
+        throw new RobotsRedirectError({ url: url.href, reason: 'invalid-location', location, status: response.statusCode, cause });
+      }
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+        throw new RobotsRedirectError({ url: url.href, reason: 'unsupported-scheme', location, status: response.statusCode });
+      }
+      const change = nextHop(method, headers, response.statusCode, url, target);
+      if (change.keepBody && !isReplayable(body)) {
+        throw new RobotsRedirectError({ url: url.href, reason: 'unreplayable-body', location, status: response.statusCode });
+      }
+      // Crawlee's handler moves session cookies over to the new URL (and may change it).
+      const updated: { url?: string | URL; headers: Headers } = { url: target, headers: change.headers };
+      onRedirect?.(response, updated);
+      target = new URL(String(updated.url ?? target));
+
+      const decision = await policy.check(target, plain.signal === undefined ? {} : { signal: plain.signal });
+      if (!decision.allowed) {
+        const error = refuse(deniedFor(decision, originalUrl));
+        await onRedirectDenied(owner, error);
+        throw error;
+      }
+      redirects.push(target.href);
+      url = target;
+      method = change.method;
+      headers = updated.headers;
+      body = change.keepBody ? body : undefined;
+    }
+  }
+}

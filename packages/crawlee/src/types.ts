@@ -1,0 +1,106 @@
+/**
+ * Public types of @polite-crawler/crawlee.
+ */
+import type { Configuration } from '@crawlee/core';
+import type { Decision, RobotsDeniedError, RobotsDirectives } from '@polite-crawler/fetch';
+
+/** The robots directives of one fetched page, and where its response really came from. */
+export interface PageRobots {
+  /** Robots-Tag / X-Robots-Tag header lines and `<head>` robots metas, for the policy's product token. */
+  readonly directives: RobotsDirectives;
+  /** The URL of the response (the last redirect target after redirects). */
+  readonly url: string;
+  /** Redirect targets followed, in order. */
+  readonly redirects: readonly string[];
+}
+
+/**
+ * What the Crawlee adapter needs from a browser integration: the gate of
+ * `@polite-crawler/playwright` (`createPlaywrightGate({ policy })`) fits as is.
+ */
+export interface BrowserGate {
+  /** Routes every request of the crawler's page through the policy (called before navigation). */
+  attach(page: unknown): Promise<void>;
+  /** The directives of the page's navigation response. */
+  robots(response: unknown): Promise<PageRobots>;
+  /** The refusal of the page's latest navigation (its URL or a redirect hop), if any. */
+  deniedNavigation(page: unknown): RobotsDeniedError | undefined;
+}
+
+/** A request was skipped before anything was sent: its URL is refused by robots.txt. */
+export interface RequestSkippedEvent {
+  readonly type: 'request-skipped';
+  readonly url: string;
+  /** Why: the rule and line that disallow it, or robots.txt unreachable. */
+  readonly decision: Decision;
+  /** `queue`: dropped when added (robots.txt already known); `fetch`: skipped when its turn came. */
+  readonly stage: 'queue' | 'fetch';
+}
+
+/** A redirect of a page led to a URL its own robots.txt refuses; the hop was never requested. */
+export interface RedirectDeniedEvent {
+  readonly type: 'redirect-denied';
+  /** The URL of the crawler's request. */
+  readonly url: string;
+  /** The refusal: `error.url` is the refused hop, `error.decision` says why. */
+  readonly error: RobotsDeniedError;
+}
+
+/** With `noindex: 'skip'`, a page was fetched but not handed to the request handler. */
+export interface NoindexSkippedEvent {
+  readonly type: 'noindex-skipped';
+  readonly url: string;
+  readonly robots: PageRobots;
+}
+
+/** One state object per adapter event; new fields may be added. */
+export type CrawleeEvent = RequestSkippedEvent | RedirectDeniedEvent | NoindexSkippedEvent;
+
+/**
+ * Options of {@link politeCrawlee}. Every default is in `DEFAULTS`.
+ * @example
+ * politeCrawlee(policy, crawlerOptions, { noindex: 'skip', config });
+ */
+export interface PoliteCrawleeOptions {
+  /**
+   * What a page whose directives say `noindex` (or whose `unavailable_after` has passed) does:
+   * `'handle'` hands it to the request handler with `context.robots.directives.noindex` set;
+   * `'skip'` does not call the handler (the request still counts as finished: it was fetched).
+   * @default 'handle'
+   */
+  readonly noindex?: 'handle' | 'skip';
+  /**
+   * The browser integration for `PlaywrightCrawler`: `createPlaywrightGate({ policy })` from
+   * `@polite-crawler/playwright`. Required for browser crawlers (a browser crawler without it
+   * fails its requests with a message saying so, rather than browsing ungated).
+   * @default undefined
+   */
+  readonly browser?: BrowserGate;
+  /**
+   * `'policy'`: HTTP requests carry the policy's User-Agent (the one robots.txt was fetched with
+   * and matched against). `'keep'`: leave the crawler's (e.g. got-scraping's generated browser UA).
+   * @default 'policy'
+   */
+  readonly userAgent?: 'policy' | 'keep';
+  /**
+   * Redirect hops an HTTP request follows, each checked against its own origin's robots.txt.
+   * One more fails the request.
+   * @default 20
+   */
+  readonly maxRedirects?: number;
+  /**
+   * Bytes of an HTML body scanned for robots metas in `<head>`.
+   * @default 262144
+   */
+  readonly maxHeadBytes?: number;
+  /**
+   * The Crawlee configuration the default request queue is opened with, when the crawler
+   * options name no `requestQueue`/`requestManager`. Pass the same one you give the crawler.
+   * @default Configuration.getGlobalConfig()
+   */
+  readonly config?: Configuration;
+  /** Time source for `unavailable_after`. @default Date.now */
+  readonly now?: () => number;
+  /** Called synchronously with one state object per event; exceptions are swallowed. */
+  readonly onEvent?: (event: CrawleeEvent) => void;
+}

@@ -1,0 +1,90 @@
+import { createStyle, wantsColor } from '@polite-crawler/cli';
+import { describe, expect, it } from 'vitest';
+import { createProgressLine, renderProgress } from '../../packages/cli/src/output/progress-line.js';
+import { renderTable } from '../../packages/cli/src/output/table.js';
+import { sourceLines } from '../../packages/cli/src/source-lines.js';
+
+const tty = { isTTY: true, write: () => true };
+const pipe = { isTTY: false, write: () => true };
+
+describe('wantsColor', () => {
+  it.each([
+    [tty, {}, true],
+    [pipe, {}, false],
+    [tty, { NO_COLOR: '1' }, false],
+    [tty, { NO_COLOR: '' }, true],
+    [tty, { TERM: 'dumb' }, false],
+    [pipe, { FORCE_COLOR: '1' }, true],
+    [pipe, { FORCE_COLOR: '' }, true],
+    [tty, { FORCE_COLOR: '0' }, false],
+    [tty, { FORCE_COLOR: 'false' }, false],
+    [tty, { FORCE_COLOR: '1', NO_COLOR: '1' }, true],
+  ])('%# → %s', (stream, env: Record<string, string>, expected) => {
+    expect(wantsColor(stream, env)).toBe(expected);
+  });
+});
+
+describe('createStyle', () => {
+  it('wraps text in SGR sequences only when enabled', () => {
+    expect(createStyle(true).red('x')).toBe('\u001b[31mx\u001b[39m');
+    expect(createStyle(false).red('x')).toBe('x');
+  });
+});
+
+describe('renderTable', () => {
+  it('aligns columns on visible width, ignoring colour sequences', () => {
+    const style = createStyle(true);
+    const text = renderTable([
+      [style.green('ok'), 'a'],
+      ['longer', 'b'],
+    ]);
+    expect(text.replace(/\u001b\[\d+m/g, '')).toBe('ok      a\nlonger  b');
+  });
+});
+
+describe('progress line', () => {
+  const snapshot = { done: 3, inFlight: 1, queued: 4, skipped: 2, denied: 1, errors: 0 };
+
+  it('says what is done, queued and skipped, and which origin is paced', () => {
+    expect(renderProgress({ ...snapshot, pacing: { origin: 'http://127.0.0.1:8080', intervalMs: 1000 } }, 0)).toBe(
+      'crawl: 3 done · 1 in flight · 4 queued · 2 skipped · 1 denied | 127.0.0.1:8080 every 1.0 s',
+    );
+  });
+
+  it('shows a Retry-After pause while it lasts', () => {
+    const paused = { ...snapshot, paused: { origin: 'http://127.0.0.1:8080', until: 12_000, status: 503 } };
+    expect(renderProgress(paused, 2_000)).toContain('| 127.0.0.1:8080 paused 10 s (HTTP 503 Retry-After)');
+    expect(renderProgress(paused, 12_000)).not.toContain('paused');
+  });
+
+  it('overwrites one line on a terminal and erases it at the end', () => {
+    const written: string[] = [];
+    const line = createProgressLine({ isTTY: true, columns: 40, write: (chunk: string) => written.push(chunk) }, createStyle(false), () => 0);
+    line.update(snapshot);
+    line.clear();
+    expect(written[0]?.startsWith('\r\u001b[2K')).toBe(true);
+    expect(written[0]?.length).toBeLessThanOrEqual('\r\u001b[2K'.length + 39);
+    expect(written[1]).toBe('\r\u001b[2K');
+  });
+
+  it('writes nothing when the stream is not a terminal', () => {
+    const written: string[] = [];
+    const line = createProgressLine({ isTTY: false, write: (chunk: string) => written.push(chunk) }, createStyle(false));
+    line.update(snapshot);
+    line.clear();
+    expect(written).toEqual([]);
+  });
+});
+
+describe('sourceLines', () => {
+  it('counts lines the way the parser does: CR, LF and CRLF each end one', () => {
+    const lines = sourceLines('\uFEFFa\rb\r\nc\nd');
+    expect([1, 2, 3, 4].map((n) => lines.line(n))).toEqual(['a', 'b', 'c', 'd']);
+    expect(lines.line(0)).toBeUndefined();
+    expect(lines.line(5)).toBeUndefined();
+  });
+
+  it('drops a UTF-8 byte-order mark in bytes too', () => {
+    expect(sourceLines(new Uint8Array([0xef, 0xbb, 0xbf, 0x41])).line(1)).toBe('A');
+  });
+});

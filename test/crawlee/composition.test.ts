@@ -1,0 +1,155 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isRobotsInvalidOptionError } from '@polite-crawler/fetch';
+import { politeCrawlee, robotsOf } from '@polite-crawler/crawlee';
+import type { BrowserGate, PoliteCrawleeOptions } from '@polite-crawler/crawlee';
+import { startSite } from './helpers/site-server.js';
+import type { Answer, SiteServer } from './helpers/site-server.js';
+import { CheerioCrawler, RequestList, RequestQueue, createCheerioRouter } from './helpers/crawlee.js';
+import { newRun } from './helpers/polite-run.js';
+import type { RunRecord } from './helpers/polite-run.js';
+
+const html = (text: string): Answer => ({ headers: { 'content-type': 'text/html' }, body: `<html><body>${text}</body></html>` });
+
+let site: SiteServer;
+let run: RunRecord;
+let flakyCalls = 0;
+const waiting = new Set<() => void>();
+
+/** Held until another request arrives (or 100 ms pass): overlapping requests are caught. */
+const held = (): Answer => ({
+  ...html('slow'),
+  hold: new Promise<void>((resolve) => {
+    for (const other of waiting) other();
+    waiting.add(resolve);
+    setTimeout(resolve, 100);
+  }),
+});
+
+beforeAll(async () => {
+  site = await startSite({
+    '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private/\n' },
+    '/a': html('a'),
+    '/b': html('b'),
+    '/flaky': () => {
+      flakyCalls += 1;
+      return flakyCalls === 1 ? { status: 500, body: 'oops' } : html('ok now');
+    },
+    ...Object.fromEntries(['/s1', '/s2', '/s3', '/s4'].map((path) => [path, held])),
+  });
+});
+
+afterAll(async () => {
+  for (const resolve of waiting) resolve();
+  await site.close();
+});
+
+afterEach(async () => {
+  await run.policy.close();
+  site.seen.length = 0;
+});
+
+describe('the adapter composes with what the crawler options already have', () => {
+  it('runs the user hooks, error handler and router after its own part', async () => {
+    run = newRun();
+    const hookSaw: string[] = [];
+    const errors: string[] = [];
+    const router = createCheerioRouter();
+    router.addDefaultHandler(async (context) => {
+      run.handled.push(new URL(context.request.url).pathname);
+      expect(robotsOf(context)).toBeDefined();
+      await Promise.resolve();
+    });
+    const crawler = new CheerioCrawler(
+      politeCrawlee(
+        run.policy,
+        {
+          requestHandler: router,
+          preNavigationHooks: [
+            ({ request }) => {
+              hookSaw.push(new URL(request.url).pathname);
+            },
+          ],
+          errorHandler: ({ request }, error) => {
+            errors.push(`${new URL(request.url).pathname}: ${error.message.slice(0, 3)}`);
+          },
+          onSkippedRequest: run.onSkippedRequest,
+        },
+        { config: run.config },
+      ),
+      run.config,
+    );
+    await crawler.run([`${site.origin}/a`, `${site.origin}/flaky`, `${site.origin}/private/p`]);
+    expect(run.handled.sort()).toEqual(['/a', '/flaky']);
+    expect(hookSaw.sort()).toEqual(['/a', '/flaky', '/flaky']);
+    expect(errors).toEqual(['/flaky: 500']); // an ordinary error is retried as usual
+    expect(crawler.stats.state.requestsRetries).toBe(1);
+    expect(run.skipped).toEqual([{ url: `${site.origin}/private/p`, reason: 'robotsTxt' }]);
+  });
+
+  it('gates a request list and a named request queue the user passes', async () => {
+    run = newRun();
+    const requestList = await RequestList.open(null, [`${site.origin}/a`, `${site.origin}/private/listed`]);
+    const requestQueue = await RequestQueue.open('named', { config: run.config });
+    await requestQueue.addRequest({ url: `${site.origin}/private/queued` });
+    await requestQueue.addRequest({ url: `${site.origin}/b` });
+    const crawler = new CheerioCrawler(
+      politeCrawlee(
+        run.policy,
+        {
+          requestList,
+          requestQueue,
+          requestHandler: ({ request }) => {
+            run.handled.push(new URL(request.url).pathname);
+          },
+          onSkippedRequest: run.onSkippedRequest,
+        },
+        { config: run.config },
+      ),
+      run.config,
+    );
+    await crawler.run();
+    expect(run.handled.sort()).toEqual(['/a', '/b']);
+    expect(site.paths().filter((path) => path.startsWith('/private/'))).toEqual([]);
+    expect(run.skipped.map((entry) => new URL(entry.url).pathname).sort()).toEqual(['/private/listed', '/private/queued']);
+    expect(crawler.stats.state.requestsFailed).toBe(0);
+  });
+
+  it("holds the crawler's requests to the policy's per-origin concurrency", async () => {
+    run = newRun({ concurrency: 1 });
+    const crawler = new CheerioCrawler(
+      politeCrawlee(run.policy, { minConcurrency: 4, maxConcurrency: 4, requestHandler: () => undefined }, { config: run.config }),
+      run.config,
+    );
+    await crawler.run(['/s1', '/s2', '/s3', '/s4'].map((path) => `${site.origin}${path}`));
+    expect(site.paths().filter((path) => path.startsWith('/s'))).toHaveLength(4);
+    expect(site.maxConcurrent).toBe(1);
+
+    // The same crawler without the adapter sends them at once.
+    const plainRun = newRun();
+    const plain = new CheerioCrawler({ minConcurrency: 4, maxConcurrency: 4, requestHandler: () => undefined }, plainRun.config);
+    await plain.run(['/s1', '/s2', '/s3', '/s4'].map((path) => `${site.origin}${path}?plain`));
+    await plainRun.policy.close();
+    expect(site.seen.some((seen) => seen.path.endsWith('?plain') && seen.concurrent > 1)).toBe(true);
+  });
+});
+
+describe('options are validated once, naming the bad one', () => {
+  const optionError = (options: PoliteCrawleeOptions, crawlerOptions: object = {}): unknown => {
+    try {
+      politeCrawlee(run.policy, crawlerOptions, options);
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+
+  it('refuses unsafe or malformed options', () => {
+    run = newRun();
+    expect(optionError({}, { respectRobotsTxtFile: true })).toMatchObject({ option: 'respectRobotsTxtFile' });
+    expect(optionError({ maxRedirects: 100 })).toBeUndefined();
+    expect(optionError({ maxRedirects: 101 })).toMatchObject({ code: 'ERR_ROBOTS_INVALID_OPTION', option: 'maxRedirects' });
+    expect(optionError({ maxHeadBytes: 1023 })).toMatchObject({ option: 'maxHeadBytes' });
+    expect(optionError({ noindex: 'drop' as 'skip' })).toMatchObject({ option: 'noindex' });
+    expect(isRobotsInvalidOptionError(optionError({ browser: {} as BrowserGate }))).toBe(true);
+  });
+});

@@ -1,0 +1,41 @@
+import { createRobotsPolicy } from '@polite-crawler/fetch';
+import type { RobotsPolicy, RobotsPolicyOptions } from '@polite-crawler/fetch';
+import type { CrawleeEvent } from '@polite-crawler/crawlee';
+import { Configuration, log } from './crawlee.js';
+import type { ConfigurationType } from './crawlee.js';
+
+export const USER_AGENT = 'PoliteTestBot/1.0 (+http://127.0.0.1/bot)';
+
+// Crawlee logs every skip and failure; the tests assert on the record instead.
+log.setLevel(log.LEVELS.OFF);
+
+/** What a test run collects: Crawlee's skip reports, the adapter's events, handled URLs. */
+export interface RunRecord {
+  readonly policy: RobotsPolicy;
+  /** In-memory storage: nothing is written to disk or ./storage. */
+  readonly config: ConfigurationType;
+  readonly skipped: Array<{ url: string; reason: string }>;
+  readonly events: CrawleeEvent[];
+  readonly handled: string[];
+  onSkippedRequest(args: { url: string; reason: string }): void;
+  onEvent(event: CrawleeEvent): void;
+}
+
+/** A fresh policy (no pacing delay unless asked) and in-memory Crawlee storage for one test. */
+export function newRun(policyOptions: Partial<RobotsPolicyOptions> = {}): RunRecord {
+  const skipped: RunRecord['skipped'] = [];
+  const events: CrawleeEvent[] = [];
+  return {
+    policy: createRobotsPolicy({ userAgent: USER_AGENT, minInterval: 0, concurrency: 4, ...policyOptions }),
+    config: new Configuration({ persistStorage: false, purgeOnStart: true }),
+    skipped,
+    events,
+    handled: [],
+    onSkippedRequest: (args) => {
+      skipped.push({ url: args.url, reason: args.reason });
+    },
+    onEvent: (event) => {
+      events.push(event);
+    },
+  };
+}

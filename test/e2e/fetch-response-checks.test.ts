@@ -1,0 +1,264 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isRobotsNoIndexError } from '@polite-crawler/fetch';
+import { startServer, routes } from '../fetch/helpers/server.js';
+import type { Handler, TestServer } from '../fetch/helpers/server.js';
+import { rig } from '../fetch/helpers/setup.js';
+import type { Rig } from '../fetch/helpers/setup.js';
+import { tick, until } from '../fetch/helpers/fake-clock.js';
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+async function server(handler: Handler): Promise<TestServer> {
+  const s = await startServer(handler);
+  cleanup.push(() => s.close());
+  return s;
+}
+
+function polite(options: Parameters<typeof rig>[0] = {}): Rig {
+  const r = rig(options);
+  cleanup.push(() => r.close());
+  return r;
+}
+
+const sha = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+describe('Robots-Tag headers', () => {
+  it('reads every X-Robots-Tag and Robots-Tag field line, including dates with commas', async () => {
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        '/doc.pdf': {
+          headers: {
+            'content-type': 'application/pdf',
+            'x-robots-tag': [
+              'noarchive',
+              'unavailable_after: Wed, 01 Jan 2020 00:00:00 GMT',
+              'otherbot: noindex',
+            ],
+            'robots-tag': 'examplebot;nosnippet',
+          },
+          body: '%PDF',
+        },
+      }),
+    );
+    const { fetch } = polite();
+    const response = await fetch(`${s.origin}/doc.pdf`);
+    expect(response.robots).toMatchObject({ noarchive: true, nosnippet: true, noindex: false });
+    expect(response.robots.unavailableAfter?.toISOString()).toBe('2020-01-01T00:00:00.000Z');
+    expect(await response.text()).toBe('%PDF');
+  });
+
+  it('applies rules for this crawler’s token and for everyone, not for other crawlers', async () => {
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        '/p': {
+          headers: { 'x-robots-tag': ['googlebot: noindex', 'ExampleBot: nofollow'] },
+          body: 'x',
+        },
+      }),
+    );
+    const { fetch } = polite();
+    const { robots } = await fetch(`${s.origin}/p`);
+    expect(robots).toMatchObject({ noindex: false, nofollow: true });
+  });
+
+  it('policy.directives() gives the same answer from header lines, for adapters', () => {
+    const { policy } = polite();
+    expect(policy.directives(['noindex', 'otherbot: nofollow'])).toMatchObject({
+      noindex: true,
+      nofollow: false,
+    });
+    expect(policy.directives({ 'x-robots-tag': ['examplebot: nosnippet'] })).toMatchObject({
+      nosnippet: true,
+    });
+  });
+});
+
+describe('robots metas in HTML', () => {
+  it('reads robots and product-token metas in <head>, not in <body>', async () => {
+    const html =
+      '<!doctype html><html><head><meta name="robots" content="noarchive">' +
+      '<meta name="ExampleBot" content="nofollow"><meta name="otherbot" content="noindex"></head>' +
+      '<body><meta name="robots" content="noindex">text</body></html>';
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        '/p': { headers: { 'content-type': 'text/html; charset=utf-8' }, body: html },
+      }),
+    );
+    const { fetch } = polite();
+    const response = await fetch(`${s.origin}/p`);
+    expect(response.robots).toMatchObject({ noarchive: true, nofollow: true, noindex: false });
+    expect(response.robots.rules.map((r) => r.source)).toEqual(['meta', 'meta']);
+    expect(await response.text()).toBe(html);
+  });
+
+  it('returns a multi-megabyte page byte-for-byte and keeps status, headers and url', async () => {
+    const head =
+      '<html><head><meta name="robots" content="nosnippet"><title>big</title></head><body>';
+    const payload = Buffer.concat([
+      Buffer.from(head),
+      randomBytes(6 * 1024 * 1024),
+      Buffer.from('</body></html>'),
+    ]);
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        '/big': { headers: { 'content-type': 'text/html', 'x-custom': 'kept' }, body: payload },
+      }),
+    );
+    const { fetch } = polite();
+    const response = await fetch(`${s.origin}/big`);
+    expect(response.robots.nosnippet).toBe(true);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-custom')).toBe('kept');
+    expect(response.url).toBe(`${s.origin}/big`);
+    const body = new Uint8Array(await response.arrayBuffer());
+    expect(body.byteLength).toBe(payload.byteLength);
+    expect(sha(body)).toBe(sha(payload));
+  });
+
+  it('decodes gzip HTML, scans it and replays it exactly', async () => {
+    const html = `<html><head><meta name="robots" content="noimageindex"></head><body>${'z'.repeat(100_000)}</body></html>`;
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        '/gz': {
+          headers: { 'content-type': 'text/html', 'content-encoding': 'gzip' },
+          body: gzipSync(html),
+        },
+      }),
+    );
+    const { fetch } = polite();
+    const response = await fetch(`${s.origin}/gz`);
+    expect(response.robots.noimageindex).toBe(true);
+    expect(await response.text()).toBe(html);
+  });
+
+  it('hands the response over once the head is read, before the rest of the body exists', async () => {
+    let sendRest: (() => void) | undefined;
+    const s = await server((req, res) => {
+      if (req.url === '/robots.txt') {
+        res.end('');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.write('<html><head><meta name="robots" content="noarchive"></head><body>start ');
+      sendRest = () => res.end('end</body></html>');
+    });
+    const { fetch } = polite();
+    const response = await fetch(`${s.origin}/stream`);
+    expect(response.robots.noarchive).toBe(true);
+    expect(sendRest).toBeDefined();
+    sendRest!();
+    expect(await response.text()).toBe(
+      '<html><head><meta name="robots" content="noarchive"></head><body>start end</body></html>',
+    );
+  });
+
+  it('stops at maxHeadBytes for a page without </head> and still replays everything', async () => {
+    const html = `<html><head><title>${'t'.repeat(300_000)}</title><meta name="robots" content="noindex">`;
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        '/h': { headers: { 'content-type': 'text/html' }, body: html },
+      }),
+    );
+    const { fetch } = polite({ maxHeadBytes: 65_536 });
+    const response = await fetch(`${s.origin}/h`);
+    expect(response.robots.noindex).toBe(false);
+    expect(await response.text()).toBe(html);
+  });
+
+  it('does not scan non-HTML bodies, and returns them untouched', async () => {
+    const text = '<html><head><meta name="robots" content="noindex"></head></html>';
+    const binary = randomBytes(3 * 1024 * 1024);
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        '/t': { headers: { 'content-type': 'text/plain' }, body: text },
+        '/b': { headers: { 'content-type': 'application/octet-stream' }, body: binary },
+      }),
+    );
+    const { fetch } = polite();
+    const plain = await fetch(`${s.origin}/t`);
+    expect(plain.robots.noindex).toBe(false);
+    expect(await plain.text()).toBe(text);
+    const bin = await fetch(`${s.origin}/b`);
+    expect(sha(new Uint8Array(await bin.arrayBuffer()))).toBe(sha(binary));
+  });
+
+  it('does not scan when scanMeta is false', async () => {
+    const html = '<html><head><meta name="robots" content="noindex"></head></html>';
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        '/p': { headers: { 'content-type': 'text/html' }, body: html },
+      }),
+    );
+    const { fetch } = polite({ scanMeta: false });
+    const response = await fetch(`${s.origin}/p`);
+    expect(response.robots.noindex).toBe(false);
+    expect(await response.text()).toBe(html);
+  });
+});
+
+describe("noindex: 'reject'", () => {
+  it('rejects a page whose header says noindex and cancels its body', async () => {
+    let closedEarly = false;
+    const s = await server((req, res) => {
+      if (req.url === '/robots.txt') {
+        res.end('');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'x-robots-tag': 'noindex' });
+      res.write(Buffer.alloc(64 * 1024));
+      res.on('close', () => (closedEarly = !res.writableFinished));
+    });
+    const { fetch } = polite({ noindex: 'reject' });
+    const error = await fetch(`${s.origin}/secret`).catch((e: unknown) => e);
+    expect(isRobotsNoIndexError(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: 'ERR_ROBOTS_NOINDEX',
+      url: `${s.origin}/secret`,
+      status: 200,
+    });
+    await until(() => closedEarly, 'body cancelled');
+  });
+
+  it('rejects on a meta noindex, and on an unavailable_after in the past', async () => {
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        '/meta': {
+          headers: { 'content-type': 'text/html' },
+          body: '<head><meta name="robots" content="none"></head>',
+        },
+        '/expired': { headers: { 'x-robots-tag': 'unavailable_after: 2001-01-01' }, body: 'old' },
+        '/fine': {
+          headers: { 'content-type': 'text/html' },
+          body: '<head><meta name="robots" content="nofollow"></head>',
+        },
+      }),
+    );
+    const { fetch } = polite({ noindex: 'reject' });
+    const meta = await fetch(`${s.origin}/meta`).catch((e: unknown) => e);
+    expect(meta).toMatchObject({
+      code: 'ERR_ROBOTS_NOINDEX',
+      directives: { noindex: true, nofollow: true },
+    });
+    const expired = await fetch(`${s.origin}/expired`).catch((e: unknown) => e);
+    expect(isRobotsNoIndexError(expired)).toBe(true);
+    expect((expired as Error).message).toContain('unavailable_after');
+    const fine = await fetch(`${s.origin}/fine`);
+    expect(fine.robots.nofollow).toBe(true);
+    for (let i = 0; i < 5; i += 1) await tick();
+  });
+});

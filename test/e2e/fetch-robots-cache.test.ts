@@ -1,0 +1,391 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createMemoryRobotsStore,
+  createRobotsPolicy,
+  isRobotsDeniedError,
+} from '@polite-crawler/fetch';
+import type { PoliteEvent, StoredRobots } from '@polite-crawler/fetch';
+import { startServer } from '../fetch/helpers/server.js';
+import type { Handler, TestServer } from '../fetch/helpers/server.js';
+import { USER_AGENT, localAgent, rig } from '../fetch/helpers/setup.js';
+import type { Rig } from '../fetch/helpers/setup.js';
+import { FakeClock } from '../fetch/helpers/fake-clock.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const RULES = 'User-agent: *\nDisallow: /private\n';
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+async function server(handler: Handler, clock?: FakeClock): Promise<TestServer> {
+  const s = await startServer(handler, clock === undefined ? undefined : () => clock.now());
+  cleanup.push(() => s.close());
+  return s;
+}
+
+function polite(options: Parameters<typeof rig>[0] = {}): Rig {
+  const r = rig(options);
+  cleanup.push(() => r.close());
+  return r;
+}
+
+/** A robots.txt server whose answer the test switches: a status, headers and body. */
+function switchable(initial: { status: number; headers?: Record<string, string>; body?: string }): {
+  handler: Handler;
+  set(next: { status: number; headers?: Record<string, string>; body?: string }): void;
+} {
+  let current = initial;
+  return {
+    handler: (req, res) => {
+      if (req.url !== '/robots.txt') {
+        res.end('page');
+        return;
+      }
+      res.writeHead(current.status, { 'content-type': 'text/plain', ...current.headers });
+      res.end(current.body ?? '');
+    },
+    set: (next) => {
+      current = next;
+    },
+  };
+}
+
+describe('single flight', () => {
+  it('1,000 concurrent requests to a cold origin cause exactly one robots.txt request', async () => {
+    const s = await server((req, res) => {
+      if (req.url === '/robots.txt') {
+        // Answer on the next turn, so that every caller is already waiting.
+        setImmediate(() => res.end('User-agent: *\nAllow: /\n'));
+        return;
+      }
+      res.end('page');
+    });
+    const { fetch } = polite({ concurrency: 50 });
+    const responses = await Promise.all(
+      Array.from({ length: 1_000 }, (_, i) => fetch(`${s.origin}/p/${i}`)),
+    );
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    await Promise.all(responses.map((r) => r.arrayBuffer()));
+    expect(s.hits('/robots.txt')).toHaveLength(1);
+    expect(s.seen).toHaveLength(1_001);
+    expect(s.seen[0]!.path).toBe('/robots.txt');
+  });
+
+  it('a caller that aborts its wait does not cancel the shared fetch for the others', async () => {
+    let answer: (() => void) | undefined;
+    const s = await server((req, res) => {
+      if (req.url === '/robots.txt') answer = () => res.end(RULES);
+      else res.end('page');
+    });
+    const { policy } = polite();
+    const controller = new AbortController();
+    const first = policy.check(`${s.origin}/a`, { signal: controller.signal });
+    const second = policy.check(`${s.origin}/private`);
+    await new Promise<void>((resolve) => {
+      const poll = (): void => (answer === undefined ? void setImmediate(poll) : resolve());
+      poll();
+    });
+    controller.abort(new Error('caller gave up'));
+    await expect(first).rejects.toThrow('caller gave up');
+    answer!();
+    expect(await second).toMatchObject({ allowed: false, reason: 'disallowed' });
+    expect(s.hits('/robots.txt')).toHaveLength(1);
+  });
+});
+
+describe('TTL', () => {
+  it('uses a copy for 24 hours, then fetches again', async () => {
+    const s = await server(switchable({ status: 200, body: RULES }).handler);
+    const { policy, clock } = polite();
+    await policy.check(`${s.origin}/`);
+    await clock.advance(DAY - 1);
+    await policy.check(`${s.origin}/`);
+    expect(s.hits('/robots.txt')).toHaveLength(1);
+    expect(policy.peek(`${s.origin}/private`)).toMatchObject({ allowed: false });
+    await clock.advance(1);
+    expect(policy.peek(`${s.origin}/private`)).toBeUndefined();
+    await policy.check(`${s.origin}/`);
+    expect(s.hits('/robots.txt')).toHaveLength(2);
+  });
+
+  it('honours a shorter Cache-Control max-age, but never below robotsMinTtl', async () => {
+    const robots = switchable({
+      status: 200,
+      headers: { 'cache-control': 'max-age=600' },
+      body: RULES,
+    });
+    const s = await server(robots.handler);
+    const { policy, clock } = polite();
+    await policy.check(`${s.origin}/`);
+    await clock.advance(599_999);
+    await policy.check(`${s.origin}/`);
+    expect(s.hits('/robots.txt')).toHaveLength(1);
+    await clock.advance(1);
+    robots.set({ status: 200, headers: { 'cache-control': 'no-cache' }, body: RULES });
+    await policy.check(`${s.origin}/`);
+    expect(s.hits('/robots.txt')).toHaveLength(2);
+    // no-cache: held for robotsMinTtl (60 s), not refetched per request.
+    await clock.advance(59_999);
+    await policy.check(`${s.origin}/`);
+    expect(s.hits('/robots.txt')).toHaveLength(2);
+    await clock.advance(1);
+    await policy.check(`${s.origin}/`);
+    expect(s.hits('/robots.txt')).toHaveLength(3);
+  });
+
+  it('caps a longer max-age at 24 hours', async () => {
+    const s = await server(
+      switchable({ status: 200, headers: { 'cache-control': 'max-age=604800' }, body: RULES })
+        .handler,
+    );
+    const { policy, clock } = polite();
+    const first = await policy.explain(`${s.origin}/`);
+    expect(first.robotsTxt.expiresAt - first.robotsTxt.fetchedAt).toBe(DAY);
+    await clock.advance(DAY);
+    await policy.check(`${s.origin}/`);
+    expect(s.hits('/robots.txt')).toHaveLength(2);
+  });
+});
+
+describe('revalidation', () => {
+  it('sends If-None-Match / If-Modified-Since after expiry and keeps the rules on 304', async () => {
+    const modified = 'Wed, 01 Jan 2025 00:00:00 GMT';
+    const s = await server((req, res) => {
+      if (req.headers['if-none-match'] === '"v1"') {
+        res.writeHead(304, { etag: '"v1"' }).end();
+        return;
+      }
+      res
+        .writeHead(200, { etag: '"v1"', 'last-modified': modified, 'content-type': 'text/plain' })
+        .end(RULES);
+    });
+    const events: PoliteEvent[] = [];
+    const { policy, clock } = polite({ onEvent: (e) => events.push(e) });
+    expect((await policy.explain(`${s.origin}/private`)).robotsTxt.cache).toBe('miss');
+    await clock.advance(DAY);
+    const again = await policy.explain(`${s.origin}/private`);
+    expect(again).toMatchObject({ allowed: false, reason: 'disallowed', line: 2 });
+    expect(again.robotsTxt).toMatchObject({
+      cache: 'revalidated',
+      status: 'ok',
+      httpStatus: 200,
+      fetchedAt: clock.now(),
+    });
+    const [, conditional] = s.hits('/robots.txt');
+    expect(conditional!.headers['if-none-match']).toBe('"v1"');
+    expect(conditional!.headers['if-modified-since']).toBe(modified);
+    expect(
+      events
+        .filter((e) => e.type === 'robots-fetched')
+        .map((e) => e.type === 'robots-fetched' && e.notModified),
+    ).toEqual([false, true]);
+    expect((await policy.explain(`${s.origin}/private`)).robotsTxt.cache).toBe('hit');
+  });
+
+  it('revalidates with Last-Modified alone', async () => {
+    const modified = 'Wed, 01 Jan 2025 00:00:00 GMT';
+    const s = await server((req, res) => {
+      if (req.headers['if-modified-since'] === modified) {
+        res.writeHead(304).end();
+        return;
+      }
+      res.writeHead(200, { 'last-modified': modified }).end(RULES);
+    });
+    const { policy, clock } = polite();
+    await policy.check(`${s.origin}/`);
+    await clock.advance(DAY);
+    expect((await policy.explain(`${s.origin}/private`)).robotsTxt.cache).toBe('revalidated');
+    expect(s.hits('/robots.txt')[1]!.headers['if-none-match']).toBeUndefined();
+  });
+});
+
+describe('unreachable after a good copy: stale-if-unreachable', () => {
+  it('keeps serving the good copy for 30 days after it was fetched, retrying on a bounded interval', async () => {
+    const robots = switchable({ status: 200, body: RULES });
+    const s = await server(robots.handler);
+    const { policy, clock, fetch } = polite();
+    await policy.check(`${s.origin}/`);
+    const fetchedAt = clock.now();
+    robots.set({ status: 503 });
+    await clock.advance(DAY);
+    const stale = await policy.explain(`${s.origin}/private`);
+    expect(stale).toMatchObject({
+      allowed: false,
+      reason: 'disallowed',
+      robotsStatus: 'ok',
+      stale: true,
+    });
+    expect(stale.robotsTxt).toMatchObject({ cache: 'stale', fetchedAt });
+    expect(stale.robotsTxt.latest).toMatchObject({ status: 'unreachable', httpStatus: 503 });
+    expect((await fetch(`${s.origin}/open`)).status).toBe(200);
+    expect(s.hits('/robots.txt')).toHaveLength(2);
+    // Retried after the unreachable interval (60 s), not on every request.
+    await clock.advance(59_999);
+    await policy.check(`${s.origin}/open`);
+    expect(s.hits('/robots.txt')).toHaveLength(2);
+    await clock.advance(1);
+    await policy.check(`${s.origin}/open`);
+    expect(s.hits('/robots.txt')).toHaveLength(3);
+    // Still unreachable 30 days after the good copy was fetched: disallow all.
+    await clock.advance(fetchedAt + 30 * DAY - clock.now());
+    const expired = await policy.check(`${s.origin}/open`);
+    expect(expired).toMatchObject({ allowed: false, reason: 'unreachable', stale: false });
+    const error = await fetch(`${s.origin}/open`).catch((e: unknown) => e);
+    expect(isRobotsDeniedError(error) && error.reason).toBe('unreachable');
+  });
+
+  it('does not serve a stale copy when staleIfUnreachable is 0', async () => {
+    const robots = switchable({ status: 200, body: RULES });
+    const s = await server(robots.handler);
+    const { policy, clock } = polite({ staleIfUnreachable: 0 });
+    await policy.check(`${s.origin}/`);
+    robots.set({ status: 500 });
+    await clock.advance(DAY);
+    expect(await policy.check(`${s.origin}/open`)).toMatchObject({
+      allowed: false,
+      reason: 'unreachable',
+    });
+  });
+
+  it('a 404 after a good copy drops it (robots.txt was removed)', async () => {
+    const robots = switchable({ status: 200, body: RULES });
+    const s = await server(robots.handler);
+    const { policy, clock } = polite();
+    await policy.check(`${s.origin}/`);
+    robots.set({ status: 404 });
+    await clock.advance(DAY);
+    expect(await policy.check(`${s.origin}/private`)).toMatchObject({
+      allowed: true,
+      reason: 'unavailable',
+    });
+  });
+});
+
+describe('unreachable without a good copy', () => {
+  it('stays disallowed and is retried after a short interval, never on every request', async () => {
+    const robots = switchable({ status: 503 });
+    const s = await server(robots.handler);
+    const { policy, clock } = polite({ unreachableRetryInterval: 30_000 });
+    for (let i = 0; i < 20; i += 1) {
+      expect(await policy.check(`${s.origin}/x${i}`)).toMatchObject({
+        allowed: false,
+        reason: 'unreachable',
+      });
+    }
+    expect(s.hits('/robots.txt')).toHaveLength(1);
+    robots.set({ status: 200, body: RULES });
+    await clock.advance(29_999);
+    expect((await policy.check(`${s.origin}/x`)).allowed).toBe(false);
+    await clock.advance(1);
+    expect(await policy.check(`${s.origin}/x`)).toMatchObject({ allowed: true, reason: 'allowed' });
+    expect(s.hits('/robots.txt')).toHaveLength(2);
+  });
+
+  it('honours Retry-After, capped at maxUnreachableRetryInterval', async () => {
+    const robots = switchable({ status: 503, headers: { 'retry-after': '300' } });
+    const s = await server(robots.handler);
+    const { policy, clock } = polite();
+    const first = await policy.explain(`${s.origin}/`);
+    expect(first.robotsTxt.expiresAt - clock.now()).toBe(300_000);
+    expect(first.robotsTxt.latest.retryAfterMs).toBe(300_000);
+    await clock.advance(299_999);
+    await policy.check(`${s.origin}/`);
+    expect(s.hits('/robots.txt')).toHaveLength(1);
+    robots.set({ status: 429, headers: { 'retry-after': '999999' } });
+    await clock.advance(1);
+    const capped = await policy.explain(`${s.origin}/`);
+    expect(s.hits('/robots.txt')).toHaveLength(2);
+    expect(capped.robotsTxt.expiresAt - clock.now()).toBe(3_600_000);
+  });
+
+  it('a Retry-After shorter than the interval does not make it poll faster', async () => {
+    const s = await server(switchable({ status: 503, headers: { 'retry-after': '1' } }).handler);
+    const { policy, clock } = polite();
+    const first = await policy.explain(`${s.origin}/`);
+    expect(first.robotsTxt.expiresAt - clock.now()).toBe(60_000);
+  });
+});
+
+describe('store', () => {
+  it('two policies sharing a store fetch robots.txt once; entries are plain JSON', async () => {
+    const s = await server(
+      switchable({ status: 200, body: RULES, headers: { etag: '"e"' } }).handler,
+    );
+    const store = createMemoryRobotsStore({ maxOrigins: 10 });
+    const clock = new FakeClock();
+    const agent = localAgent();
+    cleanup.push(() => agent.close());
+    const make = () =>
+      createRobotsPolicy({ userAgent: USER_AGENT, store, clock, dispatcher: agent });
+    const a = make();
+    const b = make();
+    cleanup.push(
+      () => a.close(),
+      () => b.close(),
+    );
+    expect((await a.check(`${s.origin}/private`)).allowed).toBe(false);
+    const explained = await b.explain(`${s.origin}/private`);
+    expect(explained).toMatchObject({ allowed: false, line: 2 });
+    expect(explained.robotsTxt.cache).toBe('hit');
+    expect(s.hits('/robots.txt')).toHaveLength(1);
+    const stored = (await store.get(s.origin)) as StoredRobots;
+    expect(JSON.parse(JSON.stringify(stored))).toEqual(stored);
+    expect(Buffer.from(stored.good!.body, 'base64').toString()).toBe(RULES);
+    expect(stored).toMatchObject({
+      version: 1,
+      robotsUrl: `${s.origin}/robots.txt`,
+      latest: { status: 'ok', httpStatus: 200 },
+    });
+    // An expired stored copy is revalidated from the store's validators.
+    await clock.advance(DAY);
+    const c = make();
+    cleanup.push(() => c.close());
+    expect((await c.check(`${s.origin}/private`)).allowed).toBe(false);
+    expect(s.hits('/robots.txt')[1]!.headers['if-none-match']).toBe('"e"');
+  });
+
+  it('forget() drops an origin from memory and the store', async () => {
+    const s = await server(switchable({ status: 200, body: RULES }).handler);
+    const store = createMemoryRobotsStore();
+    const { policy } = polite({ store });
+    await policy.check(`${s.origin}/`);
+    await policy.forget(s.origin);
+    expect(await store.get(s.origin)).toBeUndefined();
+    expect(policy.peek(`${s.origin}/`)).toBeUndefined();
+    await policy.check(`${s.origin}/`);
+    expect(s.hits('/robots.txt')).toHaveLength(2);
+  });
+
+  it('a store that fails is treated as empty, never breaking checks', async () => {
+    const s = await server(switchable({ status: 200, body: RULES }).handler);
+    const broken = {
+      get: () => Promise.reject(new Error('store down')),
+      set: () => Promise.reject(new Error('store down')),
+      delete: () => Promise.resolve(),
+    };
+    const { policy } = polite({ store: broken });
+    expect(await policy.check(`${s.origin}/private`)).toMatchObject({
+      allowed: false,
+      reason: 'disallowed',
+    });
+  });
+});
+
+describe('memory bound', () => {
+  it('keeps at most maxOrigins entries', async () => {
+    const s = await server(switchable({ status: 200, body: RULES }).handler);
+    const { policy } = polite({ maxOrigins: 2 });
+    const origins = [
+      `http://127.0.0.1:${s.port}`,
+      `http://localhost:${s.port}`,
+      `http://a.localhost:${s.port}`,
+    ];
+    for (const origin of origins) await policy.check(`${origin}/`);
+    expect(policy.peek(`${origins[0]}/`)).toBeUndefined();
+    expect(policy.peek(`${origins[2]}/private`)).toMatchObject({ allowed: false });
+  });
+});

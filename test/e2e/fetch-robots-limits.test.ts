@@ -1,0 +1,136 @@
+import { brotliCompressSync, createGzip, gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULTS, isRobotsDeniedError } from '@polite-crawler/fetch';
+import { startServer, routes } from '../fetch/helpers/server.js';
+import type { Handler, TestServer } from '../fetch/helpers/server.js';
+import { rig } from '../fetch/helpers/setup.js';
+import type { Rig } from '../fetch/helpers/setup.js';
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+async function server(handler: Handler): Promise<TestServer> {
+  const s = await startServer(handler);
+  cleanup.push(() => s.close());
+  return s;
+}
+
+function polite(options: Parameters<typeof rig>[0] = {}): Rig {
+  const r = rig(options);
+  cleanup.push(() => r.close());
+  return r;
+}
+
+const LIMIT = DEFAULTS.robotsMaxBytes;
+
+/** A robots.txt of exactly `size` bytes: a group, then comment padding, then `tail`. */
+function robotsOfSize(size: number, tail: string): string {
+  const head = 'User-agent: *\nDisallow: /early\n';
+  const padding = size - head.length - tail.length;
+  if (padding < 2) throw new Error('size too small');
+  return `${head}#${'x'.repeat(padding - 2)}\n${tail}`;
+}
+
+describe('robots.txt byte limit', () => {
+  it(`reads a body of exactly ${LIMIT} bytes whole: a rule ending at the last byte applies`, async () => {
+    const body = robotsOfSize(LIMIT, 'Disallow: /late\n');
+    expect(Buffer.byteLength(body)).toBe(LIMIT);
+    const s = await server(routes({ '/robots.txt': { body } }));
+    const { policy } = polite();
+    const explanation = await policy.explain(`${s.origin}/late`);
+    expect(explanation).toMatchObject({ allowed: false, reason: 'disallowed' });
+    expect(explanation.robotsTxt).toMatchObject({ bytes: LIMIT, truncated: false });
+  });
+
+  it('ignores what lies past the limit: a rule starting one byte after it never applies', async () => {
+    // Exactly LIMIT bytes of rules and padding, then a rule whose first byte is byte LIMIT + 1.
+    const body = `${robotsOfSize(LIMIT, '')}Disallow: /late\n`;
+    const s = await server(routes({ '/robots.txt': { body }, '/late': { body: 'fetched' } }));
+    const { fetch, policy } = polite();
+    const explanation = await policy.explain(`${s.origin}/early`);
+    expect(explanation).toMatchObject({ allowed: false, reason: 'disallowed' });
+    expect(explanation.robotsTxt).toMatchObject({ bytes: LIMIT, truncated: true });
+    expect(await (await fetch(`${s.origin}/late`)).text()).toBe('fetched');
+  });
+
+  it('accepts a larger robotsMaxBytes and refuses one below 500 KiB', async () => {
+    const body = robotsOfSize(LIMIT + 1_000, 'Disallow: /late\n');
+    const s = await server(routes({ '/robots.txt': { body } }));
+    const { policy } = polite({ robotsMaxBytes: LIMIT + 1_000 });
+    expect((await policy.explain(`${s.origin}/late`)).robotsTxt).toMatchObject({
+      truncated: false,
+      bytes: LIMIT + 1_000,
+    });
+    expect(() => rig({ robotsMaxBytes: LIMIT - 1 })).toThrow(/robotsMaxBytes/);
+  });
+
+  it('reads a gzip bomb (100 MB inflated) only up to the limit', async () => {
+    let sentBytes = 0;
+    const s = await server((req, res) => {
+      if (req.url !== '/robots.txt') {
+        res.end('page');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+      const gzip = createGzip();
+      gzip.on('data', (chunk: Buffer) => (sentBytes += chunk.length));
+      gzip.pipe(res);
+      gzip.write('User-agent: *\nDisallow: /bomb\n');
+      const zeros = Buffer.alloc(1024 * 1024, 0x23); // '#' – one long comment line
+      let written = 0;
+      const pump = (): void => {
+        while (written < 100) {
+          written += 1;
+          if (!gzip.write(zeros)) {
+            gzip.once('drain', pump);
+            return;
+          }
+        }
+        gzip.end();
+      };
+      pump();
+      res.on('close', () => gzip.destroy());
+    });
+    const { policy } = polite();
+    const explanation = await policy.explain(`${s.origin}/bomb/x`);
+    expect(explanation).toMatchObject({ allowed: false, reason: 'disallowed' });
+    expect(explanation.robotsTxt).toMatchObject({ bytes: LIMIT, truncated: true });
+    // The server was stopped long before it produced the whole 100 MB (about 100 KB compressed).
+    expect(sentBytes).toBeLessThan(gzipSync(Buffer.alloc(100 * 1024 * 1024, 0x23)).length);
+  });
+
+  it('decompresses brotli and counts decompressed bytes', async () => {
+    const text = 'User-agent: *\nDisallow: /br\n';
+    const s = await server(
+      routes({
+        '/robots.txt': {
+          headers: { 'content-encoding': 'br', 'content-type': 'text/plain' },
+          body: brotliCompressSync(text),
+        },
+      }),
+    );
+    const { policy } = polite();
+    const explanation = await policy.explain(`${s.origin}/br`);
+    expect(explanation).toMatchObject({ allowed: false });
+    expect(explanation.robotsTxt.bytes).toBe(Buffer.byteLength(text));
+  });
+
+  it('treats a body it cannot decode (corrupt gzip, unknown coding) as unreachable', async () => {
+    const s = await server(
+      routes({
+        '/robots.txt': { headers: { 'content-encoding': 'gzip' }, body: 'this is not gzip' },
+      }),
+    );
+    const other = await server(
+      routes({ '/robots.txt': { headers: { 'content-encoding': 'zz-unknown' }, body: 'x' } }),
+    );
+    const { fetch } = polite();
+    for (const origin of [s.origin, other.origin]) {
+      const error = await fetch(`${origin}/page`).catch((e: unknown) => e);
+      expect(isRobotsDeniedError(error) && error.reason).toBe('unreachable');
+    }
+  });
+});

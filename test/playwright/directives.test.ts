@@ -1,0 +1,183 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRobotsPolicy, isRobotsInvalidOptionError } from '@polite-crawler/fetch';
+import type { RobotsPolicy } from '@polite-crawler/fetch';
+import { DEFAULTS, createPlaywrightGate } from '@polite-crawler/playwright';
+import type { PlaywrightGateOptions } from '@polite-crawler/playwright';
+import { startSite } from '../crawlee/helpers/site-server.js';
+import type { Answer, SiteServer } from '../crawlee/helpers/site-server.js';
+import { launchChromium } from './helpers/chromium.js';
+import type { Browser, BrowserContext } from './helpers/playwright-core.js';
+
+const USER_AGENT = 'GateBot/1.0 (+http://127.0.0.1/bot)';
+const META = '<meta name="robots" content="noindex">';
+
+/** A page whose robots meta ends exactly at byte `end` of the body. */
+function metaEndingAt(end: number): Answer {
+  const prefix = '<!doctype html><html><head><title>';
+  const padding = 'x'.repeat(end - prefix.length - '</title>'.length - META.length);
+  return {
+    headers: { 'content-type': 'text/html' },
+    body: `${prefix}${padding}</title>${META}<link rel="icon" href="data:,"></head><body>capped</body></html>`,
+  };
+}
+
+let browser: Browser;
+let site: SiteServer;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  site = await startSite({
+    '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
+    '/tagged': {
+      headers: [
+        ['content-type', 'text/html'],
+        ['x-robots-tag', 'otherbot: noindex'],
+        ['x-robots-tag', 'nosnippet'],
+      ],
+      body:
+        '<!doctype html><html><head><meta name="robots" content="noarchive"><meta name="GateBot" content="nofollow">' +
+        "<script>const m = document.createElement('meta'); m.name = 'robots'; m.content = 'noindex'; document.head.append(m);</script>" +
+        '</head><body>tagged</body></html>',
+    },
+    '/image.png': { headers: [['content-type', 'image/png'], ['x-robots-tag', 'noimageindex']], body: 'png' },
+    '/cap-1024': metaEndingAt(1024),
+    '/cap-1025': metaEndingAt(1025),
+  });
+});
+
+afterAll(async () => {
+  await browser.close();
+  await site.close();
+});
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of cleanup.splice(0)) await close();
+});
+
+async function gated(options: Partial<PlaywrightGateOptions> = {}): Promise<{
+  policy: RobotsPolicy;
+  context: BrowserContext;
+  gate: ReturnType<typeof createPlaywrightGate>;
+}> {
+  const policy = createRobotsPolicy({ userAgent: USER_AGENT, minInterval: 0 });
+  const gate = createPlaywrightGate({ policy, ...options });
+  const context = await browser.newContext();
+  await gate.attach(context);
+  cleanup.push(async () => {
+    await context.close();
+    await policy.close();
+  });
+  return { policy, context, gate };
+}
+
+describe('the directives of a navigation', () => {
+  it('reads repeated X-Robots-Tag lines one by one, as received', async () => {
+    const { policy, context, gate } = await gated({ metas: 'served' });
+    const page = await context.newPage();
+    const robots = await gate.robots((await page.goto(`${site.origin}/tagged`))!);
+    expect(robots.directives.nosnippet).toBe(true);
+    expect(robots.directives.noindex).toBe(false);
+    // Joined into one line (as Playwright's headers() and fulfil do), the rule would go to otherbot.
+    expect(policy.directives([['x-robots-tag', 'otherbot: noindex, nosnippet']]).nosnippet).toBe(false);
+  });
+
+  it("with metas: 'both', a noindex injected by a script counts, and so do the served metas", async () => {
+    const { context, gate } = await gated();
+    const page = await context.newPage();
+    const { directives } = await gate.robots((await page.goto(`${site.origin}/tagged`))!);
+    expect(directives.noindex).toBe(true); // from the script
+    expect(directives.noarchive).toBe(true); // served <meta name="robots">
+    expect(directives.nofollow).toBe(true); // served <meta name="GateBot">
+    expect(directives.nosnippet).toBe(true); // header
+  });
+
+  it("with metas: 'served', a meta injected by a script is not seen; with 'rendered' it is", async () => {
+    const served = await gated({ metas: 'served' });
+    const servedPage = await served.context.newPage();
+    const fromHtml = await served.gate.robots((await servedPage.goto(`${site.origin}/tagged`))!);
+    expect(fromHtml.directives.noindex).toBe(false);
+    expect(fromHtml.directives.noarchive).toBe(true);
+
+    const rendered = await gated({ metas: 'rendered' });
+    const renderedPage = await rendered.context.newPage();
+    const fromDom = await rendered.gate.robots((await renderedPage.goto(`${site.origin}/tagged`))!);
+    expect(fromDom.directives.noindex).toBe(true);
+    expect(fromDom.directives.noarchive).toBe(true);
+  });
+
+  it('reads the header of a non-HTML response and no metas', async () => {
+    const { context, gate } = await gated();
+    const page = await context.newPage();
+    const { directives } = await gate.robots((await page.goto(`${site.origin}/image.png`))!);
+    expect(directives.noimageindex).toBe(true);
+    expect(directives.rules.every((rule) => rule.source === 'header')).toBe(true);
+  });
+
+  it('finds a served meta that ends at maxHeadBytes, not one byte past it', async () => {
+    const { context, gate } = await gated({ metas: 'served', maxHeadBytes: 1024 });
+    const page = await context.newPage();
+    expect((await gate.robots((await page.goto(`${site.origin}/cap-1024`))!)).directives.noindex).toBe(true);
+    expect((await gate.robots((await page.goto(`${site.origin}/cap-1025`))!)).directives.noindex).toBe(false);
+  });
+});
+
+describe('pacing and options', () => {
+  it('holds concurrent subresources of one origin to the policy concurrency', async () => {
+    const images = Array.from({ length: 4 }, (_, i) => `/slow/${i}.png`);
+    const waiting = new Set<() => void>();
+    // Each image is held until another request arrives (or 100 ms pass), so a browser that
+    // sends them in parallel is caught with several in flight.
+    const held = (): Answer => ({
+      headers: { 'content-type': 'image/png' },
+      body: 'png',
+      hold: new Promise<void>((resolve) => {
+        for (const other of waiting) other();
+        waiting.add(resolve);
+        setTimeout(resolve, 100);
+      }),
+    });
+    const slow = await startSite({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' },
+      '/gallery': { body: images.map((src) => `<img src="${src}">`).join('') },
+      ...Object.fromEntries(images.map((src) => [src, held])),
+    });
+    try {
+      const { context } = await gated();
+      const page = await context.newPage();
+      await page.goto(`${slow.origin}/gallery`);
+      expect(images.every((src) => slow.hits(src).length === 1)).toBe(true);
+      expect(slow.maxConcurrent).toBe(1);
+
+      // The same page without the gate: Chromium fetches the images in parallel.
+      const plain = await browser.newContext();
+      cleanup.push(() => plain.close());
+      const before = slow.seen.length;
+      await (await plain.newPage()).goto(`${slow.origin}/gallery`);
+      expect(slow.seen.length).toBeGreaterThan(before);
+      expect(slow.seen.slice(before).some((seen) => seen.concurrent > 1)).toBe(true);
+    } finally {
+      for (const resolve of waiting) resolve();
+      await slow.close();
+    }
+  });
+
+  it('validates its options once, naming the bad one', async () => {
+    const policy = createRobotsPolicy({ userAgent: USER_AGENT });
+    cleanup.push(() => policy.close());
+    const invalid = (options: Partial<PlaywrightGateOptions>): unknown => {
+      try {
+        createPlaywrightGate({ policy, ...options });
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    expect(DEFAULTS.maxRedirects).toBe(20);
+    expect(invalid({ maxRedirects: 100 })).toBeUndefined();
+    expect(invalid({ maxRedirects: 101 })).toMatchObject({ code: 'ERR_ROBOTS_INVALID_OPTION', option: 'maxRedirects' });
+    expect(invalid({ maxHeadBytes: 1023 })).toMatchObject({ option: 'maxHeadBytes' });
+    expect(invalid({ metas: 'dom' as 'served' })).toMatchObject({ option: 'metas' });
+    expect(isRobotsInvalidOptionError(invalid({ policy: {} as RobotsPolicy }))).toBe(true);
+  });
+});
