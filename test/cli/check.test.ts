@@ -38,37 +38,98 @@ afterAll(async () => {
 
 describe('check --robots <file>', () => {
   it('exits 0 and says why when every URL is allowed', async () => {
-    const result = await runCli(['check', 'https://example.org/', 'https://example.org/private/open', '--agent', 'OtherBot', '--robots', robotsFile]);
+    const result = await runCli([
+      'check',
+      'https://example.org/',
+      'https://example.org/private/open',
+      '--agent',
+      'OtherBot',
+      '--robots',
+      robotsFile,
+    ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toContain('ALLOWED  https://example.org/\n         no rule matches; group "User-agent: *" (line 2)');
-    expect(result.stdout).toContain('ALLOWED  https://example.org/private/open\n         Allow: /private/open (line 4)');
+    expect(result.stdout).toContain(
+      'ALLOWED  https://example.org/\n         no rule matches; group "User-agent: *" (line 2)',
+    );
+    expect(result.stdout).toContain(
+      'ALLOWED  https://example.org/private/open\n         Allow: /private/open (line 4)',
+    );
     expect(result.stdout).toContain('OtherBot: 2 allowed, 0 denied');
   });
 
   it('exits 1 and quotes the deciding line when a URL is denied', async () => {
-    const result = await runCli(['check', 'https://example.org/', 'https://example.org/private/x', '--agent', 'OtherBot', '--robots', robotsFile]);
+    const result = await runCli([
+      'check',
+      'https://example.org/',
+      'https://example.org/private/x',
+      '--agent',
+      'OtherBot',
+      '--robots',
+      robotsFile,
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('DENIED   https://example.org/private/x\n         Disallow: /private/ (line 3); group "User-agent: *" (line 2)');
-    expect(result.stdout).toContain(`robots.txt ${robotsFile} (file, ${Buffer.byteLength(ROBOTS)} bytes)`);
+    expect(result.stdout).toContain(
+      'DENIED   https://example.org/private/x\n         Disallow: /private/ (line 3); group "User-agent: *" (line 2)',
+    );
+    expect(result.stdout).toContain(
+      `robots.txt ${robotsFile} (file, ${Buffer.byteLength(ROBOTS)} bytes)`,
+    );
   });
 
   it('picks the product group over the purpose group over *', async () => {
-    const product = await runCli(['check', 'https://example.org/lab/a', 'https://example.org/not-for-example', '--agent', 'examplebot', '--purpose', 'research', '--robots', robotsFile]);
+    const product = await runCli([
+      'check',
+      'https://example.org/lab/a',
+      'https://example.org/not-for-example',
+      '--agent',
+      'examplebot',
+      '--purpose',
+      'research',
+      '--robots',
+      robotsFile,
+    ]);
     expect(product.code).toBe(1);
-    expect(product.stdout).toContain('ALLOWED  https://example.org/lab/a\n         no rule matches; group "User-agent: ExampleBot" (line 9)');
+    expect(product.stdout).toContain(
+      'ALLOWED  https://example.org/lab/a\n         no rule matches; group "User-agent: ExampleBot" (line 9)',
+    );
     expect(product.stdout).toContain('DENIED   https://example.org/not-for-example');
-    const purpose = await runCli(['check', 'https://example.org/lab/a', 'https://example.org/private/x', '--agent', 'OtherBot', '--purpose', 'research', '--robots', robotsFile]);
-    expect(purpose.stdout).toContain('DENIED   https://example.org/lab/a\n         Disallow: /lab/ (line 7); group "User-agent-purpose: research" (line 6)');
+    const purpose = await runCli([
+      'check',
+      'https://example.org/lab/a',
+      'https://example.org/private/x',
+      '--agent',
+      'OtherBot',
+      '--purpose',
+      'research',
+      '--robots',
+      robotsFile,
+    ]);
+    expect(purpose.stdout).toContain(
+      'DENIED   https://example.org/lab/a\n         Disallow: /lab/ (line 7); group "User-agent-purpose: research" (line 6)',
+    );
     // The purpose group replaces the * group, so /private/ is not disallowed for it.
     expect(purpose.stdout).toContain('ALLOWED  https://example.org/private/x');
   });
 
   it('prints a JSON document with every field', async () => {
-    const result = await runCli(['check', 'https://example.org/private/x', 'https://example.org/a', '--agent', 'OtherBot', '--robots', robotsFile, '--json']);
+    const result = await runCli([
+      'check',
+      'https://example.org/private/x',
+      'https://example.org/a',
+      '--agent',
+      'OtherBot',
+      '--robots',
+      robotsFile,
+      '--json',
+    ]);
     expect(result.code).toBe(1);
     const json = parseJson<CheckJson>(result);
-    expect(json.agent).toEqual({ productToken: 'OtherBot', purpose: null, userAgent: 'OtherBot/1.0 (+polite-crawler CLI)' });
+    expect(json.agent).toEqual({
+      productToken: 'OtherBot',
+      purpose: null,
+      userAgent: 'OtherBot/1.0 (+polite-crawler CLI)',
+    });
     expect(json.allowed).toBe(1);
     expect(json.denied).toBe(1);
     expect(json.results[0]).toEqual({
@@ -93,28 +154,53 @@ describe('check --robots <file>', () => {
         truncated: false,
       },
     });
-    expect(json.results[1]).toMatchObject({ url: 'https://example.org/a', allowed: true, reason: 'no-matching-rule', rule: null });
+    expect(json.results[1]).toMatchObject({
+      url: 'https://example.org/a',
+      allowed: true,
+      reason: 'no-matching-rule',
+      rule: null,
+    });
   });
 });
 
 describe('check through the policy (no --robots)', () => {
   it('fetches each origin’s robots.txt once, with the crawler’s User-Agent', async () => {
     const before = site.requests.length;
-    const result = await runCli(['check', `${site.origin}/a`, `${site.origin}/private/b`, `${site.origin}/c`, '--agent', 'OtherBot', '--json']);
+    const result = await runCli([
+      'check',
+      `${site.origin}/a`,
+      `${site.origin}/private/b`,
+      `${site.origin}/c`,
+      '--agent',
+      'OtherBot',
+      '--json',
+    ]);
     expect(result.code).toBe(1);
     const seen = site.requests.slice(before);
     expect(seen.map((request) => request.path)).toEqual(['/robots.txt']);
     expect(seen[0]?.userAgent).toBe('OtherBot/1.0 (+polite-crawler CLI)');
     const json = parseJson<CheckJson>(result);
     expect(json.results.map((verdict) => verdict.allowed)).toEqual([true, false, true]);
-    expect(json.results[1]?.rule).toEqual({ kind: 'disallow', pattern: '/private/', line: 3, text: 'Disallow: /private/' });
-    expect(json.results[1]?.robotsTxt).toMatchObject({ source: 'policy', location: `${site.origin}/robots.txt`, status: 'ok', httpStatus: 200 });
+    expect(json.results[1]?.rule).toEqual({
+      kind: 'disallow',
+      pattern: '/private/',
+      line: 3,
+      text: 'Disallow: /private/',
+    });
+    expect(json.results[1]?.robotsTxt).toMatchObject({
+      source: 'policy',
+      location: `${site.origin}/robots.txt`,
+      status: 'ok',
+      httpStatus: 200,
+    });
   });
 
   it('denies everything on an origin whose robots.txt answers 503', async () => {
     const result = await runCli(['check', `${down.origin}/anything`, '--agent', 'OtherBot']);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain(`DENIED   ${down.origin}/anything\n         robots.txt unreachable (HTTP 503): everything disallowed`);
+    expect(result.stdout).toContain(
+      `DENIED   ${down.origin}/anything\n         robots.txt unreachable (HTTP 503): everything disallowed`,
+    );
     expect(down.paths()).not.toContain('/anything');
   });
 
@@ -124,7 +210,12 @@ describe('check through the policy (no --robots)', () => {
       const result = await runCli(['check', `${empty.origin}/x`, '--agent', 'OtherBot', '--json']);
       expect(result.code).toBe(0);
       const json = parseJson<CheckJson>(result);
-      expect(json.results[0]).toMatchObject({ allowed: true, reason: 'unavailable', selection: null, rule: null });
+      expect(json.results[0]).toMatchObject({
+        allowed: true,
+        reason: 'unavailable',
+        selection: null,
+        rule: null,
+      });
       expect(json.results[0]?.robotsTxt).toMatchObject({ status: 'unavailable', httpStatus: 404 });
     } finally {
       await empty.close();
@@ -135,19 +226,40 @@ describe('check through the policy (no --robots)', () => {
     const port = await closedPort();
     const result = await runCli(['check', `http://127.0.0.1:${port}/x`, '--agent', 'OtherBot']);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('robots.txt unreachable (connection refused): everything disallowed');
+    expect(result.stdout).toContain(
+      'robots.txt unreachable (connection refused): everything disallowed',
+    );
   });
 });
 
 describe('check --robots <url>', () => {
   it('reads the rules from the URL and applies them to every URL given', async () => {
-    const result = await runCli(['check', 'https://example.org/private/x', '--agent', 'OtherBot', '--robots', `${site.origin}/robots.txt`, '--json']);
+    const result = await runCli([
+      'check',
+      'https://example.org/private/x',
+      '--agent',
+      'OtherBot',
+      '--robots',
+      `${site.origin}/robots.txt`,
+      '--json',
+    ]);
     expect(result.code).toBe(1);
-    expect(parseJson<CheckJson>(result).results[0]?.robotsTxt).toMatchObject({ source: 'url', httpStatus: 200, location: `${site.origin}/robots.txt` });
+    expect(parseJson<CheckJson>(result).results[0]?.robotsTxt).toMatchObject({
+      source: 'url',
+      httpStatus: 200,
+      location: `${site.origin}/robots.txt`,
+    });
   });
 
   it('fails with exit code 4 when the URL does not answer 2xx', async () => {
-    const result = await runCli(['check', 'https://example.org/', '--agent', 'OtherBot', '--robots', `${down.origin}/robots.txt`]);
+    const result = await runCli([
+      'check',
+      'https://example.org/',
+      '--agent',
+      'OtherBot',
+      '--robots',
+      `${down.origin}/robots.txt`,
+    ]);
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -158,15 +270,39 @@ describe('check --robots <url>', () => {
 
 describe('check usage errors', () => {
   it.each([
-    [['check', 'https://example.org/', '--agent', 'Example Bot'], 'polite: invalid --agent "Example Bot": a product token is letters, "_" and "-" only (RFC 9309 §2.2.1), e.g. ExampleBot'],
-    [['check', 'https://example.org/', '--agent', 'ExampleBot/1.0'], 'polite: invalid --agent "ExampleBot/1.0": a product token is letters, "_" and "-" only (RFC 9309 §2.2.1), e.g. ExampleBot'],
-    [['check', 'https://example.org/', '--agent', 'ExampleBot', '--purpose', 'a b'], 'polite: invalid --purpose "a b": a purpose token is letters, digits, "_" and "-" only, e.g. search'],
-    [['check', 'https://example.org/', '--agent', 'ExampleBot', '--user-agent', 'Other/1.0'], 'polite: invalid --user-agent "Other/1.0": it must contain the product token ExampleBot (RFC 9309 §2.2.1)'],
-    [['check', 'example.org/x', '--agent', 'ExampleBot'], 'polite: invalid URL "example.org/x": not an absolute URL'],
-    [['check', 'ftp://example.org/x', '--agent', 'ExampleBot'], 'polite: invalid URL "ftp://example.org/x": only http and https URLs are supported'],
-    [['check', 'https://example.org/'], "polite: required option '-a, --agent <token>' not specified"],
+    [
+      ['check', 'https://example.org/', '--agent', 'Example Bot'],
+      'polite: invalid --agent "Example Bot": a product token is letters, "_" and "-" only (RFC 9309 §2.2.1), e.g. ExampleBot',
+    ],
+    [
+      ['check', 'https://example.org/', '--agent', 'ExampleBot/1.0'],
+      'polite: invalid --agent "ExampleBot/1.0": a product token is letters, "_" and "-" only (RFC 9309 §2.2.1), e.g. ExampleBot',
+    ],
+    [
+      ['check', 'https://example.org/', '--agent', 'ExampleBot', '--purpose', 'a b'],
+      'polite: invalid --purpose "a b": a purpose token is letters, digits, "_" and "-" only, e.g. search',
+    ],
+    [
+      ['check', 'https://example.org/', '--agent', 'ExampleBot', '--user-agent', 'Other/1.0'],
+      'polite: invalid --user-agent "Other/1.0": it must contain the product token ExampleBot (RFC 9309 §2.2.1)',
+    ],
+    [
+      ['check', 'example.org/x', '--agent', 'ExampleBot'],
+      'polite: invalid URL "example.org/x": not an absolute URL',
+    ],
+    [
+      ['check', 'ftp://example.org/x', '--agent', 'ExampleBot'],
+      'polite: invalid URL "ftp://example.org/x": only http and https URLs are supported',
+    ],
+    [
+      ['check', 'https://example.org/'],
+      "polite: required option '-a, --agent <token>' not specified",
+    ],
     [['check', '--agent', 'ExampleBot'], "polite: missing required argument 'url'"],
-    [['check', 'https://example.org/', '--agent', 'ExampleBot', '--robot', 'x'], "polite: unknown option '--robot' (Did you mean --robots?)"],
+    [
+      ['check', 'https://example.org/', '--agent', 'ExampleBot', '--robot', 'x'],
+      "polite: unknown option '--robot' (Did you mean --robots?)",
+    ],
   ])('%j → exit 2 and one line', async (args, line) => {
     const result = await runCli(args);
     expect(result.code).toBe(2);
@@ -175,8 +311,17 @@ describe('check usage errors', () => {
   });
 
   it('fails with exit code 4 when the robots.txt file does not exist', async () => {
-    const result = await runCli(['check', 'https://example.org/', '--agent', 'ExampleBot', '--robots', join(dir, 'nope.txt')]);
+    const result = await runCli([
+      'check',
+      'https://example.org/',
+      '--agent',
+      'ExampleBot',
+      '--robots',
+      join(dir, 'nope.txt'),
+    ]);
     expect(result.code).toBe(4);
-    expect(result.stderr).toBe(`polite: cannot read robots.txt file ${join(dir, 'nope.txt')}: no such file\n`);
+    expect(result.stderr).toBe(
+      `polite: cannot read robots.txt file ${join(dir, 'nope.txt')}: no such file\n`,
+    );
   });
 });

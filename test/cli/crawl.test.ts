@@ -50,7 +50,9 @@ beforeAll(async () => {
         ),
         '/a': send(html('<a href="/">home</a> <a href="/a#frag">self</a>')),
         '/b': send(html('b')),
-        '/nofollow-page': send(html('<a href="/hidden">h</a>', '<meta name="robots" content="nofollow">')),
+        '/nofollow-page': send(
+          html('<a href="/hidden">h</a>', '<meta name="robots" content="nofollow">'),
+        ),
         '/hidden': send(html('hidden')),
         '/noindex': send(html('<a href="/c">c</a>'), 'text/html', { 'x-robots-tag': 'noindex' }),
         '/c': send(html('c')),
@@ -97,7 +99,8 @@ describe('crawl', () => {
   });
 
   it('records every URL taken from the queue with its outcome, sorted', () => {
-    const label = (url: string): string => url.replace(site.origin, '').replace(partner.origin, 'B');
+    const label = (url: string): string =>
+      url.replace(site.origin, '').replace(partner.origin, 'B');
     const outcomes = json.pages.map((page) => [label(page.url), page.outcome]);
     expect(json.pages.map((page) => page.url)).toEqual(json.pages.map((page) => page.url).sort());
     expect(outcomes.sort()).toEqual([
@@ -139,15 +142,25 @@ describe('crawl', () => {
       reason: 'redirect-disallowed',
       url: `${site.origin}/private/moved`,
     });
-    expect(byPath.get(`${partner.origin}/`)?.denied).toMatchObject({ reason: 'unreachable', rule: null, unreachable: 'HTTP 503' });
-    expect(byPath.get(`${site.origin}/noindex`)?.directives).toEqual([{ name: 'noindex', source: 'header' }]);
+    expect(byPath.get(`${partner.origin}/`)?.denied).toMatchObject({
+      reason: 'unreachable',
+      rule: null,
+      unreachable: 'HTTP 503',
+    });
+    expect(byPath.get(`${site.origin}/noindex`)?.directives).toEqual([
+      { name: 'noindex', source: 'header' },
+    ]);
     expect(byPath.get(`${site.origin}/missing`)).toMatchObject({ status: 404, error: 'HTTP 404' });
   });
 
   it('lists the links it did not follow, each with its reason', () => {
     expect(json.skipped).toEqual([
       { url: `${site.origin}/b`, reason: 'nofollow-link', foundOn: `${site.origin}/` },
-      { url: `${site.origin}/hidden`, reason: 'nofollow-page', foundOn: `${site.origin}/nofollow-page` },
+      {
+        url: `${site.origin}/hidden`,
+        reason: 'nofollow-page',
+        foundOn: `${site.origin}/nofollow-page`,
+      },
       { url: 'https://example.com/', reason: 'off-site', foundOn: `${site.origin}/` },
     ]);
   });
@@ -182,21 +195,45 @@ describe('crawl', () => {
 
 describe('crawl output', () => {
   it('prints a summary table, with no progress line or colours when piped', async () => {
-    const result = await runCli(['crawl', `${site.origin}/`, '--agent', 'ExampleBot', '--delay', '0', '--max-crawl-delay', '0']);
+    const result = await runCli([
+      'crawl',
+      `${site.origin}/`,
+      '--agent',
+      'ExampleBot',
+      '--delay',
+      '0',
+      '--max-crawl-delay',
+      '0',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).not.toContain(ESCAPE);
     expect(result.stdout).not.toContain('\r');
     expect(result.stdout).toContain(`Crawled ${site.origin}/ as ExampleBot: 12 URLs in `);
     expect(result.stdout).toMatch(
-      new RegExp(`denied {3}- {7}${site.origin}/private/x {2,}Disallow: /private/ \\(line 2 of ${site.origin}/robots.txt\\)`),
+      new RegExp(
+        `denied {3}- {7}${site.origin}/private/x {2,}Disallow: /private/ \\(line 2 of ${site.origin}/robots.txt\\)`,
+      ),
     );
     expect(result.stdout).toContain(`noindex  200     ${site.origin}/noindex`);
-    expect(result.stdout).toContain('Summary: 8 fetched (1 noindex), 3 denied by robots.txt, 1 error, 3 links not followed\n');
+    expect(result.stdout).toContain(
+      'Summary: 8 fetched (1 noindex), 3 denied by robots.txt, 1 error, 3 links not followed\n',
+    );
   });
 
   it('colours the output when FORCE_COLOR is set, even when piped, and not with FORCE_COLOR=0', async () => {
-    const args = ['crawl', `${site.origin}/a`, '--agent', 'ExampleBot', '--delay', '0', '--max-crawl-delay', '0', '--max-pages', '1'];
+    const args = [
+      'crawl',
+      `${site.origin}/a`,
+      '--agent',
+      'ExampleBot',
+      '--delay',
+      '0',
+      '--max-crawl-delay',
+      '0',
+      '--max-pages',
+      '1',
+    ];
     const forced = await runCli(args, { env: { FORCE_COLOR: '1' } });
     expect(forced.stdout).toContain(`${ESCAPE}32mfetched`);
     const off = await runCli(args, { env: { FORCE_COLOR: '0' } });
@@ -222,14 +259,35 @@ describe('crawl limits', () => {
   });
 
   it('visits exactly --max-pages URLs when the site has that many', async () => {
-    const json = parseJson<CrawlJson>(await runCli(['crawl', `${chain.origin}/`, '--agent', 'ExampleBot', '--delay', '0', '--max-pages', '3', '--json']));
+    const json = parseJson<CrawlJson>(
+      await runCli([
+        'crawl',
+        `${chain.origin}/`,
+        '--agent',
+        'ExampleBot',
+        '--delay',
+        '0',
+        '--max-pages',
+        '3',
+        '--json',
+      ]),
+    );
     expect(json.pages).toHaveLength(3);
     expect(json.notVisited).toBe(0);
   });
 
   it('stops one short and says so when the site has one more', async () => {
     const before = chain.paths().filter((path) => path === '/p2').length;
-    const result = await runCli(['crawl', `${chain.origin}/`, '--agent', 'ExampleBot', '--delay', '0', '--max-pages', '2']);
+    const result = await runCli([
+      'crawl',
+      `${chain.origin}/`,
+      '--agent',
+      'ExampleBot',
+      '--delay',
+      '0',
+      '--max-pages',
+      '2',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('1 not visited (--max-pages 2)');
     expect(chain.paths().filter((path) => path === '/p2')).toHaveLength(before);
@@ -238,19 +296,43 @@ describe('crawl limits', () => {
   it.each([
     ['--max-pages', String(CLI_DEFAULTS.maxPagesLimit + 1), `1 to ${CLI_DEFAULTS.maxPagesLimit}`],
     ['--max-pages', '0', `1 to ${CLI_DEFAULTS.maxPagesLimit}`],
-    ['--concurrency', String(CLI_DEFAULTS.concurrencyLimit + 1), `1 to ${CLI_DEFAULTS.concurrencyLimit}`],
+    [
+      '--concurrency',
+      String(CLI_DEFAULTS.concurrencyLimit + 1),
+      `1 to ${CLI_DEFAULTS.concurrencyLimit}`,
+    ],
     ['--concurrency', '1.5', `1 to ${CLI_DEFAULTS.concurrencyLimit}`],
     ['--delay', '-1', 'from 0 to 3600000'],
   ])('rejects %s %s with exit 2', async (option, value, range) => {
-    const result = await runCli(['crawl', `${chain.origin}/`, '--agent', 'ExampleBot', option, value]);
+    const result = await runCli([
+      'crawl',
+      `${chain.origin}/`,
+      '--agent',
+      'ExampleBot',
+      option,
+      value,
+    ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`^polite: option '.*${option} <\\w+>' argument '${value.replace('.', '\\.')}' is invalid\\. expected a whole number (from )?${range}\\n$`));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^polite: option '.*${option} <\\w+>' argument '${value.replace('.', '\\.')}' is invalid\\. expected a whole number (from )?${range}\\n$`,
+      ),
+    );
   });
 
   it(`accepts the highest --max-pages (${CLI_DEFAULTS.maxPagesLimit}) and --concurrency (${CLI_DEFAULTS.concurrencyLimit})`, async () => {
     const result = await runCli([
-      'crawl', `${chain.origin}/`, '--agent', 'ExampleBot', '--delay', '0',
-      '--max-pages', String(CLI_DEFAULTS.maxPagesLimit), '--concurrency', String(CLI_DEFAULTS.concurrencyLimit), '--json',
+      'crawl',
+      `${chain.origin}/`,
+      '--agent',
+      'ExampleBot',
+      '--delay',
+      '0',
+      '--max-pages',
+      String(CLI_DEFAULTS.maxPagesLimit),
+      '--concurrency',
+      String(CLI_DEFAULTS.concurrencyLimit),
+      '--json',
     ]);
     expect(result.code).toBe(0);
     expect(parseJson<CrawlJson>(result).limits).toMatchObject({
@@ -262,13 +344,27 @@ describe('crawl limits', () => {
 
 describe('crawl start URL', () => {
   it('exits 1 when robots.txt refuses the start URL', async () => {
-    const result = await runCli(['crawl', `${site.origin}/private/start`, '--agent', 'ExampleBot', '--delay', '0']);
+    const result = await runCli([
+      'crawl',
+      `${site.origin}/private/start`,
+      '--agent',
+      'ExampleBot',
+      '--delay',
+      '0',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('Summary: 0 fetched (0 noindex), 1 denied by robots.txt');
   });
 
   it('exits 4 when the start URL fails', async () => {
-    const result = await runCli(['crawl', `${site.origin}/missing`, '--agent', 'ExampleBot', '--delay', '0']);
+    const result = await runCli([
+      'crawl',
+      `${site.origin}/missing`,
+      '--agent',
+      'ExampleBot',
+      '--delay',
+      '0',
+    ]);
     expect(result.code).toBe(4);
     expect(result.stdout).toContain('1 error');
   });

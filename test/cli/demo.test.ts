@@ -4,7 +4,9 @@ import { ESCAPE, runCli } from './helpers/run-cli.js';
 
 /** The output with what legitimately changes between runs (ports, durations) masked. */
 function stable(stdout: string): string {
-  return stdout.replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://127.0.0.1:PORT').replace(/ in \d+\.\d s/g, ' in N s');
+  return stdout
+    .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://127.0.0.1:PORT')
+    .replace(/ in \d+\.\d s/g, ' in N s');
 }
 
 describe('demo', () => {
@@ -24,7 +26,9 @@ describe('demo', () => {
 
   it('serves two origins on 127.0.0.1 and names them A and B', () => {
     expect(first.stdout).toMatch(/^ {2}A = http:\/\/127\.0\.0\.1:\d+ {2}the demo site/m);
-    expect(first.stdout).toMatch(/^ {2}B = http:\/\/127\.0\.0\.1:\d+ {2}a second origin linked from A; its robots\.txt answers 503$/m);
+    expect(first.stdout).toMatch(
+      /^ {2}B = http:\/\/127\.0\.0\.1:\d+ {2}a second origin linked from A; its robots\.txt answers 503$/m,
+    );
   });
 
   it('lists the fetched, noindex, denied and failed pages with their reasons', () => {
@@ -35,12 +39,18 @@ describe('demo', () => {
     expect(out).toMatch(/^ {2}noindex +200 +A\/noindex-header +noindex \(header\), 1 link$/m);
     expect(out).toMatch(/^ {2}noindex +200 +A\/noindex-meta +noindex \(meta\), 1 link$/m);
     expect(out).toMatch(/^ {2}fetched +200 +A\/nofollow-meta +nofollow \(meta\), 1 link$/m);
-    expect(out).toMatch(/^ {2}denied +- +A\/private\/report +Disallow: \/private\/ \(line 8 of A\/robots\.txt\)$/m);
-    expect(out).toMatch(/^ {2}denied +- +A\/drafts\/next-post +Disallow: \/drafts\/ \(line 9 of A\/robots\.txt\)$/m);
+    expect(out).toMatch(
+      /^ {2}denied +- +A\/private\/report +Disallow: \/private\/ \(line 8 of A\/robots\.txt\)$/m,
+    );
+    expect(out).toMatch(
+      /^ {2}denied +- +A\/drafts\/next-post +Disallow: \/drafts\/ \(line 9 of A\/robots\.txt\)$/m,
+    );
     expect(out).toMatch(
       /^ {2}denied +- +A\/moved +redirect to A\/private\/moved refused, never requested: Disallow: \/private\/ \(line 8 of A\/robots\.txt\)$/m,
     );
-    expect(out).toMatch(/^ {2}denied +- +B\/ +B\/robots\.txt unreachable \(HTTP 503\): everything disallowed$/m);
+    expect(out).toMatch(
+      /^ {2}denied +- +B\/ +B\/robots\.txt unreachable \(HTTP 503\): everything disallowed$/m,
+    );
     expect(out).toMatch(/^ {2}error +404 +A\/missing +HTTP 404$/m);
     expect(out).toMatch(/^ {2}A +HTTP 200, \d+ bytes +1 s +250 ms +15$/m);
     expect(out).toMatch(/^ {2}B +unreachable \(HTTP 503\) +- +- +1$/m);
@@ -65,7 +75,9 @@ describe('demo', () => {
     );
     expect(first.stdout).toContain('  Rule        line 8: Disallow: /private/\n');
     expect(first.stdout).toContain('  A: 15 requests, B: 1 request (3 for robots.txt)\n');
-    expect(first.stdout).toContain('  0 requests to a URL that robots.txt or nofollow put off limits\n');
+    expect(first.stdout).toContain(
+      '  0 requests to a URL that robots.txt or nofollow put off limits\n',
+    );
   });
 
   it('prints the same report on every run, apart from ports and durations', () => {

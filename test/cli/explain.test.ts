@@ -40,7 +40,14 @@ afterAll(async () => {
 
 describe('explain', () => {
   it('shows how robots.txt was obtained, the group, the deciding line and the verdict', async () => {
-    const result = await runCli(['explain', `${site.origin}/lab/x?y=1`, '--agent', 'ExampleBot', '--purpose', 'research']);
+    const result = await runCli([
+      'explain',
+      `${site.origin}/lab/x?y=1`,
+      '--agent',
+      'ExampleBot',
+      '--purpose',
+      'research',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(
@@ -70,11 +77,37 @@ describe('explain', () => {
   });
 
   it.each([
-    ['OnlyBot', [], 'chosen by product token: the group naming OnlyBot', 'Rule        line 9: Allow: /', 0],
-    ['ExampleBot', [], 'the * group: no group names ExampleBot', 'Rule        line 2: Disallow: /private/', 1],
-    ['ExampleBot', ['--purpose', 'other'], 'the * group: no group names ExampleBot or purpose other', 'Rule        line 2: Disallow: /private/', 1],
+    [
+      'OnlyBot',
+      [],
+      'chosen by product token: the group naming OnlyBot',
+      'Rule        line 9: Allow: /',
+      0,
+    ],
+    [
+      'ExampleBot',
+      [],
+      'the * group: no group names ExampleBot',
+      'Rule        line 2: Disallow: /private/',
+      1,
+    ],
+    [
+      'ExampleBot',
+      ['--purpose', 'other'],
+      'the * group: no group names ExampleBot or purpose other',
+      'Rule        line 2: Disallow: /private/',
+      1,
+    ],
   ])('explains the group chosen for %s %j', async (agent, extra, group, rule, code) => {
-    const result = await runCli(['explain', 'https://example.org/private/a', '--agent', agent, ...extra, '--robots', robotsFile]);
+    const result = await runCli([
+      'explain',
+      'https://example.org/private/a',
+      '--agent',
+      agent,
+      ...extra,
+      '--robots',
+      robotsFile,
+    ]);
     expect(result.code).toBe(code);
     expect(result.stdout).toContain(`Group       ${group}`);
     expect(result.stdout).toContain(rule);
@@ -84,10 +117,24 @@ describe('explain', () => {
   it('explains that no group applies when there is no * group', async () => {
     const file = join(dir, 'no-star.txt');
     await writeFile(file, 'User-agent: SomeBot\nDisallow: /\n');
-    const result = await runCli(['explain', 'https://example.org/a', '--agent', 'ExampleBot', '--robots', file, '--json']);
+    const result = await runCli([
+      'explain',
+      'https://example.org/a',
+      '--agent',
+      'ExampleBot',
+      '--robots',
+      file,
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     const json = parseJson<ExplainJson>(result);
-    expect(json).toMatchObject({ allowed: true, reason: 'no-applicable-group', selection: 'none', groups: [], rule: null });
+    expect(json).toMatchObject({
+      allowed: true,
+      reason: 'no-applicable-group',
+      selection: 'none',
+      groups: [],
+      rule: null,
+    });
   });
 
   it('explains an unreachable robots.txt (503): everything disallowed', async () => {
@@ -96,7 +143,9 @@ describe('explain', () => {
       const result = await runCli(['explain', `${down.origin}/page`, '--agent', 'ExampleBot']);
       expect(result.code).toBe(1);
       expect(result.stdout).toContain('  obtained  unreachable: HTTP 503\n');
-      expect(result.stdout).toContain('Rule        none: robots.txt is unreachable (HTTP 503),\n            so every URL is disallowed (RFC 9309 §2.3.1.4)');
+      expect(result.stdout).toContain(
+        'Rule        none: robots.txt is unreachable (HTTP 503),\n            so every URL is disallowed (RFC 9309 §2.3.1.4)',
+      );
       expect(result.stdout).toContain('Verdict     DENIED');
       expect(down.paths()).toEqual(['/robots.txt']);
     } finally {
@@ -105,11 +154,21 @@ describe('explain', () => {
   });
 
   it('prints the verdict and the robots.txt report as JSON', async () => {
-    const result = await runCli(['explain', `${site.origin}/private/a`, '--agent', 'ExampleBot', '--json']);
+    const result = await runCli([
+      'explain',
+      `${site.origin}/private/a`,
+      '--agent',
+      'ExampleBot',
+      '--json',
+    ]);
     expect(result.code).toBe(1);
     const json = parseJson<ExplainJson>(result);
     expect(json).toEqual({
-      agent: { productToken: 'ExampleBot', purpose: null, userAgent: 'ExampleBot/1.0 (+polite-crawler CLI)' },
+      agent: {
+        productToken: 'ExampleBot',
+        purpose: null,
+        userAgent: 'ExampleBot/1.0 (+polite-crawler CLI)',
+      },
       url: `${site.origin}/private/a`,
       allowed: false,
       reason: 'rule',
@@ -138,18 +197,38 @@ describe('explain', () => {
     // The deciding rule sits past the 512000-byte limit, so it is not read.
     const filler = `# ${'x'.repeat(98)}\n`.repeat(5_200);
     await writeFile(file, `User-agent: *\n${filler}Disallow: /late\n`);
-    const result = await runCli(['explain', 'https://example.org/late', '--agent', 'ExampleBot', '--robots', file]);
+    const result = await runCli([
+      'explain',
+      'https://example.org/late',
+      '--agent',
+      'ExampleBot',
+      '--robots',
+      file,
+    ]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/ {2}size {6}\d+ bytes parsed: the file is longer, the rest is ignored \(RFC 9309 §2\.5\)/);
+    expect(result.stdout).toMatch(
+      / {2}size {6}\d+ bytes parsed: the file is longer, the rest is ignored \(RFC 9309 §2\.5\)/,
+    );
     expect(result.stdout).toContain('Verdict     ALLOWED');
   });
 
   it('times out a robots.txt URL that never answers, with exit code 4', async () => {
     const silent = await startServer(() => undefined);
     try {
-      const result = await runCli(['explain', 'https://example.org/', '--agent', 'ExampleBot', '--robots', `${silent.origin}/robots.txt`, '--timeout', '200']);
+      const result = await runCli([
+        'explain',
+        'https://example.org/',
+        '--agent',
+        'ExampleBot',
+        '--robots',
+        `${silent.origin}/robots.txt`,
+        '--timeout',
+        '200',
+      ]);
       expect(result.code).toBe(4);
-      expect(result.stderr).toBe(`polite: cannot fetch robots.txt ${silent.origin}/robots.txt: timed out after 0.2 s\n`);
+      expect(result.stderr).toBe(
+        `polite: cannot fetch robots.txt ${silent.origin}/robots.txt: timed out after 0.2 s\n`,
+      );
     } finally {
       await silent.close();
     }

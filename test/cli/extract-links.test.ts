@@ -7,7 +7,11 @@ const links = (html: string, maxLinks = 100): { url: string; nofollow: boolean }
 
 describe('extractLinks', () => {
   it('resolves relative links against the page, drops fragments and duplicates', () => {
-    expect(links('<a href="a">1</a><a href="/b#x">2</a><a href="../c?q=1">3</a><a href="a#y">dup</a><A HREF=d>4</A>')).toEqual([
+    expect(
+      links(
+        '<a href="a">1</a><a href="/b#x">2</a><a href="../c?q=1">3</a><a href="a#y">dup</a><A HREF=d>4</A>',
+      ),
+    ).toEqual([
       { url: 'http://127.0.0.1:8080/dir/a', nofollow: false },
       { url: 'http://127.0.0.1:8080/b', nofollow: false },
       { url: 'http://127.0.0.1:8080/c?q=1', nofollow: false },
@@ -16,13 +20,15 @@ describe('extractLinks', () => {
   });
 
   it('honours the first <base href>', () => {
-    expect(links('<base href="http://127.0.0.1:9000/root/"><base href="/ignored/"><a href="x">x</a>')).toEqual([
-      { url: 'http://127.0.0.1:9000/root/x', nofollow: false },
-    ]);
+    expect(
+      links('<base href="http://127.0.0.1:9000/root/"><base href="/ignored/"><a href="x">x</a>'),
+    ).toEqual([{ url: 'http://127.0.0.1:9000/root/x', nofollow: false }]);
   });
 
   it('marks rel=nofollow among other rel values, in any case', () => {
-    expect(links('<a rel="noopener NoFollow" href="/n">n</a><a rel=external href="/e">e</a>')).toEqual([
+    expect(
+      links('<a rel="noopener NoFollow" href="/n">n</a><a rel=external href="/e">e</a>'),
+    ).toEqual([
       { url: 'http://127.0.0.1:8080/n', nofollow: true },
       { url: 'http://127.0.0.1:8080/e', nofollow: false },
     ]);
@@ -51,8 +57,12 @@ describe('extractLinks', () => {
   });
 
   it('ignores a tag cut off by the end of the input', () => {
-    expect(links('<a href="/whole">w</a><a href="/half')).toEqual([{ url: 'http://127.0.0.1:8080/whole', nofollow: false }]);
-    expect(links('<a href="/whole">w</a><a href="/cut"')).toEqual([{ url: 'http://127.0.0.1:8080/whole', nofollow: false }]);
+    expect(links('<a href="/whole">w</a><a href="/half')).toEqual([
+      { url: 'http://127.0.0.1:8080/whole', nofollow: false },
+    ]);
+    expect(links('<a href="/whole">w</a><a href="/cut"')).toEqual([
+      { url: 'http://127.0.0.1:8080/whole', nofollow: false },
+    ]);
   });
 
   it('survives hostile markup', () => {

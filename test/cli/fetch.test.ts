@@ -24,7 +24,10 @@ beforeAll(async () => {
       '/hop': redirect('/plain', 301),
       '/missing': status(404, 'nope'),
       '/at-limit': send(Buffer.alloc(CLI_DEFAULTS.maxBodyBytes, 'a'), 'application/octet-stream'),
-      '/past-limit': send(Buffer.alloc(CLI_DEFAULTS.maxBodyBytes + 1, 'a'), 'application/octet-stream'),
+      '/past-limit': send(
+        Buffer.alloc(CLI_DEFAULTS.maxBodyBytes + 1, 'a'),
+        'application/octet-stream',
+      ),
     }),
   );
 });

@@ -36,7 +36,10 @@ beforeAll(async () => {
       '/hop4': redirect('/hop5'),
       '/hop5': redirect('/clean.txt'),
       '/gone.txt': status(404),
-      '/image.png': send(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), 'image/png'),
+      '/image.png': send(
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+        'image/png',
+      ),
     }),
   );
 });
@@ -67,11 +70,16 @@ describe('lint', () => {
       ['7', 'error', 'invalid-sitemap-url'],
     ]);
     expect(result.stdout).toContain('| Dissallow: /typo');
-    expect(result.stdout).toContain(`6 problems: 3 errors, 3 warnings, 0 infos (${Buffer.byteLength(MESSY)} bytes, 1 sitemap)`);
+    expect(result.stdout).toContain(
+      `6 problems: 3 errors, 3 warnings, 0 infos (${Buffer.byteLength(MESSY)} bytes, 1 sitemap)`,
+    );
   });
 
   it('exits 1 when there are warnings only, 0 when clean', async () => {
-    const warnings = await runCli(['lint', await file('warn.txt', 'User-agent: *\nDissallow: /x\n')]);
+    const warnings = await runCli([
+      'lint',
+      await file('warn.txt', 'User-agent: *\nDissallow: /x\n'),
+    ]);
     expect(warnings.code).toBe(1);
     expect(warnings.stdout).toContain('1 problem: 0 errors, 1 warning, 0 infos');
     const clean = await runCli(['lint', await file('clean.txt', 'User-agent: *\nDisallow: /x\n')]);
@@ -84,8 +92,18 @@ describe('lint', () => {
     const result = await runCli(['lint', path, '--json']);
     expect(result.code).toBe(3);
     const json = parseJson<LintJson>(result);
-    expect(json.robotsTxt).toMatchObject({ source: 'file', location: path, bytes: Buffer.byteLength(MESSY), truncated: false });
-    expect(json.summary).toEqual({ errors: 3, warnings: 3, infos: 0, sitemaps: ['https://example.org/sitemap.xml'] });
+    expect(json.robotsTxt).toMatchObject({
+      source: 'file',
+      location: path,
+      bytes: Buffer.byteLength(MESSY),
+      truncated: false,
+    });
+    expect(json.summary).toEqual({
+      errors: 3,
+      warnings: 3,
+      infos: 0,
+      sitemaps: ['https://example.org/sitemap.xml'],
+    });
     expect(json.diagnostics[0]).toEqual({
       line: 1,
       severity: 'error',
@@ -97,10 +115,19 @@ describe('lint', () => {
   });
 
   it('reports encoding problems', async () => {
-    const path = await file('latin1.txt', Buffer.concat([Buffer.from('User-agent: *\nDisallow: /caf'), Buffer.from([0xe9]), Buffer.from('\n')]));
+    const path = await file(
+      'latin1.txt',
+      Buffer.concat([
+        Buffer.from('User-agent: *\nDisallow: /caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('\n'),
+      ]),
+    );
     const result = await runCli(['lint', path, '--json']);
     const json = parseJson<LintJson>(result);
-    expect(json.diagnostics).toContainEqual(expect.objectContaining({ line: 2, code: 'invalid-utf8' }));
+    expect(json.diagnostics).toContainEqual(
+      expect.objectContaining({ line: 2, code: 'invalid-utf8' }),
+    );
   });
 
   it('reads a URL, following redirects', async () => {
@@ -117,7 +144,10 @@ describe('lint limits', () => {
   it(`parses a file of exactly ${CLI_DEFAULTS.maxRobotsBytes} bytes in full`, async () => {
     const head = 'User-agent: *\n';
     const line = `Disallow: /${'a'.repeat(88)}\n`; // 100 bytes
-    const body = head + line.repeat((CLI_DEFAULTS.maxRobotsBytes - head.length) / 100) + 'x'.repeat((CLI_DEFAULTS.maxRobotsBytes - head.length) % 100);
+    const body =
+      head +
+      line.repeat((CLI_DEFAULTS.maxRobotsBytes - head.length) / 100) +
+      'x'.repeat((CLI_DEFAULTS.maxRobotsBytes - head.length) % 100);
     expect(Buffer.byteLength(body)).toBe(CLI_DEFAULTS.maxRobotsBytes);
     const result = await runCli(['lint', await file('at-limit.txt', body), '--json']);
     const json = parseJson<LintJson>(result);
@@ -164,16 +194,35 @@ describe('lint limits', () => {
   it(`follows ${CLI_DEFAULTS.maxRedirects} redirects but not ${CLI_DEFAULTS.maxRedirects + 1}`, async () => {
     const result = await runCli(['lint', `${site.origin}/hop0`]);
     expect(result.code).toBe(4);
-    expect(result.stderr).toBe(`polite: cannot fetch robots.txt ${site.origin}/hop0: more than ${CLI_DEFAULTS.maxRedirects} redirects\n`);
+    expect(result.stderr).toBe(
+      `polite: cannot fetch robots.txt ${site.origin}/hop0: more than ${CLI_DEFAULTS.maxRedirects} redirects\n`,
+    );
   });
 });
 
 describe('lint input errors', () => {
   it.each([
-    ['a missing file', () => join(dir, 'missing.txt'), (path: string) => `cannot read robots.txt file ${path}: no such file`],
-    ['a directory', () => dir, (path: string) => `cannot read robots.txt file ${path}: is a directory`],
-    ['a binary URL', () => `${site.origin}/image.png`, (url: string) => `cannot read robots.txt ${url}: not a text file (NUL byte at offset 8)`],
-    ['a 404 URL', () => `${site.origin}/gone.txt`, (url: string) => `cannot fetch robots.txt ${url}: HTTP 404 (a crawler treats robots.txt as unavailable and allows everything)`],
+    [
+      'a missing file',
+      () => join(dir, 'missing.txt'),
+      (path: string) => `cannot read robots.txt file ${path}: no such file`,
+    ],
+    [
+      'a directory',
+      () => dir,
+      (path: string) => `cannot read robots.txt file ${path}: is a directory`,
+    ],
+    [
+      'a binary URL',
+      () => `${site.origin}/image.png`,
+      (url: string) => `cannot read robots.txt ${url}: not a text file (NUL byte at offset 8)`,
+    ],
+    [
+      'a 404 URL',
+      () => `${site.origin}/gone.txt`,
+      (url: string) =>
+        `cannot fetch robots.txt ${url}: HTTP 404 (a crawler treats robots.txt as unavailable and allows everything)`,
+    ],
   ])('%s → exit 4 and one line', async (_name, target, message) => {
     const spec = target();
     const result = await runCli(['lint', spec]);
@@ -186,7 +235,9 @@ describe('lint input errors', () => {
     const port = await closedPort();
     const result = await runCli(['lint', `http://127.0.0.1:${port}/robots.txt`]);
     expect(result.code).toBe(4);
-    expect(result.stderr).toBe(`polite: cannot fetch robots.txt http://127.0.0.1:${port}/robots.txt: connection refused\n`);
+    expect(result.stderr).toBe(
+      `polite: cannot fetch robots.txt http://127.0.0.1:${port}/robots.txt: connection refused\n`,
+    );
   });
 
   it('a missing argument → exit 2', async () => {

@@ -1,6 +1,11 @@
+import { stripVTControlCharacters } from 'node:util';
 import { createStyle, wantsColor } from '@polite-crawler/cli';
 import { describe, expect, it } from 'vitest';
-import { createProgressLine, renderProgress } from '../../packages/cli/src/output/progress-line.js';
+import {
+  createProgressLine,
+  PROGRESS_REDRAW_MS,
+  renderProgress,
+} from '../../packages/cli/src/output/progress-line.js';
 import { renderTable } from '../../packages/cli/src/output/table.js';
 import { sourceLines } from '../../packages/cli/src/source-lines.js';
 
@@ -38,7 +43,7 @@ describe('renderTable', () => {
       [style.green('ok'), 'a'],
       ['longer', 'b'],
     ]);
-    expect(text.replace(/\u001b\[\d+m/g, '')).toBe('ok      a\nlonger  b');
+    expect(stripVTControlCharacters(text)).toBe('ok      a\nlonger  b');
   });
 });
 
@@ -46,20 +51,34 @@ describe('progress line', () => {
   const snapshot = { done: 3, inFlight: 1, queued: 4, skipped: 2, denied: 1, errors: 0 };
 
   it('says what is done, queued and skipped, and which origin is paced', () => {
-    expect(renderProgress({ ...snapshot, pacing: { origin: 'http://127.0.0.1:8080', intervalMs: 1000 } }, 0)).toBe(
+    expect(
+      renderProgress(
+        { ...snapshot, pacing: { origin: 'http://127.0.0.1:8080', intervalMs: 1000 } },
+        0,
+      ),
+    ).toBe(
       'crawl: 3 done · 1 in flight · 4 queued · 2 skipped · 1 denied | 127.0.0.1:8080 every 1.0 s',
     );
   });
 
   it('shows a Retry-After pause while it lasts', () => {
-    const paused = { ...snapshot, paused: { origin: 'http://127.0.0.1:8080', until: 12_000, status: 503 } };
-    expect(renderProgress(paused, 2_000)).toContain('| 127.0.0.1:8080 paused 10 s (HTTP 503 Retry-After)');
+    const paused = {
+      ...snapshot,
+      paused: { origin: 'http://127.0.0.1:8080', until: 12_000, status: 503 },
+    };
+    expect(renderProgress(paused, 2_000)).toContain(
+      '| 127.0.0.1:8080 paused 10 s (HTTP 503 Retry-After)',
+    );
     expect(renderProgress(paused, 12_000)).not.toContain('paused');
   });
 
   it('overwrites one line on a terminal and erases it at the end', () => {
     const written: string[] = [];
-    const line = createProgressLine({ isTTY: true, columns: 40, write: (chunk: string) => written.push(chunk) }, createStyle(false), () => 0);
+    const line = createProgressLine(
+      { isTTY: true, columns: 40, write: (chunk: string) => written.push(chunk) },
+      createStyle(false),
+      () => 0,
+    );
     line.update(snapshot);
     line.clear();
     expect(written[0]?.startsWith('\r\u001b[2K')).toBe(true);
@@ -67,9 +86,31 @@ describe('progress line', () => {
     expect(written[1]).toBe('\r\u001b[2K');
   });
 
+  it('redraws at most once per interval', () => {
+    const written: string[] = [];
+    let time = 0;
+    const line = createProgressLine(
+      { isTTY: true, columns: 0, write: (chunk: string) => written.push(chunk) },
+      createStyle(false),
+      () => time,
+    );
+    line.update(snapshot);
+    time = PROGRESS_REDRAW_MS - 1;
+    line.update({ ...snapshot, done: 4 });
+    time = PROGRESS_REDRAW_MS;
+    line.update({ ...snapshot, done: 5 });
+    expect(written).toHaveLength(2);
+    expect(written[1]).toContain('crawl: 5 done');
+    // An unknown width (0 columns) falls back to 80, so nothing is cut here.
+    expect(written[1]).toContain('4 queued · 2 skipped · 1 denied');
+  });
+
   it('writes nothing when the stream is not a terminal', () => {
     const written: string[] = [];
-    const line = createProgressLine({ isTTY: false, write: (chunk: string) => written.push(chunk) }, createStyle(false));
+    const line = createProgressLine(
+      { isTTY: false, write: (chunk: string) => written.push(chunk) },
+      createStyle(false),
+    );
     line.update(snapshot);
     line.clear();
     expect(written).toEqual([]);

@@ -39,7 +39,11 @@ describe('polite', () => {
 
   it('rejects an unknown command in one line, with a suggestion', async () => {
     const result = await runCli(['chek']);
-    expect(result).toEqual({ code: 2, stdout: '', stderr: "polite: unknown command 'chek' (Did you mean check?)\n" });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "polite: unknown command 'chek' (Did you mean check?)\n",
+    });
   });
 
   it('never prints a stack trace', async () => {

@@ -28,11 +28,17 @@ let run: RunRecord;
 
 beforeAll(async () => {
   other = await startSite({
-    '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /closed\n' },
+    '/robots.txt': {
+      headers: { 'content-type': 'text/plain' },
+      body: 'User-agent: *\nDisallow: /closed\n',
+    },
     '/landing': html('<p>landed</p>'),
   });
   site = await startSite({
-    '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private/\n' },
+    '/robots.txt': {
+      headers: { 'content-type': 'text/plain' },
+      body: 'User-agent: *\nDisallow: /private/\n',
+    },
     '/go': redirect(302, '/private/target'),
     '/away': () => redirect(301, `${other.origin}/closed`),
     '/moved': redirect(301, '/new/page'),
@@ -54,7 +60,13 @@ beforeAll(async () => {
       body: '<html><head><meta name="robots" content="noarchive"><meta name="PoliteTestBot" content="nofollow"></head><body>t</body></html>',
     },
     '/noindex': html('<p>hidden</p>', '<meta name="robots" content="noindex">'),
-    '/header-noindex': { headers: [['content-type', 'text/html'], ['x-robots-tag', 'noindex']], body: html('').body! },
+    '/header-noindex': {
+      headers: [
+        ['content-type', 'text/html'],
+        ['x-robots-tag', 'noindex'],
+      ],
+      body: html('').body!,
+    },
     '/plain': html('<p>plain</p>'),
     '/cap-1024': metaEndingAt(1024),
     '/cap-1025': metaEndingAt(1025),
@@ -154,7 +166,14 @@ describe('redirects are checked hop by hop', () => {
       politeCrawlee(run.policy, { requestHandler: () => undefined }, { config: run.config }),
       run.config,
     );
-    await crawler.run([{ url: `${site.origin}/post`, method: 'POST', payload: 'q=1', headers: { 'content-type': 'text/plain' } }]);
+    await crawler.run([
+      {
+        url: `${site.origin}/post`,
+        method: 'POST',
+        payload: 'q=1',
+        headers: { 'content-type': 'text/plain' },
+      },
+    ]);
     expect(site.hits('/post')[0]?.body).toBe('q=1');
     const after = site.hits('/after-post')[0];
     expect(after?.method).toBe('GET');

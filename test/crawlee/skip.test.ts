@@ -19,7 +19,10 @@ let run: RunRecord;
 
 beforeAll(async () => {
   other = await startSite({
-    '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: PoliteTestBot\nDisallow: /\n' },
+    '/robots.txt': {
+      headers: { 'content-type': 'text/plain' },
+      body: 'User-agent: PoliteTestBot\nDisallow: /\n',
+    },
   });
   down = await startSite({ '/robots.txt': { status: 503, body: 'busy' } });
   site = await startSite({
@@ -68,7 +71,9 @@ describe('URLs disallowed by robots.txt are skipped, not failed (CheerioCrawler)
       `${down.origin}/page`, // robots.txt answers 503: unreachable, everything refused
     ]);
 
-    expect(site.paths().filter((path) => path.startsWith('/private/') && path !== '/private/open')).toEqual([]);
+    expect(
+      site.paths().filter((path) => path.startsWith('/private/') && path !== '/private/open'),
+    ).toEqual([]);
     expect(other.paths()).toEqual(['/robots.txt']);
     expect(down.paths()).toEqual(['/robots.txt']);
     expect(site.hits('/robots.txt')).toHaveLength(1);
@@ -91,7 +96,9 @@ describe('URLs disallowed by robots.txt are skipped, not failed (CheerioCrawler)
     );
     expect(run.skipped.every((entry) => entry.reason === 'robotsTxt')).toBe(true);
 
-    const skips = run.events.filter((event): event is RequestSkippedEvent => event.type === 'request-skipped');
+    const skips = run.events.filter(
+      (event): event is RequestSkippedEvent => event.type === 'request-skipped',
+    );
     const byUrl = new Map(skips.map((event) => [event.url, event]));
     // Links found on a page of an origin whose robots.txt is cached are dropped when enqueued.
     expect(byUrl.get(`${site.origin}/private/x`)?.stage).toBe('queue');

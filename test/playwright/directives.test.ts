@@ -39,7 +39,13 @@ beforeAll(async () => {
         "<script>const m = document.createElement('meta'); m.name = 'robots'; m.content = 'noindex'; document.head.append(m);</script>" +
         '</head><body>tagged</body></html>',
     },
-    '/image.png': { headers: [['content-type', 'image/png'], ['x-robots-tag', 'noimageindex']], body: 'png' },
+    '/image.png': {
+      headers: [
+        ['content-type', 'image/png'],
+        ['x-robots-tag', 'noimageindex'],
+      ],
+      body: 'png',
+    },
     '/cap-1024': metaEndingAt(1024),
     '/cap-1025': metaEndingAt(1025),
   });
@@ -79,7 +85,9 @@ describe('the directives of a navigation', () => {
     expect(robots.directives.nosnippet).toBe(true);
     expect(robots.directives.noindex).toBe(false);
     // Joined into one line (as Playwright's headers() and fulfil do), the rule would go to otherbot.
-    expect(policy.directives([['x-robots-tag', 'otherbot: noindex, nosnippet']]).nosnippet).toBe(false);
+    expect(policy.directives([['x-robots-tag', 'otherbot: noindex, nosnippet']]).nosnippet).toBe(
+      false,
+    );
   });
 
   it("with metas: 'both', a noindex injected by a script counts, and so do the served metas", async () => {
@@ -117,8 +125,12 @@ describe('the directives of a navigation', () => {
   it('finds a served meta that ends at maxHeadBytes, not one byte past it', async () => {
     const { context, gate } = await gated({ metas: 'served', maxHeadBytes: 1024 });
     const page = await context.newPage();
-    expect((await gate.robots((await page.goto(`${site.origin}/cap-1024`))!)).directives.noindex).toBe(true);
-    expect((await gate.robots((await page.goto(`${site.origin}/cap-1025`))!)).directives.noindex).toBe(false);
+    expect(
+      (await gate.robots((await page.goto(`${site.origin}/cap-1024`))!)).directives.noindex,
+    ).toBe(true);
+    expect(
+      (await gate.robots((await page.goto(`${site.origin}/cap-1025`))!)).directives.noindex,
+    ).toBe(false);
   });
 });
 
@@ -175,7 +187,10 @@ describe('pacing and options', () => {
     };
     expect(DEFAULTS.maxRedirects).toBe(20);
     expect(invalid({ maxRedirects: 100 })).toBeUndefined();
-    expect(invalid({ maxRedirects: 101 })).toMatchObject({ code: 'ERR_ROBOTS_INVALID_OPTION', option: 'maxRedirects' });
+    expect(invalid({ maxRedirects: 101 })).toMatchObject({
+      code: 'ERR_ROBOTS_INVALID_OPTION',
+      option: 'maxRedirects',
+    });
     expect(invalid({ maxHeadBytes: 1023 })).toMatchObject({ option: 'maxHeadBytes' });
     expect(invalid({ metas: 'dom' as 'served' })).toMatchObject({ option: 'metas' });
     expect(isRobotsInvalidOptionError(invalid({ policy: {} as RobotsPolicy }))).toBe(true);

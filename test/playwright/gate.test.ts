@@ -23,7 +23,10 @@ let site: SiteServer;
 beforeAll(async () => {
   browser = await launchChromium();
   other = await startSite({
-    '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /blocked\n' },
+    '/robots.txt': {
+      headers: { 'content-type': 'text/plain' },
+      body: 'User-agent: *\nDisallow: /blocked\n',
+    },
     '/open': html('<p>other origin</p>'),
   });
   site = await startSite({
@@ -109,13 +112,20 @@ describe('gating navigations and subresources', () => {
     for (const seen of site.seen) expect(seen.headers['user-agent']).toBe(USER_AGENT);
 
     const denied = events.filter((event) => event.type === 'request-denied');
-    expect(denied.map((event) => new URL(event.url).pathname).sort()).toEqual(['/private/no.png', '/private/x.js']);
-    expect(denied.every((event) => event.error.reason === 'disallowed' && event.error.line === 2)).toBe(true);
+    expect(denied.map((event) => new URL(event.url).pathname).sort()).toEqual([
+      '/private/no.png',
+      '/private/x.js',
+    ]);
+    expect(
+      denied.every((event) => event.error.reason === 'disallowed' && event.error.line === 2),
+    ).toBe(true);
   });
 
   it('aborts a disallowed navigation before sending it, and says why', async () => {
     const { page, gate } = await setup();
-    await expect(page.goto(`${site.origin}/private/secret`)).rejects.toThrow(/ERR_BLOCKED_BY_CLIENT/);
+    await expect(page.goto(`${site.origin}/private/secret`)).rejects.toThrow(
+      /ERR_BLOCKED_BY_CLIENT/,
+    );
     expect(site.hits('/private/secret')).toEqual([]);
     const refusal = gate.deniedNavigation(page);
     expect(isRobotsDeniedError(refusal)).toBe(true);
@@ -167,7 +177,10 @@ describe('redirect chains, hop by hop', () => {
   it('turns a POST answered 303 into a GET without body; 307 keeps method and body', async () => {
     const { page } = await setup();
     await page.goto(`${site.origin}/form`);
-    await Promise.all([page.waitForURL(`${site.origin}/submit`), page.locator('form').evaluate((f) => (f as unknown as { submit(): void }).submit())]);
+    await Promise.all([
+      page.waitForURL(`${site.origin}/submit`),
+      page.locator('form').evaluate((f) => (f as unknown as { submit(): void }).submit()),
+    ]);
     const submit = site.hits('/submit')[0];
     const done = site.hits('/done')[0];
     expect(submit?.method).toBe('POST');
@@ -177,7 +190,10 @@ describe('redirect chains, hop by hop', () => {
     expect(done?.headers['content-type']).toBeUndefined();
 
     await page.goto(`${site.origin}/form307`);
-    await Promise.all([page.waitForURL(`${site.origin}/k307`), page.locator('form').evaluate((f) => (f as unknown as { submit(): void }).submit())]);
+    await Promise.all([
+      page.waitForURL(`${site.origin}/k307`),
+      page.locator('form').evaluate((f) => (f as unknown as { submit(): void }).submit()),
+    ]);
     const kept = site.hits('/k-target')[0];
     expect(kept?.method).toBe('POST');
     expect(kept?.body).toBe('q=w');

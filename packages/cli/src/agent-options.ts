@@ -17,8 +17,14 @@ export interface AgentOptionValues {
  */
 export function addAgentOptions(command: Command): Command {
   return command
-    .requiredOption('-a, --agent <token>', 'the crawler’s product token, matched against user-agent lines (e.g. ExampleBot)')
-    .option('-p, --purpose <token>', 'the crawler’s purpose token, matched against user-agent-purpose lines')
+    .requiredOption(
+      '-a, --agent <token>',
+      'the crawler’s product token, matched against user-agent lines (e.g. ExampleBot)',
+    )
+    .option(
+      '-p, --purpose <token>',
+      'the crawler’s purpose token, matched against user-agent-purpose lines',
+    )
     .option(
       '-u, --user-agent <string>',
       'the User-Agent header sent (must contain the agent and purpose tokens; default "<agent>/1.0 (+polite-crawler CLI[; <purpose>])")',

@@ -3,8 +3,21 @@ import { ExitCode } from './exit-codes.js';
 
 const brand = Symbol.for('polite-crawler.cli.CliError');
 
+/**
+ * Every code a {@link CliError} carries; each is in the README's errors table.
+ *
+ * @example
+ * ```ts
+ * CLI_ERROR_CODES.includes(error.code); // true for a CliError
+ * ```
+ */
+export const CLI_ERROR_CODES = Object.freeze([
+  'ERR_ROBOTS_CLI_USAGE',
+  'ERR_ROBOTS_CLI_INPUT',
+] as const);
+
 /** The stable codes of {@link CliError}. */
-export type CliErrorCode = 'ERR_ROBOTS_CLI_USAGE' | 'ERR_ROBOTS_CLI_INPUT';
+export type CliErrorCode = (typeof CLI_ERROR_CODES)[number];
 
 /**
  * A failure the CLI reports as one line, `polite: <what failed>: <why>`, and an exit code.

@@ -25,7 +25,11 @@ export type CliPolicySettings = Pick<
  * const policy = createCliPolicy(agent, createCaptureStore(64), { minInterval: 0 });
  * ```
  */
-export function createCliPolicy(agent: CliAgent, store: RobotsStore, settings: CliPolicySettings = {}): RobotsPolicy {
+export function createCliPolicy(
+  agent: CliAgent,
+  store: RobotsStore,
+  settings: CliPolicySettings = {},
+): RobotsPolicy {
   try {
     return createRobotsPolicy({
       userAgent: agent.userAgent,
@@ -35,7 +39,8 @@ export function createCliPolicy(agent: CliAgent, store: RobotsStore, settings: C
       ...settings,
     });
   } catch (error) {
-    if (isRobotsInvalidOptionError(error)) throw CliError.usage(`invalid option ${error.option}`, error.message);
+    if (isRobotsInvalidOptionError(error))
+      throw CliError.usage(`invalid option ${error.option}`, error.message);
     throw error;
   }
 }

@@ -20,6 +20,8 @@ export const CLI_DEFAULTS = Object.freeze({
   requestTimeoutMs: 10_000,
   /** Highest value `--timeout` accepts, ms. */
   requestTimeoutLimitMs: 600_000,
+  /** URLs `check` looks up at once when it fetches robots.txt through the policy. */
+  checkConcurrency: 16,
   /** Origins whose robots.txt one run keeps (check, explain, fetch, crawl). */
   maxOrigins: 10_000,
   /** Redirects followed when the CLI reads a robots.txt URL itself (RFC 9309 §2.3.1.2). */

@@ -21,7 +21,12 @@ export function deniedInfo(
     rule:
       rule === undefined
         ? null
-        : { kind: rule.kind, pattern: rule.pattern, line: rule.line, text: lineText(error.origin, rule.line) },
+        : {
+            kind: rule.kind,
+            pattern: rule.pattern,
+            line: rule.line,
+            text: lineText(error.origin, rule.line),
+          },
     robotsTxt: `${error.origin}/robots.txt`,
     unreachable: null,
   };

@@ -17,7 +17,10 @@ export function parseHttpUrl(value: string, what: string): URL {
     throw CliError.usage(`invalid ${what} ${JSON.stringify(value)}`, 'not an absolute URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw CliError.usage(`invalid ${what} ${JSON.stringify(value)}`, 'only http and https URLs are supported');
+    throw CliError.usage(
+      `invalid ${what} ${JSON.stringify(value)}`,
+      'only http and https URLs are supported',
+    );
   }
   return url;
 }

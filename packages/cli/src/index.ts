@@ -1,7 +1,7 @@
 export type { CliAgent, AgentFlags } from './agent.js';
 export { resolveAgent } from './agent.js';
 export type { CliErrorCode } from './cli-error.js';
-export { CliError, isCliError } from './cli-error.js';
+export { CLI_ERROR_CODES, CliError, isCliError } from './cli-error.js';
 export type { CliContext, CliIo } from './context.js';
 export { createContext } from './context.js';
 export type {

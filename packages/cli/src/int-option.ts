@@ -11,7 +11,8 @@ import { InvalidArgumentError } from 'commander';
  */
 export function intOption(min: number, max: number): (value: string) => number {
   return (value) => {
-    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+    if (!/^\d+$/.test(value.trim()))
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
     const parsed = Number(value.trim());
     if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
       throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);

@@ -4,7 +4,7 @@ import type { CliAgent } from './agent.js';
 import { CliError } from './cli-error.js';
 import { createCliPolicy } from './cli-policy.js';
 import { CLI_DEFAULTS } from './defaults.js';
-import { createCaptureStore } from './memory-store.js';
+import { createCaptureStore } from './capture-store.js';
 import { robotsInfoFromReport } from './robots-report-info.js';
 import type { UrlVerdict } from './url-verdict.js';
 import { toUrlVerdict } from './verdict-from-robots.js';
@@ -27,7 +27,10 @@ export interface PolicyVerdicts {
  * finally { await verdicts.close(); }
  * ```
  */
-export function createPolicyVerdicts(agent: CliAgent, timeoutMs: number = CLI_DEFAULTS.requestTimeoutMs): PolicyVerdicts {
+export function createPolicyVerdicts(
+  agent: CliAgent,
+  timeoutMs: number = CLI_DEFAULTS.requestTimeoutMs,
+): PolicyVerdicts {
   const store = createCaptureStore(CLI_DEFAULTS.maxOrigins);
   const policy = createCliPolicy(agent, store, {
     robotsTimeout: timeoutMs,
@@ -40,7 +43,8 @@ export function createPolicyVerdicts(agent: CliAgent, timeoutMs: number = CLI_DE
       try {
         explanation = await policy.explain(url);
       } catch (error) {
-        if (isRobotsInvalidUrlError(error)) throw CliError.usage(`invalid URL ${url.href}`, error.message);
+        if (isRobotsInvalidUrlError(error))
+          throw CliError.usage(`invalid URL ${url.href}`, error.message);
         throw error;
       }
       const report = explanation.robotsTxt;

@@ -31,7 +31,10 @@ export interface ReadFileCappedOptions {
  * const file = await readFileCapped('robots.txt', { maxBytes: 512_000, what: 'robots.txt file' });
  * ```
  */
-export async function readFileCapped(path: string, options: ReadFileCappedOptions): Promise<FileInput> {
+export async function readFileCapped(
+  path: string,
+  options: ReadFileCappedOptions,
+): Promise<FileInput> {
   const what = `cannot read ${options.what} ${path}`;
   let handle;
   try {
@@ -61,7 +64,8 @@ export async function readFileCapped(path: string, options: ReadFileCappedOption
 }
 
 function describeFsError(error: unknown): string {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
   switch (code) {
     case 'ENOENT':
       return 'no such file';

@@ -16,8 +16,6 @@ export interface UrlInput {
   readonly contentType: string | undefined;
   /** The body read: at most `maxBytes + 1` decoded bytes, so that a cut can be detected. */
   readonly bytes: Uint8Array;
-  /** Whether the body went on past `maxBytes + 1` bytes (the rest was not read). */
-  readonly cut: boolean;
 }
 
 /** Options of {@link readUrlCapped}. */
@@ -79,7 +77,7 @@ export async function readUrlCapped(url: URL, options: ReadUrlCappedOptions): Pr
       continue;
     }
     try {
-      const { bytes, complete } = await readStreamCapped(response.body, options.maxBytes + 1);
+      const { bytes } = await readStreamCapped(response.body, options.maxBytes + 1);
       return {
         kind: 'url',
         url: url.href,
@@ -88,7 +86,6 @@ export async function readUrlCapped(url: URL, options: ReadUrlCappedOptions): Pr
         status: response.status,
         contentType: response.headers.get('content-type') ?? undefined,
         bytes,
-        cut: !complete,
       };
     } catch (error) {
       throw CliError.input(what, describeNetworkError(error, options.timeoutMs), error);

@@ -38,7 +38,7 @@ export interface LoadedRobots {
   readonly info: RobotsTxtInfo;
   readonly robots: RobotsTxt;
   /** The text of a 1-based line of the parsed input. */
-  line(n: number): string | undefined;
+  readonly line: (n: number) => string | undefined;
 }
 
 /**
@@ -108,6 +108,7 @@ function describeStatus(status: number): string {
   if (status >= 500 || status === 429) {
     return `HTTP ${status} (a crawler treats robots.txt as unreachable and disallows everything)`;
   }
-  if (status >= 400) return `HTTP ${status} (a crawler treats robots.txt as unavailable and allows everything)`;
+  if (status >= 400)
+    return `HTTP ${status} (a crawler treats robots.txt as unavailable and allows everything)`;
   return `HTTP ${status}`;
 }

@@ -29,9 +29,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCodeV
 
 function report(error: unknown, io: CliIo): ExitCodeValue {
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
-    // Implicit help (no command given) was already written to stderr.
-    if (error.code === 'commander.help') return ExitCode.usage;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')
+      return ExitCode.ok;
+    // `polite help <command>` exits 0; help shown because no command was given (already on
+    // stderr) is a usage error.
+    if (error.code === 'commander.help') return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     io.stderr.write(`polite: ${oneLine(error.message.replace(/^error: /, ''))}\n`);
     return ExitCode.usage;
   }

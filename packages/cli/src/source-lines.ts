@@ -10,8 +10,14 @@ const BOM = '\uFEFF';
  * lines.line(2); // 'Disallow: /x'
  * ```
  */
-export function sourceLines(body: string | Uint8Array): { line(n: number): string | undefined; readonly count: number } {
-  let text = typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(body);
+export function sourceLines(body: string | Uint8Array): {
+  line(n: number): string | undefined;
+  readonly count: number;
+} {
+  let text =
+    typeof body === 'string'
+      ? body
+      : new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(body);
   if (text.startsWith(BOM)) text = text.slice(1);
   const lines = text.split(/\r\n|\r|\n/);
   return {

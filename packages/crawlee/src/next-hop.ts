@@ -6,7 +6,13 @@ type Headers = NonNullable<HttpRequest['headers']>;
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** Request headers that describe the body and go when the body goes (Fetch standard §4.4). */
-const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
+const BODY_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-language',
+  'content-location',
+];
 
 /** Headers that belong to one origin and are not carried to another. */
 const ORIGIN_HEADERS = ['authorization', 'cookie', 'host'];
@@ -41,9 +47,17 @@ export interface HopChange {
  * nextHop('POST', { 'Content-Type': 'text/plain' }, 303, new URL('https://a.test/form'), new URL('https://a.test/done'));
  * // → { method: 'GET', headers: {}, keepBody: false }
  */
-export function nextHop(method: string, headers: Headers, status: number, from: URL, to: URL): HopChange {
+export function nextHop(
+  method: string,
+  headers: Headers,
+  status: number,
+  from: URL,
+  to: URL,
+): HopChange {
   const upper = method.toUpperCase();
-  const toGet = (status === 303 && upper !== 'HEAD') || ((status === 301 || status === 302) && upper === 'POST');
+  const toGet =
+    (status === 303 && upper !== 'HEAD') ||
+    ((status === 301 || status === 302) && upper === 'POST');
   let next = toGet ? withoutHeaders(headers, BODY_HEADERS) : { ...headers };
   if (from.origin !== to.origin) next = withoutHeaders(next, ORIGIN_HEADERS);
   return { method: toGet ? 'GET' : method, headers: next, keepBody: !toGet };

@@ -34,7 +34,10 @@ export function readHttpRobots(
   const type = context.contentType?.type.toLowerCase();
   const metas =
     type !== undefined && HTML_TYPES.has(type) && context.body !== undefined
-      ? scanRobotsMeta(context.body, { maxHeadBytes: options.maxHeadBytes, productTokens: [policy.productToken] })
+      ? scanRobotsMeta(context.body, {
+          maxHeadBytes: options.maxHeadBytes,
+          productTokens: [policy.productToken],
+        })
       : EMPTY_RULES;
   return {
     directives: policy.directives(headers, metas),

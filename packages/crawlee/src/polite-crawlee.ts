@@ -1,6 +1,15 @@
-import { GotScrapingHttpClient, RequestQueue, RequestQueueV1, log as crawleeLog } from '@crawlee/core';
+import {
+  GotScrapingHttpClient,
+  RequestQueue,
+  RequestQueueV1,
+  log as crawleeLog,
+} from '@crawlee/core';
 import type { BaseHttpClient, IRequestManager, SkippedRequestCallback } from '@crawlee/core';
-import { RobotsInvalidOptionError, isRobotsDeniedError, isRobotsInvalidUrlError } from '@polite-crawler/fetch';
+import {
+  RobotsInvalidOptionError,
+  isRobotsDeniedError,
+  isRobotsInvalidUrlError,
+} from '@polite-crawler/fetch';
 import type { Decision, RobotsDeniedError, RobotsPolicy } from '@polite-crawler/fetch';
 import { isUnavailable } from '@polite-crawler/robots-tag';
 import { readHttpRobots } from './page-robots.js';
@@ -67,11 +76,16 @@ function emitter(options: ResolvedCrawleeOptions): (event: CrawleeEvent) => void
 function describe(decision: Decision): string {
   if (decision.reason === 'unreachable') return `robots.txt of ${decision.origin} is unreachable`;
   const rule = decision.rule;
-  return rule === undefined ? decision.reason : `line ${rule.line} "${rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${rule.pattern}"`;
+  return rule === undefined
+    ? decision.reason
+    : `line ${rule.line} "${rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${rule.pattern}"`;
 }
 
 /** Opens what the crawler would have opened: the given queue, or the default one. */
-async function openQueue(options: CrawlerOptionsLike, resolved: ResolvedCrawleeOptions): Promise<IRequestManager> {
+async function openQueue(
+  options: CrawlerOptionsLike,
+  resolved: ResolvedCrawleeOptions,
+): Promise<IRequestManager> {
   if (options.requestQueue !== undefined) return options.requestQueue as IRequestManager;
   const Queue = options.experiments?.requestLocking === false ? RequestQueueV1 : RequestQueue;
   return Queue.open(null, { config: resolved.config });
@@ -113,7 +127,9 @@ async function openQueue(options: CrawlerOptionsLike, resolved: ResolvedCrawleeO
  */
 export function politeCrawlee<Options extends CrawlerOptionsLike>(
   policy: RobotsPolicy,
-  options: Options,
+  // Inferred from where the result goes (`new CheerioCrawler(politeCrawlee(...))`), so that
+  // the handlers are typed with the crawler's own context types.
+  options: NoInfer<Options>,
   adapterOptions: PoliteCrawleeOptions = {},
 ): Options {
   const resolved = resolveCrawleeOptions(policy, adapterOptions);
@@ -128,16 +144,25 @@ export function politeCrawlee<Options extends CrawlerOptionsLike>(
     );
   }
   if ('requestManager' in options) {
-    throw new RobotsInvalidOptionError('requestManager', 'requestManager', 'not supported: pass requestQueue and/or requestList');
+    throw new RobotsInvalidOptionError(
+      'requestManager',
+      'requestManager',
+      'not supported: pass requestQueue and/or requestList',
+    );
   }
   const log = crawleeLog.child({ prefix: 'PoliteCrawlee' });
   const emit = emitter(resolved);
   const userSkipped = options.onSkippedRequest;
   const userHandler = options.requestHandler as Handler | undefined;
-  const userErrorHandler = options.errorHandler as ((context: ContextLike, error: unknown) => unknown) | undefined;
+  const userErrorHandler = options.errorHandler as
+    ((context: ContextLike, error: unknown) => unknown) | undefined;
   const navigations = new WeakMap<object, HttpNavigation>();
 
-  const skipped = async (url: string, decision: Decision, stage: 'queue' | 'fetch'): Promise<void> => {
+  const skipped = async (
+    url: string,
+    decision: Decision,
+    stage: 'queue' | 'fetch',
+  ): Promise<void> => {
     log.info(`Skipped (robots.txt): ${url} (${describe(decision)})`);
     emit({ type: 'request-skipped', url, decision, stage });
     await userSkipped?.({ url, reason: 'robotsTxt' });
@@ -170,7 +195,10 @@ export function politeCrawlee<Options extends CrawlerOptionsLike>(
     onRedirectDenied: async (owner, error) => denied(error.originalUrl ?? '', error),
   });
 
-  const preNavigation = async (context: ContextLike, navigationOptions: Record<PropertyKey, unknown>): Promise<void> => {
+  const preNavigation = async (
+    context: ContextLike,
+    navigationOptions: Record<PropertyKey, unknown>,
+  ): Promise<void> => {
     if (context.page !== undefined) {
       if (resolved.browser === undefined) {
         throw new Error(
@@ -198,7 +226,10 @@ export function politeCrawlee<Options extends CrawlerOptionsLike>(
       const robots = await readRobots(context);
       context.robots = robots;
       const { directives } = robots;
-      if (resolved.noindex === 'skip' && (directives.noindex || isUnavailable(directives, resolved.now()))) {
+      if (
+        resolved.noindex === 'skip' &&
+        (directives.noindex || isUnavailable(directives, resolved.now()))
+      ) {
         log.info(`Not handled (noindex): ${context.request.url}`);
         emit({ type: 'noindex-skipped', url: context.request.url, robots });
         return undefined;

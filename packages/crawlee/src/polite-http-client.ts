@@ -44,7 +44,10 @@ export interface PoliteHttpClientDeps {
   readonly inner: BaseHttpClient;
   readonly navigations: WeakMap<object, HttpNavigation>;
   /** A redirect hop was refused (the crawler request, when known, is already marked `noRetry`). */
-  readonly onRedirectDenied: (request: object | undefined, error: RobotsDeniedError) => Promise<void>;
+  readonly onRedirectDenied: (
+    request: object | undefined,
+    error: RobotsDeniedError,
+  ) => Promise<void>;
 }
 
 type AnyRequest = HttpRequest<keyof ResponseTypes>;
@@ -52,7 +55,8 @@ type Headers = NonNullable<HttpRequest['headers']>;
 
 function headerPairs(response: BaseHttpResponseData): Array<[string, string]> {
   const raw = (response as { rawHeaders?: unknown }).rawHeaders;
-  if (Array.isArray(raw) && raw.every((part) => typeof part === 'string')) return rawHeaderPairs(raw as string[]);
+  if (Array.isArray(raw) && raw.every((part) => typeof part === 'string'))
+    return rawHeaderPairs(raw as string[]);
   const pairs: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(response.headers)) {
     if (value === undefined) continue;
@@ -71,8 +75,12 @@ function isReplayable(body: AnyRequest['body']): boolean {
 }
 
 function deniedFor(decision: Decision, originalUrl?: string): RobotsDeniedError {
-  if (originalUrl !== undefined) return new RobotsDeniedError({ reason: 'redirect-disallowed', decision, originalUrl });
-  return new RobotsDeniedError({ reason: decision.reason === 'unreachable' ? 'unreachable' : 'disallowed', decision });
+  if (originalUrl !== undefined)
+    return new RobotsDeniedError({ reason: 'redirect-disallowed', decision, originalUrl });
+  return new RobotsDeniedError({
+    reason: decision.reason === 'unreachable' ? 'unreachable' : 'disallowed',
+    decision,
+  });
 }
 
 /**
@@ -122,7 +130,9 @@ export class PoliteHttpClient implements BaseHttpClient {
   ): Promise<R> {
     const { options, navigations, onRedirectDenied } = this.#deps;
     const { policy } = options;
-    const { [CRAWLEE_REQUEST]: owner, ...plain } = request as AnyRequest & { [CRAWLEE_REQUEST]?: CrawleeRequestLike };
+    const { [CRAWLEE_REQUEST]: owner, ...plain } = request as AnyRequest & {
+      [CRAWLEE_REQUEST]?: CrawleeRequestLike;
+    };
     const originalUrl = String(plain.url);
 
     const refuse = (error: RobotsDeniedError): RobotsDeniedError => {
@@ -130,7 +140,10 @@ export class PoliteHttpClient implements BaseHttpClient {
       return error;
     };
 
-    const first = await policy.check(originalUrl, plain.signal === undefined ? {} : { signal: plain.signal });
+    const first = await policy.check(
+      originalUrl,
+      plain.signal === undefined ? {} : { signal: plain.signal },
+    );
     if (!first.allowed) throw refuse(deniedFor(first));
 
     let url = new URL(originalUrl);
@@ -139,7 +152,8 @@ export class PoliteHttpClient implements BaseHttpClient {
     let body = plain.body;
     const redirects: string[] = [];
     for (;;) {
-      if (options.userAgent === 'policy') headers = { ...withoutHeaders(headers, ['user-agent']), 'user-agent': policy.userAgent };
+      if (options.userAgent === 'policy')
+        headers = { ...withoutHeaders(headers, ['user-agent']), 'user-agent': policy.userAgent };
       const { body: _body, ...withoutBody } = plain;
       const hop: AnyRequest = {
         ...withoutBody,
@@ -149,40 +163,77 @@ export class PoliteHttpClient implements BaseHttpClient {
         ...(body === undefined ? {} : { body }),
         followRedirect: false,
       };
-      const response = await policy.schedule(url, () => send(hop), plain.signal === undefined ? {} : { signal: plain.signal });
+      const response = await policy.schedule(
+        url,
+        () => send(hop),
+        plain.signal === undefined ? {} : { signal: plain.signal },
+      );
       policy.noteResponse(url, response.statusCode, headerPairs(response));
 
-      const location = REDIRECT_STATUSES.has(response.statusCode) ? locationOf(response) : undefined;
+      const location = REDIRECT_STATUSES.has(response.statusCode)
+        ? locationOf(response)
+        : undefined;
       if (location === undefined) {
         response.redirectUrls = redirects.map((target) => new URL(target));
         if (owner !== undefined) {
-          navigations.set(owner, { url: url.href, redirects, headers: headerPairs(response), status: response.statusCode });
+          navigations.set(owner, {
+            url: url.href,
+            redirects,
+            headers: headerPairs(response),
+            status: response.statusCode,
+          });
         }
         return response;
       }
       discard(response);
       if (redirects.length >= options.maxRedirects) {
-        throw new RobotsTooManyRedirectsError({ url: originalUrl, redirects, maxRedirects: options.maxRedirects });
+        throw new RobotsTooManyRedirectsError({
+          url: originalUrl,
+          redirects,
+          maxRedirects: options.maxRedirects,
+        });
       }
       let target: URL;
       try {
         target = new URL(location, url);
       } catch (cause) {
-        throw new RobotsRedirectError({ url: url.href, reason: 'invalid-location', location, status: response.statusCode, cause });
+        throw new RobotsRedirectError({
+          url: url.href,
+          reason: 'invalid-location',
+          location,
+          status: response.statusCode,
+          cause,
+        });
       }
       if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-        throw new RobotsRedirectError({ url: url.href, reason: 'unsupported-scheme', location, status: response.statusCode });
+        throw new RobotsRedirectError({
+          url: url.href,
+          reason: 'unsupported-scheme',
+          location,
+          status: response.statusCode,
+        });
       }
       const change = nextHop(method, headers, response.statusCode, url, target);
       if (change.keepBody && !isReplayable(body)) {
-        throw new RobotsRedirectError({ url: url.href, reason: 'unreplayable-body', location, status: response.statusCode });
+        throw new RobotsRedirectError({
+          url: url.href,
+          reason: 'unreplayable-body',
+          location,
+          status: response.statusCode,
+        });
       }
       // Crawlee's handler moves session cookies over to the new URL (and may change it).
-      const updated: { url?: string | URL; headers: Headers } = { url: target, headers: change.headers };
+      const updated: { url?: string | URL; headers: Headers } = {
+        url: target,
+        headers: change.headers,
+      };
       onRedirect?.(response, updated);
       target = new URL(String(updated.url ?? target));
 
-      const decision = await policy.check(target, plain.signal === undefined ? {} : { signal: plain.signal });
+      const decision = await policy.check(
+        target,
+        plain.signal === undefined ? {} : { signal: plain.signal },
+      );
       if (!decision.allowed) {
         const error = refuse(deniedFor(decision, originalUrl));
         await onRedirectDenied(owner, error);

@@ -92,7 +92,8 @@ export class PoliteRequestManager implements IRequestManager {
 
   #tune(key: string, value: number): void {
     this.#tuning[key] = value;
-    if (this.#inner !== undefined && key in this.#inner) (this.#inner as unknown as Record<string, number>)[key] = value;
+    if (this.#inner !== undefined && key in this.#inner)
+      (this.#inner as unknown as Record<string, number>)[key] = value;
   }
 
   /** The queue (or list/queue tandem) this manager guards, opened on first use. */
@@ -159,11 +160,17 @@ export class PoliteRequestManager implements IRequestManager {
     return (await this.inner()).reclaimRequest(request, options);
   }
 
-  async addRequest(requestLike: Source, options?: RequestQueueOperationOptions): Promise<RequestQueueOperationInfo> {
+  async addRequest(
+    requestLike: Source,
+    options?: RequestQueueOperationOptions,
+  ): Promise<RequestQueueOperationInfo> {
     return (await this.inner()).addRequest(requestLike, options);
   }
 
-  async addRequestsBatched(requests: RequestsLike, options?: AddRequestsBatchedOptions): Promise<AddRequestsBatchedResult> {
+  async addRequestsBatched(
+    requests: RequestsLike,
+    options?: AddRequestsBatchedOptions,
+  ): Promise<AddRequestsBatchedResult> {
     const inner = await this.inner();
     const dropped: Array<[string, Decision]> = [];
     const refused = (source: SourceLike): boolean => {
@@ -190,7 +197,8 @@ export class PoliteRequestManager implements IRequestManager {
     }
     const result = await inner.addRequestsBatched(filtered, options);
     const report = async (): Promise<void> => {
-      for (const [url, decision] of dropped.splice(0)) await this.#gate.skipped(url, decision, 'queue');
+      for (const [url, decision] of dropped.splice(0))
+        await this.#gate.skipped(url, decision, 'queue');
     };
     await report();
     // Requests past the first batch are added in the background: report their skips as they go.

@@ -28,10 +28,19 @@ function integerIn(name: keyof typeof BOUNDS, value: number | undefined): number
   return value;
 }
 
-function oneOf<T extends string>(name: string, value: T | undefined, allowed: readonly T[], fallback: T): T {
+function oneOf<T extends string>(
+  name: string,
+  value: T | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   if (value === undefined) return fallback;
   if (!allowed.includes(value)) {
-    throw new RobotsInvalidOptionError(name, value, `one of ${allowed.map((v) => `'${v}'`).join(', ')}`);
+    throw new RobotsInvalidOptionError(
+      name,
+      value,
+      `one of ${allowed.map((v) => `'${v}'`).join(', ')}`,
+    );
   }
   return value;
 }
@@ -47,13 +56,23 @@ function functionOrUndefined(name: string, value: unknown): void {
  * @example
  * resolveCrawleeOptions(policy, { noindex: 'skip' }).maxRedirects; // 20
  */
-export function resolveCrawleeOptions(policy: RobotsPolicy, options: PoliteCrawleeOptions = {}): ResolvedCrawleeOptions {
+export function resolveCrawleeOptions(
+  policy: RobotsPolicy,
+  options: PoliteCrawleeOptions = {},
+): ResolvedCrawleeOptions {
   const isPolicy =
     typeof policy === 'object' &&
     policy !== null &&
-    POLICY_METHODS.every((method) => typeof (policy as unknown as Record<string, unknown>)[method] === 'function') &&
+    POLICY_METHODS.every(
+      (method) => typeof (policy as unknown as Record<string, unknown>)[method] === 'function',
+    ) &&
     typeof policy.userAgent === 'string';
-  if (!isPolicy) throw new RobotsInvalidOptionError('policy', policy, 'a RobotsPolicy from createRobotsPolicy()');
+  if (!isPolicy)
+    throw new RobotsInvalidOptionError(
+      'policy',
+      policy,
+      'a RobotsPolicy from createRobotsPolicy()',
+    );
   if (typeof options !== 'object' || options === null) {
     throw new RobotsInvalidOptionError('options', options, 'an object');
   }

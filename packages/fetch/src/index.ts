@@ -57,6 +57,6 @@ export { createPoliteFetch } from './polite-fetch.js';
 export { createRobotsPolicy } from './policy.js';
 export { createMemoryRobotsStore } from './memory-store.js';
 export type { MemoryRobotsStoreOptions } from './memory-store.js';
-export { DEFAULTS, deriveProductToken } from './options.js';
+export { DEFAULTS, OPTION_BOUNDS, deriveProductToken } from './options.js';
 export { CHANNELS } from './events.js';
 export { systemClock } from './clock.js';

@@ -22,8 +22,8 @@ export interface MemoryRobotsStoreOptions {
  */
 export function createMemoryRobotsStore(options: MemoryRobotsStoreOptions = {}): RobotsStore {
   const max: unknown = options.maxOrigins ?? DEFAULTS.maxOrigins;
-  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > 10_000_000) {
-    throw new RobotsInvalidOptionError('maxOrigins', max, 'an integer from 1 to 10000000');
+  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > 1_000_000) {
+    throw new RobotsInvalidOptionError('maxOrigins', max, 'an integer from 1 to 1000000');
   }
   const entries = new LRUCache<string, string>({ max });
   return {

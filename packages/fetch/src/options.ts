@@ -40,8 +40,13 @@ export const DEFAULTS = Object.freeze({
   maxHeadBytes: 262_144,
 } as const);
 
-/** Hard bounds on the numeric options: [min, max]. */
-const BOUNDS = {
+/**
+ * Inclusive `[min, max]` bounds of every numeric option; a value outside them (or not an
+ * integer) throws {@link RobotsInvalidOptionError} naming the option.
+ * @example
+ * const [min] = OPTION_BOUNDS.robotsMaxBytes; // 512000: RFC 9309 asks for at least 500 KiB
+ */
+export const OPTION_BOUNDS = Object.freeze({
   robotsHeadersTimeout: [1, 600_000],
   robotsBodyTimeout: [1, 600_000],
   robotsTimeout: [1, 600_000],
@@ -52,17 +57,17 @@ const BOUNDS = {
   unreachableRetryInterval: [1_000, 86_400_000],
   maxUnreachableRetryInterval: [1_000, 86_400_000],
   staleIfUnreachable: [0, 365 * 86_400_000],
-  maxOrigins: [1, 10_000_000],
+  maxOrigins: [1, 1_000_000],
   concurrency: [1, 10_000],
   minInterval: [0, 3_600_000],
   maxCrawlDelay: [0, 3_600_000],
   maxRetryAfter: [0, 86_400_000],
-  maxTrackedOrigins: [1, 10_000_000],
+  maxTrackedOrigins: [1, 1_000_000],
   maxRedirects: [0, 100],
   maxHeadBytes: [1_024, 16 * 1024 * 1024],
-} as const satisfies Record<string, readonly [number, number]>;
+} as const satisfies Record<string, readonly [number, number]>);
 
-type NumericOption = keyof typeof BOUNDS;
+type NumericOption = keyof typeof OPTION_BOUNDS;
 
 /** Policy options after validation, every default applied. */
 export interface ResolvedPolicyOptions {
@@ -105,7 +110,7 @@ function numberOption(options: object, name: NumericOption): number {
   const value: unknown = (options as Record<string, unknown>)[name];
   const fallback = (DEFAULTS as Record<string, unknown>)[name] as number;
   if (value === undefined) return fallback;
-  const [min, max] = BOUNDS[name];
+  const [min, max] = OPTION_BOUNDS[name];
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     throw new RobotsInvalidOptionError(name, value, `an integer from ${min} to ${max}`);
   }
@@ -140,7 +145,8 @@ function booleanOption(options: object, name: string, fallback: boolean): boolea
 /**
  * The product token a User-Agent names when it names exactly one product: the part before
  * `/` of its only product (comments in parentheses are ignored). `undefined` when ambiguous
- * (`Mozilla/5.0 (…) ExampleBot/1.0`) or not a valid token.
+ * (`Mozilla/5.0 (…) ExampleBot/1.0`), browser-compatible (`Mozilla/5.0 (compatible; ExampleBot/1.0)`,
+ * where the crawler is named inside the comment) or not a valid token.
  * @example
  * deriveProductToken('ExampleBot/1.0 (+https://example.com/bot)'); // 'ExampleBot'
  */
@@ -155,6 +161,8 @@ export function deriveProductToken(userAgent: string): string | undefined {
   const products = outside.split(/[ \t]+/).filter((part) => part.length > 0);
   if (products.length !== 1) return undefined;
   const name = products[0]!.split('/')[0]!;
+  // `Mozilla/5.0 (compatible; ExampleBot/1.0; …)` names the crawler inside the comment.
+  if (name.toLowerCase() === 'mozilla') return undefined;
   return isValidProductToken(name) ? name : undefined;
 }
 

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import type { LimitFunction } from 'p-limit';
 import type { EventSink } from './events.js';
@@ -40,6 +41,8 @@ export class OriginScheduler {
 
   constructor(settings: OriginSchedulerSettings) {
     this.#settings = settings;
+    // One listener per task in flight (bounded by the work itself), removed as each settles.
+    setMaxListeners(0, this.#closing.signal);
   }
 
   /** Runs `task` in `origin`'s slot; `signal` aborts the wait and is passed on to the task. */
@@ -51,14 +54,25 @@ export class OriginScheduler {
     if (this.#closing.signal.aborted) return Promise.reject(this.#closing.signal.reason as Error);
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const state = this.#state(origin);
-    const taskSignal =
-      signal === undefined ? this.#closing.signal : AbortSignal.any([signal, this.#closing.signal]);
+    // One short-lived signal per task, linked to the caller's and to close(); the links are
+    // removed when the task settles, so long-lived signals never collect listeners.
+    const controller = new AbortController();
+    const closing = this.#closing.signal;
+    const onClose = (): void => controller.abort(closing.reason);
+    const onCaller = (): void => controller.abort(signal?.reason);
+    closing.addEventListener('abort', onClose, { once: true });
+    signal?.addEventListener('abort', onCaller, { once: true });
+    const taskSignal = controller.signal;
     const running = state.limit(async () => {
       taskSignal.throwIfAborted();
       await this.#waitForStart(origin, state, taskSignal);
       return task(taskSignal);
     });
-    const settled = running.finally(() => this.#release(origin, state));
+    const settled = running.finally(() => {
+      closing.removeEventListener('abort', onClose);
+      signal?.removeEventListener('abort', onCaller);
+      this.#release(origin, state);
+    });
     return raceSignal(settled, taskSignal);
   }
 

@@ -157,7 +157,8 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     let raw: RawHeaders | undefined;
     const response = await policy.schedule(
       hop.url,
-      async (signal) => {
+      // The caller's own signal goes to undici, so that it also aborts the body later.
+      async () => {
         const dispatcher = captureHeaders(prepared.dispatcher ?? policy.dispatcher, (headers) => {
           raw = headers;
         });
@@ -167,7 +168,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
           headers: hop.headers,
           body: hop.body,
           redirect: 'manual',
-          signal,
+          signal: prepared.signal ?? null,
           dispatcher,
         };
         if (isStream(hop.body)) (init as { duplex?: string }).duplex = 'half';

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { LRUCache } from 'lru-cache';
 import { parseRobotsTxt } from '@polite-crawler/robots-txt';
 import type { Agent, AgentRules, RobotsTxt } from '@polite-crawler/robots-txt';
@@ -86,6 +87,8 @@ export class RobotsCache {
 
   constructor(settings: RobotsCacheSettings) {
     this.#settings = settings;
+    // One listener per task in flight (bounded by the work itself), removed as each settles.
+    setMaxListeners(0, this.#closing.signal);
     this.#hot = new LRUCache<string, CacheEntry>({ max: settings.maxOrigins });
   }
 

@@ -41,7 +41,12 @@ export function createPlaywrightGate(options: PlaywrightGateOptions): Playwright
     async attach(target) {
       if (handlers.has(target)) return;
       const context = isPage(target) ? target.context() : target;
-      const handler = createRouteHandler({ options: resolved, api: context.request, served, deniedNavigations });
+      const handler = createRouteHandler({
+        options: resolved,
+        api: context.request,
+        served,
+        deniedNavigations,
+      });
       handlers.set(target, handler);
       await target.route(ALL_URLS, handler);
     },

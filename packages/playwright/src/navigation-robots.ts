@@ -7,7 +7,9 @@ import type { NavigationRobots } from './types.js';
 
 /** The little of the DOM that {@link renderedMetas} uses in the page. */
 interface BrowserDocument {
-  readonly head: { querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null }> } | null;
+  readonly head: {
+    querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null }>;
+  } | null;
 }
 
 const EMPTY_RULES: RobotsTagRules = Object.freeze({ rules: [], diagnostics: [] });
@@ -26,7 +28,10 @@ function merge(parts: readonly RobotsTagRules[]): RobotsTagRules {
 }
 
 /** The robots metas of the HTML as served: the body the browser received, up to the byte cap. */
-async function servedMetas(response: Response, options: ResolvedGateOptions): Promise<RobotsTagRules> {
+async function servedMetas(
+  response: Response,
+  options: ResolvedGateOptions,
+): Promise<RobotsTagRules> {
   const body = await response.body();
   return scanRobotsMeta(new Uint8Array(body.buffer, body.byteOffset, body.byteLength), {
     maxHeadBytes: options.maxHeadBytes,
@@ -39,14 +44,18 @@ async function servedMetas(response: Response, options: ResolvedGateOptions): Pr
  * `name`/`content` pairs of `meta[name]` elements whose name is `robots` or the product token,
  * at most `maxHeadBytes` characters of them.
  */
-async function renderedMetas(response: Response, options: ResolvedGateOptions): Promise<RobotsTagRules> {
+async function renderedMetas(
+  response: Response,
+  options: ResolvedGateOptions,
+): Promise<RobotsTagRules> {
   const pairs = await response.frame().evaluate(
     ({ names, cap }) => {
       const found: [string, string][] = [];
       let used = 0;
       // Runs in the page: the DOM types are described here, the package compiles without lib.dom.
       const { document } = globalThis as unknown as { document: BrowserDocument };
-      const metas = document.head === null ? [] : Array.from(document.head.querySelectorAll('meta[name]'));
+      const metas =
+        document.head === null ? [] : Array.from(document.head.querySelectorAll('meta[name]'));
       for (const meta of metas) {
         const name = meta.getAttribute('name') ?? '';
         if (!names.includes(name.trim().toLowerCase())) continue;
@@ -76,14 +85,18 @@ export async function readNavigationRobots(
   record: ServedRecord | undefined,
 ): Promise<NavigationRobots> {
   const headers =
-    record?.headers ?? (await response.headersArray()).map((header) => [header.name, header.value] as const);
+    record?.headers ??
+    (await response.headersArray()).map((header) => [header.name, header.value] as const);
   const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
   const metas: RobotsTagRules[] = [];
   if (isHtml(contentType)) {
     if (options.metas !== 'rendered') metas.push(await servedMetas(response, options));
     if (options.metas !== 'served') metas.push(await renderedMetas(response, options));
   }
-  const directives = options.policy.directives(headers, metas.length === 0 ? EMPTY_RULES : merge(metas));
+  const directives = options.policy.directives(
+    headers,
+    metas.length === 0 ? EMPTY_RULES : merge(metas),
+  );
   return {
     directives,
     url: record?.finalUrl ?? response.url(),

@@ -11,7 +11,13 @@ export interface Hop {
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** Request headers that describe the body and go when the body goes (Fetch standard §4.4). */
-const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
+const BODY_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-language',
+  'content-location',
+];
 
 /**
  * The request for the next hop of a redirect, as a browser would make it (Fetch standard,
@@ -24,7 +30,9 @@ const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'con
  */
 export function nextHop(current: Hop, status: number, target: URL): Hop {
   const method = current.method.toUpperCase();
-  const toGet = (status === 303 && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST');
+  const toGet =
+    (status === 303 && method !== 'HEAD') ||
+    ((status === 301 || status === 302) && method === 'POST');
   const headers: Record<string, string> = { ...current.headers };
   if (toGet) for (const name of BODY_HEADERS) delete headers[name];
   if (new URL(current.url).origin !== target.origin) delete headers.authorization;

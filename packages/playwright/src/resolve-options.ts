@@ -25,10 +25,19 @@ function integerIn(name: keyof typeof BOUNDS, value: number | undefined): number
   return value;
 }
 
-function oneOf<T extends string>(name: string, value: T | undefined, allowed: readonly T[], fallback: T): T {
+function oneOf<T extends string>(
+  name: string,
+  value: T | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   if (value === undefined) return fallback;
   if (!allowed.includes(value)) {
-    throw new RobotsInvalidOptionError(name, value, `one of ${allowed.map((v) => `'${v}'`).join(', ')}`);
+    throw new RobotsInvalidOptionError(
+      name,
+      value,
+      `one of ${allowed.map((v) => `'${v}'`).join(', ')}`,
+    );
   }
   return value;
 }
@@ -46,10 +55,16 @@ export function resolveGateOptions(options: PlaywrightGateOptions): ResolvedGate
   const isPolicy =
     typeof policy === 'object' &&
     policy !== null &&
-    POLICY_METHODS.every((method) => typeof (policy as unknown as Record<string, unknown>)[method] === 'function') &&
+    POLICY_METHODS.every(
+      (method) => typeof (policy as unknown as Record<string, unknown>)[method] === 'function',
+    ) &&
     typeof policy.userAgent === 'string';
   if (!isPolicy) {
-    throw new RobotsInvalidOptionError('policy', policy, 'a RobotsPolicy from createRobotsPolicy()');
+    throw new RobotsInvalidOptionError(
+      'policy',
+      policy,
+      'a RobotsPolicy from createRobotsPolicy()',
+    );
   }
   if (options.onEvent !== undefined && typeof options.onEvent !== 'function') {
     throw new RobotsInvalidOptionError('onEvent', options.onEvent, 'a function');

@@ -50,7 +50,10 @@ function deniedFor(decision: Decision, originalUrl?: string): RobotsDeniedError 
   if (originalUrl !== undefined) {
     return new RobotsDeniedError({ reason: 'redirect-disallowed', decision, originalUrl });
   }
-  return new RobotsDeniedError({ reason: decision.reason === 'unreachable' ? 'unreachable' : 'disallowed', decision });
+  return new RobotsDeniedError({
+    reason: decision.reason === 'unreachable' ? 'unreachable' : 'disallowed',
+    decision,
+  });
 }
 
 function locationOf(response: APIResponse): string | undefined {
@@ -62,7 +65,12 @@ async function firstHop(request: Request, options: ResolvedGateOptions): Promise
   const headers: Record<string, string> = { ...(await request.allHeaders()) };
   for (const name of CONTEXT_HEADERS) delete headers[name];
   if (options.userAgent === 'policy') headers['user-agent'] = options.policy.userAgent;
-  return { url: request.url(), method: request.method(), headers, body: request.postDataBuffer() ?? undefined };
+  return {
+    url: request.url(),
+    method: request.method(),
+    headers,
+    body: request.postDataBuffer() ?? undefined,
+  };
 }
 
 /**
@@ -95,7 +103,9 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
         failOnStatusCode: false,
         ...(signal === undefined ? {} : { signal }),
       });
-    const response = paced ? await policy.schedule(hop.url, (signal) => request(signal)) : await request();
+    const response = paced
+      ? await policy.schedule(hop.url, (signal) => request(signal))
+      : await request();
     policy.noteResponse(
       hop.url,
       response.status(),
@@ -137,7 +147,9 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
         const status = response.status();
         const location = REDIRECT_STATUSES.has(status) ? locationOf(response) : undefined;
         if (location === undefined) {
-          const headers = response.headersArray().map((header) => [header.name, header.value] as const);
+          const headers = response
+            .headersArray()
+            .map((header) => [header.name, header.value] as const);
           served.set(request, { finalUrl: hop.url, redirects, headers, status });
           if (page !== undefined) deniedNavigations.delete(page);
           await route.fulfill({ response });
@@ -147,17 +159,36 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
         await response.dispose();
         if (redirects.length >= options.maxRedirects) {
           return await fail(
-            new RobotsTooManyRedirectsError({ url, redirects: [...redirects], maxRedirects: options.maxRedirects }),
+            new RobotsTooManyRedirectsError({
+              url,
+              redirects: [...redirects],
+              maxRedirects: options.maxRedirects,
+            }),
           );
         }
         let target: URL;
         try {
           target = new URL(location, hop.url);
         } catch (cause) {
-          return await fail(new RobotsRedirectError({ url: hop.url, reason: 'invalid-location', location, status, cause }));
+          return await fail(
+            new RobotsRedirectError({
+              url: hop.url,
+              reason: 'invalid-location',
+              location,
+              status,
+              cause,
+            }),
+          );
         }
         if (!isHttpUrl(target.href)) {
-          return await fail(new RobotsRedirectError({ url: hop.url, reason: 'unsupported-scheme', location, status }));
+          return await fail(
+            new RobotsRedirectError({
+              url: hop.url,
+              reason: 'unsupported-scheme',
+              location,
+              status,
+            }),
+          );
         }
         const hopDecision = await policy.check(target);
         if (!hopDecision.allowed) return await refuse(deniedFor(hopDecision, url));

@@ -1,6 +1,8 @@
 const FLAG_ALLOW = 1;
 const FLAG_ANCHORED = 2;
 const FLAG_WILDCARD = 4;
+/** Rule sets up to this size are scanned in order; larger ones are bucketed. */
+const SMALL = 16;
 
 /** Where a rule of the file lives, for {@link compileRules}. */
 export interface RuleTable {
@@ -19,6 +21,10 @@ export interface RuleTable {
  * `disallow` on equal length, then file order. Matching never backtracks: a pattern is
  * split at `*` and its pieces are found left to right, each at its leftmost place, which
  * is exact for `*`-only globs; cost is at most O(pattern × path) per rule.
+ *
+ * Rules are bucketed by their second character when they start with a literal `/x`: a
+ * path can only match rules of its own bucket (or the few that start `/`, `/*` or `*`),
+ * so a query looks at a handful of rules even in files with thousands.
  */
 export class CompiledRules {
   /** Rule index in the file, in decision order. */
@@ -26,6 +32,10 @@ export class CompiledRules {
   readonly #bodies: string[];
   readonly #flags: Uint8Array;
   readonly #segments: (readonly string[] | undefined)[];
+  /** Positions (decision order) by the pattern's second character. */
+  readonly #buckets: readonly (Uint32Array | undefined)[];
+  /** Positions of the patterns that have no literal second character. */
+  readonly #generic: Uint32Array;
 
   constructor(
     ruleIndex: Uint32Array,
@@ -37,6 +47,27 @@ export class CompiledRules {
     this.#bodies = bodies;
     this.#flags = flags;
     this.#segments = segments;
+    const n = bodies.length;
+    if (n <= SMALL) {
+      // Small sets are scanned in order: every rule is "generic".
+      this.#buckets = NO_BUCKETS;
+      this.#generic = SEQUENCES[n]!;
+      return;
+    }
+    const lists: number[][] = [];
+    const generic: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const key = bucketKey(bodies[i]!);
+      if (key < 0) generic.push(i);
+      else (lists[key] ??= []).push(i);
+    }
+    const buckets: (Uint32Array | undefined)[] = [];
+    for (let c = 0; c < 128; c++) {
+      const list = lists[c];
+      buckets.push(list === undefined ? undefined : Uint32Array.from(list));
+    }
+    this.#buckets = buckets;
+    this.#generic = Uint32Array.from(generic);
   }
 
   get size(): number {
@@ -50,21 +81,48 @@ export class CompiledRules {
 
   /** Position (decision order) of the deciding rule for `path`, or -1 when none matches. */
   firstMatch(path: string): number {
-    const bodies = this.#bodies;
-    const flags = this.#flags;
-    for (let i = 0; i < bodies.length; i++) {
-      const f = flags[i]!;
-      const body = bodies[i]!;
-      if ((f & FLAG_WILDCARD) !== 0) {
-        if (wildcardMatch(this.#segments[i]!, (f & FLAG_ANCHORED) !== 0, path)) return i;
-      } else if ((f & FLAG_ANCHORED) !== 0) {
-        if (path === body) return i;
-      } else if (path.startsWith(body)) {
-        return i;
-      }
+    const c = path.length >= 2 ? path.charCodeAt(1) : 128;
+    const bucket = c < 128 ? this.#buckets[c] : undefined;
+    const generic = this.#generic;
+    const gl = generic.length;
+    if (bucket === undefined) {
+      for (let j = 0; j < gl; j++) if (this.#test(generic[j]!, path)) return generic[j]!;
+      return -1;
     }
+    const bl = bucket.length;
+    let i = 0;
+    let j = 0;
+    // Merge the two lists in decision order.
+    while (i < bl) {
+      const b = bucket[i]!;
+      while (j < gl && generic[j]! < b) {
+        if (this.#test(generic[j]!, path)) return generic[j]!;
+        j++;
+      }
+      if (this.#test(b, path)) return b;
+      i++;
+    }
+    for (; j < gl; j++) if (this.#test(generic[j]!, path)) return generic[j]!;
     return -1;
   }
+
+  #test(position: number, path: string): boolean {
+    const f = this.#flags[position]!;
+    if ((f & FLAG_WILDCARD) !== 0) return wildcardMatch(this.#segments[position]!, (f & FLAG_ANCHORED) !== 0, path);
+    if ((f & FLAG_ANCHORED) !== 0) return path === this.#bodies[position];
+    return path.startsWith(this.#bodies[position]!);
+  }
+}
+
+const NO_BUCKETS: readonly (Uint32Array | undefined)[] = new Array<undefined>(128).fill(undefined);
+/** `[0, 1, …, n - 1]` for the small sets. */
+const SEQUENCES: readonly Uint32Array[] = Array.from({ length: SMALL + 1 }, (_, n) => Uint32Array.from({ length: n }, (_, i) => i));
+
+/** The bucket of a pattern: its literal second character after a leading `/`, or -1. */
+function bucketKey(body: string): number {
+  if (body.length < 2 || body.charCodeAt(0) !== 47) return -1;
+  const c = body.charCodeAt(1);
+  return c === 42 || c >= 128 ? -1 : c;
 }
 
 /**
@@ -91,21 +149,30 @@ export function wildcardMatch(segments: readonly string[], anchored: boolean, pa
 /** Compiles the rules `[from, to)` ranges of the file into decision order. */
 export function compileRules(table: RuleTable, ranges: readonly (readonly [number, number])[]): CompiledRules {
   const { text, at, ruleStartAt, ruleInfoAt } = table;
-  const indices: number[] = [];
-  for (const [from, to] of ranges) for (let r = from; r < to; r++) indices.push(r);
-  const length = (r: number): number => at(ruleStartAt + r + 1) - at(ruleStartAt + r);
-  const allow = (r: number): number => at(ruleInfoAt + r) & 1;
-  indices.sort((a, b) => length(b) - length(a) || allow(b) - allow(a) || a - b);
-  const n = indices.length;
+  let n = 0;
+  for (const [from, to] of ranges) n += to - from;
+  // One number per rule, sorted natively: specificity, then allow, then file order
+  // (earlier first), packed as ((length * 2 + allow) * 2^21 + (2^21 - 1 - index)).
+  const keys = new Float64Array(n);
+  let k = 0;
+  for (const [from, to] of ranges) {
+    for (let r = from; r < to; r++) {
+      const length = at(ruleStartAt + r + 1) - at(ruleStartAt + r);
+      keys[k++] = (length * 2 + (at(ruleInfoAt + r) & 1)) * 0x200000 + (0x1fffff - r);
+    }
+  }
+  keys.sort();
+  const indices = new Uint32Array(n);
   const bodies: string[] = new Array<string>(n);
   const flags = new Uint8Array(n);
   const segments: (readonly string[] | undefined)[] = new Array<readonly string[] | undefined>(n);
   for (let i = 0; i < n; i++) {
-    const r = indices[i]!;
+    const r = 0x1fffff - (keys[n - 1 - i]! % 0x200000);
+    indices[i] = r;
     const start = at(ruleStartAt + r);
     let end = at(ruleStartAt + r + 1);
-    let f = allow(r) === 1 ? FLAG_ALLOW : 0;
-    if (end > start && text.charCodeAt(end - 1) === 36) {
+    let f = (at(ruleInfoAt + r) & 1) === 1 ? FLAG_ALLOW : 0;
+    if (text.charCodeAt(end - 1) === 36) {
       f |= FLAG_ANCHORED;
       end--;
     }
@@ -115,11 +182,11 @@ export function compileRules(table: RuleTable, ranges: readonly (readonly [numbe
       f |= FLAG_WILDCARD;
       const pieces = body.split('*');
       const kept = [pieces[0]!];
-      for (let k = 1; k < pieces.length - 1; k++) if (pieces[k] !== '') kept.push(pieces[k]!);
+      for (let p = 1; p < pieces.length - 1; p++) if (pieces[p] !== '') kept.push(pieces[p]!);
       kept.push(pieces[pieces.length - 1]!);
       segments[i] = kept;
     }
     flags[i] = f;
   }
-  return new CompiledRules(Uint32Array.from(indices), bodies, flags, segments);
+  return new CompiledRules(indices, bodies, flags, segments);
 }

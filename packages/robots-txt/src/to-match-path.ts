@@ -52,6 +52,11 @@ export function toMatchPath(url: string | URL): string {
   throw invalidUrl(url, 'expected a string or a URL');
 }
 
+/** `http(s)://` and a DNS-style host with an optional port, then the path (not included). */
+const HTTP_AUTHORITY = /https?:\/\/[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?=[/?#]|$)/iy;
+/** The first character of a path that is not plainly the same to WHATWG and to us. */
+const NOT_PLAIN = /[^A-Za-z0-9\-._~!&()+,;=:@/[\]?]/g;
+
 function stringMatchPath(s: string): string {
   const n = s.length;
   if (n === 0) throw invalidUrl(s, 'empty');
@@ -63,7 +68,21 @@ function stringMatchPath(s: string): string {
     r = authorityEnd(s);
     if (r < 0) return slowMatchPath(s, false);
   }
-  // Path, params and query, up to the fragment.
+  if (r === n) return '/';
+  // Fast path: only plain characters and no dot segment; the path is the rest as it is.
+  NOT_PLAIN.lastIndex = r;
+  if (!NOT_PLAIN.test(s)) {
+    const q = s.indexOf('?', r);
+    const dot = s.indexOf('/.', r);
+    if (dot >= 0 && (q < 0 || dot < q)) return slowMatchPath(s, r === 0);
+    return s.charCodeAt(r) === 47 ? (r === 0 ? s : s.slice(r)) : '/' + s.slice(r);
+  }
+  return scanMatchPath(s, r);
+}
+
+/** The path of `s` from `r`, character by character (for paths with `%`, `#`, `*`…). */
+function scanMatchPath(s: string, r: number): string {
+  const n = s.length;
   let needs = false;
   let inQuery = false;
   let end = n;
@@ -109,56 +128,27 @@ function stringMatchPath(s: string): string {
  * IDNA, odd ports, anything unusual).
  */
 function authorityEnd(s: string): number {
-  let i: number;
-  if (startsWithHttp(s, false)) i = 7;
-  else if (startsWithHttp(s, true)) i = 8;
-  else return -1;
-  const hostStart = i;
-  let labelStart = i;
-  const n = s.length;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90)) continue;
-    if (c === 46) {
-      labelStart = i + 1;
-      continue;
-    }
-    if (c === 45) {
-      if (s.charCodeAt(i + 1) === 45) return -1; // 'xn--' and friends: IDNA rules apply
-      continue;
-    }
-    break;
+  const re = HTTP_AUTHORITY;
+  re.lastIndex = 0;
+  if (!re.test(s)) return -1;
+  const end = re.lastIndex;
+  const hostStart = s.charCodeAt(4) === 58 ? 7 : 8;
+  let hostEnd = end;
+  const colon = s.lastIndexOf(':', end - 1);
+  if (colon >= hostStart) {
+    hostEnd = colon;
+    if (Number(s.slice(colon + 1, end)) > 65535) return -1;
   }
-  if (i === hostStart || labelStart >= i) return -1; // empty host or trailing dot
+  // The last label must not be numeric (an IPv4 address is the WHATWG parser's job), the
+  // host must not end in '.', and '--' (as in 'xn--') means IDNA rules apply.
+  const dot = s.lastIndexOf('.', hostEnd - 1);
+  const labelStart = dot >= hostStart ? dot + 1 : hostStart;
+  if (labelStart >= hostEnd) return -1;
   const first = s.charCodeAt(labelStart) | 0x20;
-  if (first < 97 || first > 122) return -1; // last label numeric: maybe an IPv4 address
-  if (i < n && s.charCodeAt(i) === 58) {
-    let j = i + 1;
-    let port = 0;
-    while (j < n && j - i <= 6) {
-      const d = s.charCodeAt(j) - 48;
-      if (d < 0 || d > 9) break;
-      port = port * 10 + d;
-      j++;
-    }
-    if (j === i + 1 || j - i > 6 || port > 65535) return -1;
-    i = j;
-  }
-  if (i === n) return i;
-  const c = s.charCodeAt(i);
-  return c === 47 || c === 63 || c === 35 ? i : -1;
-}
-
-function startsWithHttp(s: string, secure: boolean): boolean {
-  const len = secure ? 8 : 7;
-  if (s.length < len) return false;
-  if ((s.charCodeAt(0) | 0x20) !== 104) return false;
-  if ((s.charCodeAt(1) | 0x20) !== 116) return false;
-  if ((s.charCodeAt(2) | 0x20) !== 116) return false;
-  if ((s.charCodeAt(3) | 0x20) !== 112) return false;
-  let i = 4;
-  if (secure && (s.charCodeAt(i++) | 0x20) !== 115) return false;
-  return s.charCodeAt(i) === 58 && s.charCodeAt(i + 1) === 47 && s.charCodeAt(i + 2) === 47;
+  if (first < 97 || first > 122) return -1;
+  const dashes = s.indexOf('--', hostStart);
+  if (dashes >= 0 && dashes < hostEnd) return -1;
+  return end;
 }
 
 /** The WHATWG URL parser decides; the match text is then cut from `href`. */

@@ -25,7 +25,9 @@ export interface RunCliOptions {
  */
 export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
   if (!existsSync(BIN)) {
-    throw new Error(`${BIN} is missing: build first (pnpm --filter @polite-crawler/cli... run build)`);
+    throw new Error(
+      `${BIN} is missing: build first (pnpm --filter @polite-crawler/cli... run build)`,
+    );
   }
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -54,7 +56,9 @@ export function parseJson<T>(result: CliResult): T {
   try {
     return JSON.parse(result.stdout) as T;
   } catch {
-    throw new Error(`stdout is not JSON\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
+    throw new Error(
+      `stdout is not JSON\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
+    );
   }
 }
 

@@ -33,7 +33,11 @@ export function routes(table: Readonly<Record<string, Route>>): Route {
 }
 
 /** A 200 answer with a body and a content type. */
-export function send(body: string | Buffer, contentType = 'text/html; charset=utf-8', headers: Record<string, string> = {}): Route {
+export function send(
+  body: string | Buffer,
+  contentType = 'text/html; charset=utf-8',
+  headers: Record<string, string> = {},
+): Route {
   return (_request, response) => {
     response.writeHead(200, { 'content-type': contentType, ...headers });
     response.end(body);
@@ -60,7 +64,11 @@ export function redirect(location: string, code = 301): Route {
 export async function startServer(route: Route): Promise<TestServer> {
   const requests: SeenRequest[] = [];
   const server: Server = createServer((request, response) => {
-    requests.push({ method: request.method ?? 'GET', path: request.url ?? '/', userAgent: request.headers['user-agent'] });
+    requests.push({
+      method: request.method ?? 'GET',
+      path: request.url ?? '/',
+      userAgent: request.headers['user-agent'],
+    });
     if (route(request, response) === false) {
       response.writeHead(404, { 'content-type': 'text/plain' });
       response.end('not found');

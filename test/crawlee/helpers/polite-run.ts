@@ -7,7 +7,7 @@ import type { ConfigurationType } from './crawlee.js';
 export const USER_AGENT = 'PoliteTestBot/1.0 (+http://127.0.0.1/bot)';
 
 // Crawlee logs every skip and failure; the tests assert on the record instead.
-log.setLevel(log.LEVELS.OFF);
+log.setLevel(process.env.CRAWLEE_TEST_LOG === '1' ? log.LEVELS.DEBUG : log.LEVELS.OFF);
 
 /** What a test run collects: Crawlee's skip reports, the adapter's events, handled URLs. */
 export interface RunRecord {
@@ -26,7 +26,12 @@ export function newRun(policyOptions: Partial<RobotsPolicyOptions> = {}): RunRec
   const skipped: RunRecord['skipped'] = [];
   const events: CrawleeEvent[] = [];
   return {
-    policy: createRobotsPolicy({ userAgent: USER_AGENT, minInterval: 0, concurrency: 4, ...policyOptions }),
+    policy: createRobotsPolicy({
+      userAgent: USER_AGENT,
+      minInterval: 0,
+      concurrency: 4,
+      ...policyOptions,
+    }),
     config: new Configuration({ persistStorage: false, purgeOnStart: true }),
     skipped,
     events,

@@ -1,5 +1,11 @@
 import { createServer } from 'node:http';
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
+import type {
+  IncomingHttpHeaders,
+  IncomingMessage,
+  OutgoingHttpHeaders,
+  Server,
+  ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What the server saw of one request. */
@@ -20,6 +26,8 @@ export interface Answer {
   readonly body?: string;
   /** Hold the answer until this promise settles (to make requests overlap). */
   readonly hold?: Promise<unknown>;
+  /** Reset the connection instead of answering. */
+  readonly reset?: boolean;
 }
 
 export type Route = Answer | ((req: IncomingMessage, seen: SeenRequest) => Answer);
@@ -36,11 +44,18 @@ export interface SiteServer {
 }
 
 function send(res: ServerResponse, answer: Answer): void {
+  if (answer.reset === true) {
+    res.socket?.destroy();
+    return;
+  }
   const { headers } = answer;
   if (Array.isArray(headers)) {
     res.writeHead(answer.status ?? 200, (headers as readonly (readonly [string, string])[]).flat());
   } else {
-    res.writeHead(answer.status ?? 200, (headers as OutgoingHttpHeaders | undefined) ?? { 'content-type': 'text/html' });
+    res.writeHead(
+      answer.status ?? 200,
+      (headers as OutgoingHttpHeaders | undefined) ?? { 'content-type': 'text/html' },
+    );
   }
   res.end(answer.body ?? '');
 }

@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { resolveAgent } from '../agent.js';
 import type { CliContext } from '../context.js';
+import { CLI_DEFAULTS } from '../defaults.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseHttpUrl } from '../http-url.js';
 import { timeoutOption } from '../timeout-option.js';
 import { checkJson, formatCheck } from '../output/format-check.js';
+import { mapPool } from '../map-pool.js';
 import { writeJson } from '../output/write-json.js';
 import { createPolicyVerdicts } from '../policy-verdicts.js';
 import { loadRobots } from '../robots-source.js';
@@ -36,7 +38,10 @@ export function registerCheckCommand(program: Command, context: CliContext): voi
     .argument('<url...>', 'absolute http(s) URLs to check');
   addAgentOptions(command);
   command
-    .option('-r, --robots <file|url>', 'use this robots.txt for every URL instead of fetching each origin’s')
+    .option(
+      '-r, --robots <file|url>',
+      'use this robots.txt for every URL instead of fetching each origin’s',
+    )
     .addOption(timeoutOption())
     .option('--json', 'print a JSON document instead of text')
     .action(async (args: string[], options: CheckOptionValues) => {
@@ -44,12 +49,17 @@ export function registerCheckCommand(program: Command, context: CliContext): voi
       const urls = args.map((arg) => parseHttpUrl(arg, 'URL'));
       let results: UrlVerdict[];
       if (options.robots !== undefined) {
-        const loaded = await loadRobots(options.robots, { userAgent: agent.userAgent, timeoutMs: options.timeout });
+        const loaded = await loadRobots(options.robots, {
+          userAgent: agent.userAgent,
+          timeoutMs: options.timeout,
+        });
         results = urls.map((url) => verdictFromRobots(loaded, url, agent));
       } else {
         const verdicts = createPolicyVerdicts(agent, options.timeout);
         try {
-          results = await Promise.all(urls.map((url) => verdicts.verdict(url)));
+          results = await mapPool(urls, CLI_DEFAULTS.checkConcurrency, (url) =>
+            verdicts.verdict(url),
+          );
         } finally {
           await verdicts.close();
         }

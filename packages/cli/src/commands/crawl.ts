@@ -36,7 +36,9 @@ interface CrawlOptionValues extends AgentOptionValues {
 export function registerCrawlCommand(program: Command, context: CliContext): void {
   const command = program
     .command('crawl')
-    .description('crawl one site politely, following links, and summarise what was fetched, denied and skipped')
+    .description(
+      'crawl one site politely, following links, and summarise what was fetched, denied and skipped',
+    )
     .argument('<start-url>', 'the absolute http(s) URL to start from');
   addAgentOptions(command);
   command
@@ -52,7 +54,12 @@ export function registerCrawlCommand(program: Command, context: CliContext): voi
       intOption(1, CLI_DEFAULTS.concurrencyLimit),
       CLI_DEFAULTS.concurrency,
     )
-    .option('--delay <ms>', 'minimum milliseconds between two requests to one origin', intOption(0, 3_600_000), 1_000)
+    .option(
+      '--delay <ms>',
+      'minimum milliseconds between two requests to one origin',
+      intOption(0, 3_600_000),
+      1_000,
+    )
     .option(
       '--max-crawl-delay <ms>',
       'cap on an honoured robots.txt crawl-delay, in milliseconds',
@@ -91,6 +98,10 @@ export function registerCrawlCommand(program: Command, context: CliContext): voi
       if (options.json === true) writeJson(context.stdout, crawlJson(agent, report));
       else context.stdout.write(formatCrawl(agent, report, context.out));
       context.exitCode =
-        outcome.kind === 'fetched' ? ExitCode.ok : outcome.kind === 'denied' ? ExitCode.denied : ExitCode.input;
+        outcome.kind === 'fetched'
+          ? ExitCode.ok
+          : outcome.kind === 'denied'
+            ? ExitCode.denied
+            : ExitCode.input;
     });
 }

@@ -27,7 +27,9 @@ import { createProgressLine } from '../output/progress-line.js';
 export function registerDemoCommand(program: Command, context: CliContext): void {
   program
     .command('demo')
-    .description('crawl a local demo site (127.0.0.1, no internet) and show what a polite crawler does')
+    .description(
+      'crawl a local demo site (127.0.0.1, no internet) and show what a polite crawler does',
+    )
     .action(async () => {
       const agent: CliAgent = {
         productToken: DEMO_AGENT.productToken,
@@ -43,7 +45,14 @@ export function registerDemoCommand(program: Command, context: CliContext): void
             : url;
       const progress = createProgressLine(context.stderr, context.err);
       try {
-        context.stdout.write(formatDemoIntro(site.originA, site.originB, CLI_DEFAULTS.demoCrawlDelayCapMs, context.out));
+        context.stdout.write(
+          formatDemoIntro(
+            site.originA,
+            site.originB,
+            CLI_DEFAULTS.demoCrawlDelayCapMs,
+            context.out,
+          ),
+        );
         let report;
         try {
           report = await crawlSite({
@@ -69,7 +78,9 @@ export function registerDemoCommand(program: Command, context: CliContext): void
             `\n${context.out.bold(`Why was A${DEMO_EXPLAINED_PATH} denied? (polite explain)`)}\n`,
           );
           context.stdout.write(
-            formatExplain(agent, verdict, context.out).replaceAll(site.originA, 'A').replace(/^(?=.)/gm, '  '),
+            formatExplain(agent, verdict, context.out)
+              .replaceAll(site.originA, 'A')
+              .replace(/^(?=.)/gm, '  '),
           );
         } finally {
           await verdicts.close();
@@ -78,7 +89,9 @@ export function registerDemoCommand(program: Command, context: CliContext): void
         context.stdout.write(formatDemoLog(check, context.out));
         if (check.violations.length > 0) {
           // A bug in the crawler or the policy: reported as an internal error (exit code 70).
-          throw new Error(`demo: the crawler requested ${check.violations.length} URL(s) it should not have`);
+          throw new Error(
+            `demo: the crawler requested ${check.violations.length} URL(s) it should not have`,
+          );
         }
         context.exitCode = ExitCode.ok;
       } finally {

@@ -32,7 +32,9 @@ interface ExplainOptionValues extends AgentOptionValues {
 export function registerExplainCommand(program: Command, context: CliContext): void {
   const command = program
     .command('explain')
-    .description('explain a verdict: how robots.txt was obtained, which group and which line decided')
+    .description(
+      'explain a verdict: how robots.txt was obtained, which group and which line decided',
+    )
     .argument('<url>', 'an absolute http(s) URL');
   addAgentOptions(command);
   command
@@ -44,7 +46,14 @@ export function registerExplainCommand(program: Command, context: CliContext): v
       const url = parseHttpUrl(arg, 'URL');
       let verdict: UrlVerdict;
       if (options.robots !== undefined) {
-        verdict = verdictFromRobots(await loadRobots(options.robots, { userAgent: agent.userAgent, timeoutMs: options.timeout }), url, agent);
+        verdict = verdictFromRobots(
+          await loadRobots(options.robots, {
+            userAgent: agent.userAgent,
+            timeoutMs: options.timeout,
+          }),
+          url,
+          agent,
+        );
       } else {
         const verdicts = createPolicyVerdicts(agent, options.timeout);
         try {

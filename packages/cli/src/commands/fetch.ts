@@ -12,7 +12,7 @@ import { CLI_DEFAULTS } from '../defaults.js';
 import { deniedInfo } from '../denied-info.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseHttpUrl } from '../http-url.js';
-import { createCaptureStore } from '../memory-store.js';
+import { createCaptureStore } from '../capture-store.js';
 import { describeNetworkError } from '../network-error.js';
 import type { FetchedJson } from '../output/format-fetch.js';
 import { directivesJson, fetchJson, formatFetch } from '../output/format-fetch.js';
@@ -79,7 +79,11 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
           try {
             body = await readStreamCapped(answer.body, CLI_DEFAULTS.maxBodyBytes);
           } catch (error) {
-            throw CliError.input(`cannot read the body of ${url.href}`, describeNetworkError(error), error);
+            throw CliError.input(
+              `cannot read the body of ${url.href}`,
+              describeNetworkError(error),
+              error,
+            );
           }
           response = {
             finalUrl: answer.url === '' ? url.href : answer.url,

@@ -27,11 +27,17 @@ export function registerLintCommand(program: Command, context: CliContext): void
     .command('lint')
     .description('list every problem in a robots.txt file, with line numbers')
     .argument('<file|url>', 'a robots.txt file, or an http(s) URL to fetch it from')
-    .option('-u, --user-agent <string>', 'the User-Agent header sent when fetching a URL', 'polite-crawler-cli')
+    .option(
+      '-u, --user-agent <string>',
+      'the User-Agent header sent when fetching a URL',
+      'polite-crawler-cli',
+    )
     .addOption(timeoutOption())
     .option('--json', 'print a JSON document instead of text')
     .action(async (spec: string, options: LintOptionValues) => {
-      const report = lintJson(await loadRobots(spec, { userAgent: options.userAgent, timeoutMs: options.timeout }));
+      const report = lintJson(
+        await loadRobots(spec, { userAgent: options.userAgent, timeoutMs: options.timeout }),
+      );
       if (options.json === true) writeJson(context.stdout, report);
       else context.stdout.write(formatLint(report, context.out));
       context.exitCode =

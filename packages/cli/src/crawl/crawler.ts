@@ -2,7 +2,7 @@ import type { PoliteEvent, PoliteResponse } from '@polite-crawler/fetch';
 import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
 import type { CliAgent } from '../agent.js';
 import { createCliPolicy } from '../cli-policy.js';
-import { createCaptureStore } from '../memory-store.js';
+import { createCaptureStore } from '../capture-store.js';
 import { describeNetworkError } from '../network-error.js';
 import { statusPhrase } from '../status-phrase.js';
 import { readStreamCapped } from '../read-stream-capped.js';
@@ -79,6 +79,7 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
     onEvent,
   });
   const politeFetch = createPoliteFetch({ policy });
+  let site = options.start;
   const queue: QueueItem[] = [];
   const seen = new Set<string>();
   const pages: CrawledPage[] = [];
@@ -102,14 +103,20 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
       errors: pages.filter((page) => page.outcome === 'error').length,
       ...(pacingOrigin === undefined
         ? {}
-        : { pacing: { origin: pacingOrigin, intervalMs: intervalFor(crawlDelays.get(pacingOrigin) ?? null) } }),
+        : {
+            pacing: {
+              origin: pacingOrigin,
+              intervalMs: intervalFor(crawlDelays.get(pacingOrigin) ?? null),
+            },
+          }),
       ...(paused === undefined || paused.until <= Date.now() ? {} : { paused }),
     });
   }
 
   const crawlDelays = new Map<string, number | null>();
   function intervalFor(crawlDelay: number | null): number {
-    const delay = crawlDelay === null ? 0 : Math.min(options.maxCrawlDelayMs, Math.round(crawlDelay * 1_000));
+    const delay =
+      crawlDelay === null ? 0 : Math.min(options.maxCrawlDelayMs, Math.round(crawlDelay * 1_000));
     return Math.max(options.minIntervalMs, delay);
   }
 
@@ -137,10 +144,16 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
     const base = emptyPage(item);
     let response: PoliteResponse;
     try {
-      response = await politeFetch(item.url, { headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' } });
+      response = await politeFetch(item.url, {
+        headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
+      });
     } catch (error) {
       if (isRobotsDeniedError(error)) {
-        pages.push({ ...base, outcome: 'denied', denied: deniedInfo(error, (origin, line) => store.lineText(origin, line)) });
+        pages.push({
+          ...base,
+          outcome: 'denied',
+          denied: deniedInfo(error, (origin, line) => store.lineText(origin, line)),
+        });
       } else {
         pages.push({ ...base, outcome: 'error', error: describeNetworkError(error) });
       }
@@ -151,12 +164,21 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
     const isHtml = contentType !== null && HTML_TYPE.test(contentType);
     let body: Uint8Array = new Uint8Array(0);
     try {
-      body = (await readStreamCapped(response.body, isHtml && response.ok ? options.maxHtmlBytes : 0)).bytes;
+      body = (
+        await readStreamCapped(response.body, isHtml && response.ok ? options.maxHtmlBytes : 0)
+      ).bytes;
     } catch (error) {
-      pages.push({ ...base, outcome: 'error', status: response.status, error: describeNetworkError(error) });
+      pages.push({
+        ...base,
+        outcome: 'error',
+        status: response.status,
+        error: describeNetworkError(error),
+      });
       return;
     }
     if (finalUrl !== item.url) seen.add(finalUrl);
+    // A start URL that redirects (http → https, www → bare host) moves the site with it.
+    if (item.foundOn === null) site = new URL(finalUrl);
     const directives = response.robots;
     const common = {
       ...base,
@@ -176,10 +198,9 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
         maxLinks: options.maxLinksPerPage,
       });
       links = found.length;
-      const start = options.start;
       for (const link of found) {
         const target = new URL(link.url);
-        if (!isSameSite(start, target)) skip(link.url, 'off-site', item.url);
+        if (!isSameSite(site, target)) skip(link.url, 'off-site', item.url);
         else if (directives.nofollow) skip(link.url, 'nofollow-page', item.url);
         else if (link.nofollow) skip(link.url, 'nofollow-link', item.url);
         else enqueue(link.url, item.url);
@@ -231,7 +252,10 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
     );
     const finished = pages.map((page) =>
       page.denied?.reason === 'unreachable'
-        ? { ...page, denied: { ...page.denied, unreachable: unreachable.get(page.denied.robotsTxt) ?? null } }
+        ? {
+            ...page,
+            denied: { ...page.denied, unreachable: unreachable.get(page.denied.robotsTxt) ?? null },
+          }
         : page,
     );
     return {
@@ -247,7 +271,8 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
       skipped: [...skipped.values()].sort((a, b) => compare(a.url, b.url)),
       notVisited: overflow.size + overflowUncounted,
       counts: {
-        fetched: pages.filter((page) => page.outcome === 'fetched' || page.outcome === 'noindex').length,
+        fetched: pages.filter((page) => page.outcome === 'fetched' || page.outcome === 'noindex')
+          .length,
         noindex: pages.filter((page) => page.outcome === 'noindex').length,
         denied: pages.filter((page) => page.outcome === 'denied').length,
         errors: pages.filter((page) => page.outcome === 'error').length,
@@ -272,7 +297,13 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
       const report = explanation.robotsTxt;
       const robotsTxt = robotsInfoFromReport(report);
       const crawlDelay = report.crawlDelay ?? null;
-      result.push({ origin, robotsTxt, crawlDelay, intervalMs: intervalFor(crawlDelay), pages: count });
+      result.push({
+        origin,
+        robotsTxt,
+        crawlDelay,
+        intervalMs: intervalFor(crawlDelay),
+        pages: count,
+      });
     }
     return result;
   }

@@ -15,7 +15,7 @@ export interface ExtractLinksOptions {
 }
 
 // Elements whose content is not markup: links inside them are not links.
-const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'noscript', 'template']);
+const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'template']);
 
 /**
  * Finds the `<a href>` and `<area href>` links of an HTML document, resolved against the
@@ -30,7 +30,11 @@ const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'noscri
  * // [{ url: 'http://127.0.0.1/a', nofollow: false }, { url: 'http://127.0.0.1/b', nofollow: true }]
  * ```
  */
-export function extractLinks(html: string, pageUrl: URL, options: ExtractLinksOptions): ExtractedLink[] {
+export function extractLinks(
+  html: string,
+  pageUrl: URL,
+  options: ExtractLinksOptions,
+): ExtractedLink[] {
   const links: ExtractedLink[] = [];
   const seen = new Set<string>();
   let base = pageUrl;
@@ -96,7 +100,10 @@ function resolve(href: string, base: URL): URL | undefined {
 }
 
 /** Reads the attributes of a start tag from just after its name to just after its `>`. */
-function readTag(html: string, start: number): { attributes: Map<string, string>; end: number; complete: boolean } {
+function readTag(
+  html: string,
+  start: number,
+): { attributes: Map<string, string>; end: number; complete: boolean } {
   const attributes = new Map<string, string>();
   let index = start;
   const length = html.length;
@@ -110,7 +117,11 @@ function readTag(html: string, start: number): { attributes: Map<string, string>
       continue;
     }
     let nameEnd = index;
-    while (nameEnd < length && !isSpace(html.charCodeAt(nameEnd)) && !'=>/'.includes(html[nameEnd] ?? '')) {
+    while (
+      nameEnd < length &&
+      !isSpace(html.charCodeAt(nameEnd)) &&
+      !'=>/'.includes(html[nameEnd] ?? '')
+    ) {
       nameEnd++;
     }
     if (nameEnd === index) nameEnd++; // a lone `=`: skip it
@@ -129,7 +140,8 @@ function readTag(html: string, start: number): { attributes: Map<string, string>
         index = valueEnd + 1;
       } else {
         let valueEnd = index;
-        while (valueEnd < length && !isSpace(html.charCodeAt(valueEnd)) && html[valueEnd] !== '>') valueEnd++;
+        while (valueEnd < length && !isSpace(html.charCodeAt(valueEnd)) && html[valueEnd] !== '>')
+          valueEnd++;
         value = html.slice(index, valueEnd);
         index = valueEnd;
       }

@@ -21,10 +21,15 @@ export function startOutcome(report: CrawlReport): StartOutcome {
   const page = report.pages.find((candidate) => candidate.foundOn === null);
   if (page === undefined) return { kind: 'error' };
   if (page.outcome === 'denied') {
-    const origin = report.origins.find((candidate) => candidate.origin === new URL(page.url).origin);
+    const origin = report.origins.find(
+      (candidate) => candidate.origin === new URL(page.url).origin,
+    );
     const info = origin?.robotsTxt;
     if (page.denied?.reason === 'unreachable' && info !== undefined && info.httpStatus === null) {
-      return { kind: 'unreachable', why: `robots.txt unreachable (${info.failure ?? 'no answer'}); nothing was requested` };
+      return {
+        kind: 'unreachable',
+        why: `robots.txt unreachable (${info.failure ?? 'no answer'}); nothing was requested`,
+      };
     }
     return { kind: 'denied' };
   }

@@ -5,19 +5,38 @@ export interface DemoResponse {
   readonly body: string;
 }
 
-/** The product and purpose tokens the demo crawls as. */
+/**
+ * The product and purpose tokens the demo crawls as.
+ *
+ * @example
+ * ```ts
+ * DEMO_AGENT.productToken; // 'PoliteDemoBot'
+ * ```
+ */
 export const DEMO_AGENT = Object.freeze({
   productToken: 'PoliteDemoBot',
   purpose: 'research',
   userAgent: 'PoliteDemoBot/1.0 (+polite-crawler demo; research)',
 });
 
-/** The URL path the demo explains after its crawl. */
+/**
+ * The URL path the demo explains after its crawl.
+ *
+ * @example
+ * ```ts
+ * new URL(DEMO_EXPLAINED_PATH, site.originA);
+ * ```
+ */
 export const DEMO_EXPLAINED_PATH = '/private/report';
 
 /**
  * The demo site's robots.txt. The `*` group shuts everyone out; the purpose group lets
  * `research` crawlers in, except for two folders, and asks for a one-second crawl-delay.
+ *
+ * @example
+ * ```ts
+ * parseRobotsTxt(DEMO_ROBOTS_TXT).isAllowed('/private/a', { productToken: 'PoliteDemoBot', purpose: 'research' }); // false
+ * ```
  */
 export const DEMO_ROBOTS_TXT = `# robots.txt of the polite-crawler demo site
 User-agent: *
@@ -48,7 +67,11 @@ ${body}
 </html>
 `;
 
-const page = (title: string, body: string, options: { head?: string; headers?: Record<string, string> } = {}): DemoResponse => ({
+const page = (
+  title: string,
+  body: string,
+  options: { head?: string; headers?: Record<string, string> } = {},
+): DemoResponse => ({
   status: 200,
   headers: { 'content-type': 'text/html; charset=utf-8', ...options.headers },
   body: html(title, body, options.head),
@@ -76,7 +99,11 @@ export function demoSitePage(path: string, otherOrigin: string): DemoResponse | 
   }
   switch (path) {
     case '/robots.txt':
-      return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: DEMO_ROBOTS_TXT };
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+        body: DEMO_ROBOTS_TXT,
+      };
     case '/':
       return page(
         'Polite demo site',
@@ -102,14 +129,20 @@ export function demoSitePage(path: string, otherOrigin: string): DemoResponse | 
 <script>document.write('<a href="/from-script">not a link either</a>');</script>`,
       );
     case '/about':
-      return page('About', '<p>A site to show what a polite crawler does.</p><a href="/">Home</a> <a href="/articles/">Articles</a>');
+      return page(
+        'About',
+        '<p>A site to show what a polite crawler does.</p><a href="/">Home</a> <a href="/articles/">Articles</a>',
+      );
     case '/articles/':
       return page(
         'Articles',
         '<a href="/articles/first">First</a> <a href="second">Second</a> <a href="/drafts/third">Third (draft)</a>',
       );
     case '/articles/first':
-      return page('First article', '<p>Allowed and indexable.</p><a href="/articles/">Articles</a>');
+      return page(
+        'First article',
+        '<p>Allowed and indexable.</p><a href="/articles/">Articles</a>',
+      );
     case '/articles/second':
       return page('Second article', '<p>Allowed and indexable.</p><a href="/">Home</a>');
     case '/old-home':
@@ -119,17 +152,29 @@ export function demoSitePage(path: string, otherOrigin: string): DemoResponse | 
     case '/moved':
       return redirect(302, '/private/moved');
     case '/noindex-header':
-      return page('Not for the index (header)', '<p>Sent with X-Robots-Tag: noindex.</p><a href="/articles/second">Second</a>', {
-        headers: { 'x-robots-tag': 'noindex' },
-      });
+      return page(
+        'Not for the index (header)',
+        '<p>Sent with X-Robots-Tag: noindex.</p><a href="/articles/second">Second</a>',
+        {
+          headers: { 'x-robots-tag': 'noindex' },
+        },
+      );
     case '/noindex-meta':
-      return page('Not for the index (meta)', '<p>Marked with a robots meta tag.</p><a href="/about">About</a>', {
-        head: '<meta name="robots" content="noindex">\n',
-      });
+      return page(
+        'Not for the index (meta)',
+        '<p>Marked with a robots meta tag.</p><a href="/about">About</a>',
+        {
+          head: '<meta name="robots" content="noindex">\n',
+        },
+      );
     case '/nofollow-meta':
-      return page('Links not to follow', '<p>Its links must not be followed.</p><a href="/hidden-by-nofollow">Hidden</a>', {
-        head: '<meta name="robots" content="nofollow">\n',
-      });
+      return page(
+        'Links not to follow',
+        '<p>Its links must not be followed.</p><a href="/hidden-by-nofollow">Hidden</a>',
+        {
+          head: '<meta name="robots" content="nofollow">\n',
+        },
+      );
     case '/search?q=polite&page=2':
       return page('Search results', '<p>No results.</p><a href="/">Home</a>');
     case '/login':
@@ -157,6 +202,7 @@ export function partnerSitePage(path: string): DemoResponse | undefined {
       body: 'Down for maintenance\n',
     };
   }
-  if (path === '/') return page('Partner site', '<p>A crawler that honours a 503 robots.txt never sees this.</p>');
+  if (path === '/')
+    return page('Partner site', '<p>A crawler that honours a 503 robots.txt never sees this.</p>');
   return undefined;
 }

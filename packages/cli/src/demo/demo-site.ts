@@ -55,7 +55,10 @@ export async function startDemoSite(): Promise<DemoSite> {
         userAgent: request.headers['user-agent'] ?? '',
         status: answer.status,
       });
-      response.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
+      response.writeHead(answer.status, {
+        ...answer.headers,
+        'content-length': Buffer.byteLength(answer.body),
+      });
       response.end(request.method === 'HEAD' ? undefined : answer.body);
     });
   const serverA = serve('A', (path) => demoSitePage(path, originB));

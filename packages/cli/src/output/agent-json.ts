@@ -16,7 +16,11 @@ export interface AgentJson {
  * ```
  */
 export function agentJson(agent: CliAgent): AgentJson {
-  return { productToken: agent.productToken, purpose: agent.purpose ?? null, userAgent: agent.userAgent };
+  return {
+    productToken: agent.productToken,
+    purpose: agent.purpose ?? null,
+    userAgent: agent.userAgent,
+  };
 }
 
 /**
@@ -28,5 +32,7 @@ export function agentJson(agent: CliAgent): AgentJson {
  * ```
  */
 export function agentLabel(agent: CliAgent): string {
-  return agent.purpose === undefined ? agent.productToken : `${agent.productToken} (purpose: ${agent.purpose})`;
+  return agent.purpose === undefined
+    ? agent.productToken
+    : `${agent.productToken} (purpose: ${agent.purpose})`;
 }

@@ -15,7 +15,9 @@ const MAX_QUOTED_LINE = 160;
  */
 export function quoteLine(source: SourceLine): string {
   if (source.text === null) return '(text not available)';
-  return source.text.length > MAX_QUOTED_LINE ? `${source.text.slice(0, MAX_QUOTED_LINE)}…` : source.text;
+  return source.text.length > MAX_QUOTED_LINE
+    ? `${source.text.slice(0, MAX_QUOTED_LINE)}…`
+    : source.text;
 }
 
 /**
@@ -33,7 +35,8 @@ export function describeSource(info: RobotsTxtInfo): string {
   if (info.redirects.length > 0) {
     parts.push(`${info.redirects.length} redirect${info.redirects.length === 1 ? '' : 's'}`);
   }
-  if (info.status === 'ok') parts.push(`${info.bytes} bytes${info.truncated ? ' (truncated)' : ''}`);
+  if (info.status === 'ok')
+    parts.push(`${info.bytes} bytes${info.truncated ? ' (truncated)' : ''}`);
   else parts.push(info.status);
   if (info.failure !== null && info.httpStatus === null) parts.push(info.failure);
   if (info.cache !== null) parts.push(`cache ${info.cache}`);
@@ -51,7 +54,9 @@ export function describeSource(info: RobotsTxtInfo): string {
 export function describeDecider(verdict: UrlVerdict): string {
   switch (verdict.reason) {
     case 'rule':
-      return verdict.rule === null ? 'a rule matched' : `${quoteLine(verdict.rule)} (line ${verdict.rule.line})`;
+      return verdict.rule === null
+        ? 'a rule matched'
+        : `${quoteLine(verdict.rule)} (line ${verdict.rule.line})`;
     case 'no-matching-rule':
       return 'no rule matches';
     case 'no-applicable-group':
@@ -89,7 +94,10 @@ export function describeGroup(verdict: UrlVerdict): string {
  * describeDenied(denied); // 'Disallow: /private/ (line 4 of http://127.0.0.1:8080/robots.txt)'
  * ```
  */
-export function describeDenied(denied: DeniedInfo, show: (url: string) => string = (url) => url): string {
+export function describeDenied(
+  denied: DeniedInfo,
+  show: (url: string) => string = (url) => url,
+): string {
   const robotsTxt = show(denied.robotsTxt);
   const why =
     denied.rule !== null

@@ -45,7 +45,9 @@ export function formatCheck(agent: CliAgent, results: readonly UrlVerdict[], sty
     lines.push(`${label}  ${result.url}`);
     const group = describeGroup(result);
     const stale = result.stale ? ' [stale copy: origin unreachable]' : '';
-    lines.push(`         ${describeDecider(result)}${group === '' ? '' : style.dim(`; ${group}`)}${stale}`);
+    lines.push(
+      `         ${describeDecider(result)}${group === '' ? '' : style.dim(`; ${group}`)}${stale}`,
+    );
   }
   const sources = new Map<string, string>();
   for (const result of results) {

@@ -47,9 +47,12 @@ export function formatCrawl(
 ): string {
   const show = options.showUrl ?? ((url: string) => url);
   const lines: string[] = [];
-  const duration = options.showDuration === false ? '' : ` in ${(report.durationMs / 1000).toFixed(1)} s`;
+  const duration =
+    options.showDuration === false ? '' : ` in ${(report.durationMs / 1000).toFixed(1)} s`;
   lines.push(
-    style.bold(`Crawled ${show(report.start)} as ${agentLabel(agent)}: ${report.pages.length} URLs${duration}`),
+    style.bold(
+      `Crawled ${show(report.start)} as ${agentLabel(agent)}: ${report.pages.length} URLs${duration}`,
+    ),
   );
 
   lines.push('', style.bold('Origins'));
@@ -79,7 +82,9 @@ export function formatCrawl(
         ...sortBy(report.pages, (page) => show(page.url)).map((page) => [
           paintOutcome(page, style),
           page.status === null ? '-' : String(page.status),
-          page.redirectedTo === null ? show(page.url) : `${show(page.url)} → ${show(page.redirectedTo)}`,
+          page.redirectedTo === null
+            ? show(page.url)
+            : `${show(page.url)} → ${show(page.redirectedTo)}`,
           pageDetail(page, show),
         ]),
       ],
@@ -93,7 +98,11 @@ export function formatCrawl(
       renderTable(
         [
           ['reason', 'url', 'found on'],
-          ...sortBy(report.skipped, (link) => show(link.url)).map((link) => [link.reason, show(link.url), show(link.foundOn)]),
+          ...sortBy(report.skipped, (link) => show(link.url)).map((link) => [
+            link.reason,
+            show(link.url),
+            show(link.foundOn),
+          ]),
         ],
         '  ',
       ),
@@ -108,7 +117,8 @@ export function formatCrawl(
     `${errors} error${errors === 1 ? '' : 's'}`,
     `${skipped} link${skipped === 1 ? '' : 's'} not followed`,
   ];
-  if (report.notVisited > 0) summary.push(`${report.notVisited} not visited (--max-pages ${report.limits.maxPages})`);
+  if (report.notVisited > 0)
+    summary.push(`${report.notVisited} not visited (--max-pages ${report.limits.maxPages})`);
   lines.push(`Summary: ${summary.join(', ')}`);
   return `${lines.join('\n')}\n`;
 }

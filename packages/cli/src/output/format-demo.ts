@@ -9,7 +9,12 @@ import type { Style } from './style.js';
  * process.stdout.write(formatDemoIntro(site.originA, site.originB, 250, createStyle(false)));
  * ```
  */
-export function formatDemoIntro(originA: string, originB: string, capMs: number, style: Style): string {
+export function formatDemoIntro(
+  originA: string,
+  originB: string,
+  capMs: number,
+  style: Style,
+): string {
   return `${[
     style.bold('polite demo: a local site on 127.0.0.1, crawled politely (no internet needed)'),
     '',
@@ -38,9 +43,13 @@ export function formatDemoLog(check: ServerLogCheck, style: Style): string {
     `  A: ${check.requestsA} requests, B: ${check.requestsB} request${check.requestsB === 1 ? '' : 's'} (${check.robotsTxtRequests} for robots.txt)`,
   ];
   if (check.violations.length === 0) {
-    lines.push(`  ${style.green('0')} requests to a URL that robots.txt or nofollow put off limits`);
+    lines.push(
+      `  ${style.green('0')} requests to a URL that robots.txt or nofollow put off limits`,
+    );
   } else {
-    lines.push(`  ${style.red(String(check.violations.length))} requests to a URL that was off limits:`);
+    lines.push(
+      `  ${style.red(String(check.violations.length))} requests to a URL that was off limits:`,
+    );
     for (const request of check.violations) lines.push(`    ${request.site}${request.path}`);
   }
   return `${lines.join('\n')}\n`;

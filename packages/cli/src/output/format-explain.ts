@@ -61,7 +61,9 @@ function sourceLines(verdict: UrlVerdict, style: Style): string[] {
         ? `HTTP ${info.httpStatus ?? '?'}`
         : `${info.status}: ${statusPhrase(info)}${info.failure !== null && info.failure !== statusPhrase(info) ? ` (${info.failure})` : ''}`;
     const hops = info.redirects.length;
-    lines.push(`${label('  obtained')}${how}${hops === 0 ? '' : ` after ${hops} redirect${hops === 1 ? '' : 's'}`}`);
+    lines.push(
+      `${label('  obtained')}${how}${hops === 0 ? '' : ` after ${hops} redirect${hops === 1 ? '' : 's'}`}`,
+    );
     for (const target of info.redirects) lines.push(`${cont}${style.dim(`→ ${target}`)}`);
   }
   if (info.cache !== null) lines.push(`${label('  cache')}${info.cache}`);
@@ -74,7 +76,8 @@ function sourceLines(verdict: UrlVerdict, style: Style): string[] {
   if (verdict.stale) {
     lines.push(`${label('  stale')}the origin is unreachable now; the last good copy is in force`);
   }
-  if (verdict.crawlDelay !== null) lines.push(`${label('  delay')}crawl-delay ${verdict.crawlDelay} s for this agent`);
+  if (verdict.crawlDelay !== null)
+    lines.push(`${label('  delay')}crawl-delay ${verdict.crawlDelay} s for this agent`);
   return lines;
 }
 

@@ -124,7 +124,8 @@ export function formatFetch(result: FetchJson, style: Style): string {
   if (result.denied !== null) {
     lines.push(`${style.red('DENIED')}  ${result.url}`);
     lines.push(`        ${describeDenied(result.denied)}`);
-    if (result.denied.reason !== 'redirect-disallowed') lines.push('        nothing was sent to this URL');
+    if (result.denied.reason !== 'redirect-disallowed')
+      lines.push('        nothing was sent to this URL');
     return `${lines.join('\n')}\n`;
   }
   const response = result.response;
@@ -135,7 +136,9 @@ export function formatFetch(result: FetchJson, style: Style): string {
   const paintStatus = response.status < 400 ? style.green : style.red;
   lines.push(`${label('Status')}${paintStatus(`${response.status}${statusText}`)}`);
   lines.push(`${label('Content-Type')}${response.contentType ?? '-'}`);
-  lines.push(`${label('Size')}${response.bytes} bytes${response.complete ? '' : ' (stopped reading at the limit)'}`);
+  lines.push(
+    `${label('Size')}${response.bytes} bytes${response.complete ? '' : ' (stopped reading at the limit)'}`,
+  );
   const robots = response.robots;
   const known = robots.rules.filter((rule) => rule.known);
   if (known.length === 0) {
@@ -144,7 +147,9 @@ export function formatFetch(result: FetchJson, style: Style): string {
     known.forEach((rule, index) => {
       const value = rule.value === null ? '' : `: ${rule.value}`;
       const where = `${rule.source === 'header' ? 'header' : 'meta'}, ${rule.token === '*' ? 'all agents' : rule.token}`;
-      lines.push(`${index === 0 ? label('Robots') : cont}${rule.name}${value} ${style.dim(`(${where})`)}`);
+      lines.push(
+        `${index === 0 ? label('Robots') : cont}${rule.name}${value} ${style.dim(`(${where})`)}`,
+      );
     });
   }
   const yes = (allowed: boolean): string => (allowed ? style.green('yes') : style.red('no'));

@@ -82,14 +82,24 @@ export function lintJson(loaded: LoadedRobots): LintJson {
  */
 export function formatLint(report: LintJson, style: Style): string {
   const paint = (severity: DiagnosticSeverity): string =>
-    severity === 'error' ? style.red(severity) : severity === 'warning' ? style.yellow(severity) : style.cyan(severity);
+    severity === 'error'
+      ? style.red(severity)
+      : severity === 'warning'
+        ? style.yellow(severity)
+        : style.cyan(severity);
   const lines: string[] = [];
   const info = report.robotsTxt;
-  const where = info.source === 'file' ? info.location : `${info.location} (HTTP ${info.httpStatus ?? '?'})`;
+  const where =
+    info.source === 'file' ? info.location : `${info.location} (HTTP ${info.httpStatus ?? '?'})`;
   lines.push(style.bold(where));
   if (report.diagnostics.length > 0) {
     const rows = report.diagnostics.flatMap((diagnostic) => {
-      const row = [`  ${diagnostic.line}`, paint(diagnostic.severity), diagnostic.code, diagnostic.message];
+      const row = [
+        `  ${diagnostic.line}`,
+        paint(diagnostic.severity),
+        diagnostic.code,
+        diagnostic.message,
+      ];
       return diagnostic.text === null || diagnostic.text === ''
         ? [row]
         : [row, ['', '', '', style.dim(`| ${quoteLine(diagnostic)}`)]];
@@ -102,6 +112,10 @@ export function formatLint(report: LintJson, style: Style): string {
   const counts = `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')}`;
   const size = `${info.bytes} bytes${info.truncated ? ' parsed (truncated)' : ''}, ${plural(sitemaps.length, 'sitemap')}`;
   lines.push('');
-  lines.push(total === 0 ? `${style.green('no problems')} (${size})` : `${plural(total, 'problem')}: ${counts} (${size})`);
+  lines.push(
+    total === 0
+      ? `${style.green('no problems')} (${size})`
+      : `${plural(total, 'problem')}: ${counts} (${size})`,
+  );
   return `${lines.join('\n')}\n`;
 }

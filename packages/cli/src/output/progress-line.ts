@@ -2,6 +2,16 @@ import type { CrawlProgress } from '../crawl/crawl-report.js';
 import type { OutputStream, Style } from './style.js';
 import { visibleLength } from './style.js';
 
+/**
+ * Shortest time between two redraws of the progress line, ms.
+ *
+ * @example
+ * ```ts
+ * PROGRESS_REDRAW_MS; // 50
+ * ```
+ */
+export const PROGRESS_REDRAW_MS = 50;
+
 /** A live, self-overwriting status line. */
 export interface ProgressLine {
   update(progress: CrawlProgress): void;
@@ -52,13 +62,23 @@ function hostOf(origin: string): string {
  * progress.clear();
  * ```
  */
-export function createProgressLine(stream: OutputStream, style: Style, now: () => number = Date.now): ProgressLine {
+export function createProgressLine(
+  stream: OutputStream,
+  style: Style,
+  now: () => number = Date.now,
+): ProgressLine {
   if (stream.isTTY !== true) return { update: () => undefined, clear: () => undefined };
   let shown = false;
+  let last = Number.NEGATIVE_INFINITY;
   return {
     update(progress) {
-      const width = Math.max(20, (stream.columns ?? 80) - 1);
-      let text = renderProgress(progress, now());
+      const time = now();
+      // Redrawing more often than the eye can follow only costs terminal bandwidth.
+      if (time - last < PROGRESS_REDRAW_MS) return;
+      last = time;
+      const columns = stream.columns !== undefined && stream.columns > 0 ? stream.columns : 80;
+      const width = Math.max(20, columns - 1);
+      let text = renderProgress(progress, time);
       if (visibleLength(text) > width) text = `${text.slice(0, width - 1)}…`;
       stream.write(`\r\u001b[2K${style.dim(text)}`);
       shown = true;

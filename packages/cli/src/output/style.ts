@@ -8,12 +8,12 @@ export interface OutputStream {
 /** Text decorations; each is the identity when colours are off. */
 export interface Style {
   readonly enabled: boolean;
-  red(text: string): string;
-  green(text: string): string;
-  yellow(text: string): string;
-  cyan(text: string): string;
-  dim(text: string): string;
-  bold(text: string): string;
+  readonly red: (text: string) => string;
+  readonly green: (text: string) => string;
+  readonly yellow: (text: string) => string;
+  readonly cyan: (text: string) => string;
+  readonly dim: (text: string) => string;
+  readonly bold: (text: string) => string;
 }
 
 /**
@@ -27,7 +27,10 @@ export interface Style {
  * wantsColor(process.stdout, process.env); // false when piped
  * ```
  */
-export function wantsColor(stream: OutputStream, env: Readonly<Record<string, string | undefined>>): boolean {
+export function wantsColor(
+  stream: OutputStream,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
   const force = env['FORCE_COLOR'];
   if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
   const noColor = env['NO_COLOR'];
@@ -53,7 +56,15 @@ const plain = (text: string): string => text;
  */
 export function createStyle(enabled: boolean): Style {
   if (!enabled) {
-    return { enabled, red: plain, green: plain, yellow: plain, cyan: plain, dim: plain, bold: plain };
+    return {
+      enabled,
+      red: plain,
+      green: plain,
+      yellow: plain,
+      cyan: plain,
+      dim: plain,
+      bold: plain,
+    };
   }
   return {
     enabled,

@@ -18,14 +18,17 @@ export function renderTable(rows: readonly (readonly string[])[], indent = ''): 
     });
   }
   return rows
-    .map((row) =>
-      indent +
-      row
-        .map((cell, index) =>
-          index === row.length - 1 ? cell : cell + ' '.repeat((widths[index] ?? 0) - visibleLength(cell)),
-        )
-        .join('  ')
-        .trimEnd(),
+    .map(
+      (row) =>
+        indent +
+        row
+          .map((cell, index) =>
+            index === row.length - 1
+              ? cell
+              : cell + ' '.repeat((widths[index] ?? 0) - visibleLength(cell)),
+          )
+          .join('  ')
+          .trimEnd(),
     )
     .join('\n');
 }

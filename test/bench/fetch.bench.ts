@@ -1,0 +1,240 @@
+/**
+ * Benchmark of @polite-crawler/fetch on loopback. Not a vitest test: run it with
+ *   pnpm exec tsx test/bench/fetch.bench.ts
+ * It prints a markdown table and writes it to test/bench/results/fetch.md.
+ *
+ * - throughput: requests/s through createPoliteFetch (warm robots cache, high per-origin
+ *   concurrency, no spacing) against plain undici fetch, same server, same Agent settings;
+ * - cold storm: 10,000 requests across 1,000 origins (distinct *.localhost host names on one
+ *   server), counting robots.txt fetches and the time to drain;
+ * - memory: heap held by a robots cache of 10,000 origins.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Worker } from 'node:worker_threads';
+import { createPoliteFetch, createRobotsPolicy } from '@polite-crawler/fetch';
+import { localLookup } from '../fetch/helpers/setup.js';
+import { undici } from '../fetch/helpers/undici.js';
+
+const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
+const ROBOTS = [
+  'User-agent: *',
+  'Disallow: /private/',
+  'Disallow: /search',
+  'Allow: /search/about',
+  'Crawl-delay: 0',
+  '',
+  'User-agent: OtherBot',
+  'Disallow: /',
+  '',
+  'Sitemap: https://example.com/sitemap.xml',
+  '',
+].join('\n');
+
+// The server runs in a worker thread (its own event loop) so it does not share the client's.
+const SERVER_SOURCE = `
+const { createServer } = require('node:http');
+const { parentPort, workerData } = require('node:worker_threads');
+const robots = workerData.robots;
+const page = 'x'.repeat(1024);
+const html = '<!doctype html><html><head><title>t</title><meta name="robots" content="nosnippet"></head><body>' + 'y'.repeat(4096) + '</body></html>';
+const robotsByHost = new Map();
+let requests = 0;
+const server = createServer((req, res) => {
+  requests += 1;
+  if (req.url === '/robots.txt') {
+    robotsByHost.set(req.headers.host, (robotsByHost.get(req.headers.host) || 0) + 1);
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(robots);
+  } else if (req.url.startsWith('/html')) {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(html);
+  } else {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(page);
+  }
+});
+server.keepAliveTimeout = 60000;
+server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+parentPort.on('message', (message) => {
+  if (message === 'stats') {
+    let total = 0;
+    for (const n of robotsByHost.values()) total += n;
+    parentPort.postMessage({ robots: total, robotsHosts: robotsByHost.size, maxPerHost: Math.max(0, ...robotsByHost.values()), requests });
+  } else if (message === 'reset') {
+    robotsByHost.clear();
+    requests = 0;
+    parentPort.postMessage({ reset: true });
+  } else if (message === 'close') {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  }
+});
+`;
+
+interface Stats {
+  robots: number;
+  robotsHosts: number;
+  maxPerHost: number;
+  requests: number;
+}
+
+function ask<T>(worker: Worker, message: string): Promise<T> {
+  return new Promise((resolve) => {
+    worker.once('message', (value: T) => resolve(value));
+    worker.postMessage(message);
+  });
+}
+
+/** Runs `total` calls of `one(i)` with at most `parallel` in flight; returns elapsed ms. */
+async function drive(total: number, parallel: number, one: (i: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < total) {
+        const i = next;
+        next += 1;
+        await one(i);
+      }
+    }),
+  );
+  return performance.now() - started;
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function heapUsed(): number {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+async function main(): Promise<void> {
+  const worker = new Worker(SERVER_SOURCE, { eval: true, workerData: { robots: ROBOTS } });
+  const { port } = await new Promise<{ port: number }>((resolve) => worker.once('message', resolve));
+  const base = `http://127.0.0.1:${port}`;
+  const rows: string[][] = [];
+  const agentOptions = { connections: 128, connect: { lookup: localLookup } };
+
+  // --- throughput -------------------------------------------------------------------------
+  const REQUESTS = 20_000;
+  const PARALLEL = 64;
+  const plainAgent = new undici.Agent(agentOptions);
+  const politeAgent = new undici.Agent(agentOptions);
+  const polite = createPoliteFetch({
+    userAgent: USER_AGENT,
+    dispatcher: politeAgent,
+    concurrency: PARALLEL,
+    minInterval: 0,
+  });
+  await (await polite(`${base}/warm`)).arrayBuffer();
+  for (const path of ['/page', '/html']) {
+    const plainRates: number[] = [];
+    const politeRates: number[] = [];
+    const plainRun = async (): Promise<void> => {
+      const ms = await drive(REQUESTS, PARALLEL, async (i) => {
+        const response = await undici.fetch(`${base}${path}?${i}`, {
+          dispatcher: plainAgent,
+          headers: { 'user-agent': USER_AGENT },
+        });
+        await response.arrayBuffer();
+      });
+      plainRates.push((REQUESTS / ms) * 1_000);
+    };
+    const politeRun = async (): Promise<void> => {
+      const ms = await drive(REQUESTS, PARALLEL, async (i) => {
+        const response = await polite(`${base}${path}?${i}`);
+        await response.arrayBuffer();
+      });
+      politeRates.push((REQUESTS / ms) * 1_000);
+    };
+    await plainRun(); // warm-up, discarded
+    await politeRun();
+    plainRates.length = 0;
+    politeRates.length = 0;
+    for (let round = 0; round < 5; round += 1) {
+      if (round % 2 === 0) {
+        await plainRun();
+        await politeRun();
+      } else {
+        await politeRun();
+        await plainRun();
+      }
+    }
+    const plain = median(plainRates);
+    const politeRate = median(politeRates);
+    const what = path === '/page' ? 'text/plain 1 KiB' : 'text/html 4 KiB (head scanned and replayed)';
+    rows.push([`Throughput, warm cache, ${what}`, `undici fetch ${fmt(plain)} req/s`, `polite fetch ${fmt(politeRate)} req/s`, `ratio **${fmt(politeRate / plain, 2)}×**`]);
+  }
+  await polite.close();
+  await plainAgent.close();
+  await politeAgent.close();
+
+  // --- cold storm -------------------------------------------------------------------------
+  await ask(worker, 'reset');
+  const ORIGINS = 1_000;
+  const PER_ORIGIN = 10;
+  const stormAgent = new undici.Agent({ connections: 8, connect: { lookup: localLookup } });
+  const storm = createPoliteFetch({ userAgent: USER_AGENT, dispatcher: stormAgent, concurrency: 2, minInterval: 0 });
+  const stormUrls = Array.from({ length: ORIGINS * PER_ORIGIN }, (_, i) => `http://o${i % ORIGINS}.localhost:${port}/page?${i}`);
+  const stormStarted = performance.now();
+  await Promise.all(
+    stormUrls.map(async (url) => {
+      const response = await storm(url);
+      await response.arrayBuffer();
+    }),
+  );
+  const stormMs = performance.now() - stormStarted;
+  const stormStats = await ask<Stats>(worker, 'stats');
+  rows.push([
+    `Cold storm: ${fmt(ORIGINS * PER_ORIGIN)} requests at once across ${fmt(ORIGINS)} origins`,
+    `robots.txt fetches: **${fmt(stormStats.robots)}** (max ${stormStats.maxPerHost} per origin)`,
+    `drained in ${fmt(stormMs)} ms`,
+    `${fmt((ORIGINS * PER_ORIGIN) / (stormMs / 1_000))} req/s`,
+  ]);
+  await storm.close();
+  await stormAgent.close();
+
+  // --- memory -----------------------------------------------------------------------------
+  const CACHED = 10_000;
+  const memoryAgent = new undici.Agent({ connections: 4, connect: { lookup: localLookup } });
+  const before = heapUsed();
+  const policy = createRobotsPolicy({ userAgent: USER_AGENT, dispatcher: memoryAgent, maxOrigins: CACHED });
+  const origins = Array.from({ length: CACHED }, (_, i) => `http://m${i}.localhost:${port}`);
+  await policy.prefetch(origins, { concurrency: 64 });
+  const allCached = origins.every((origin) => policy.peek(`${origin}/search`)?.allowed === false);
+  const after = heapUsed();
+  const perOrigin = (after - before) / CACHED;
+  rows.push([
+    `Memory: robots cache of ${fmt(CACHED)} origins (${ROBOTS.length} B robots.txt, 2 groups)`,
+    `heap held ${fmt((after - before) / 1024 / 1024, 1)} MiB`,
+    `${fmt(perOrigin)} B per origin`,
+    allCached ? 'all entries answered from memory' : '**some entries missing**',
+  ]);
+  await policy.close();
+  await memoryAgent.close();
+
+  worker.postMessage('close');
+  await worker.terminate();
+
+  const table = [
+    '| Measurement | | | |',
+    '| --- | --- | --- | --- |',
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
+  const note = [
+    `Node ${process.version}, ${process.platform}/${process.arch}; server in a worker thread on 127.0.0.1;`,
+    `throughput: ${fmt(REQUESTS)} requests per run, ${PARALLEL} in flight, median of 5 alternating runs.`,
+  ].join(' ');
+  const markdown = `# @polite-crawler/fetch benchmark\n\n${table}\n\n${note}\n`;
+  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+  writeFileSync(new URL('./results/fetch.md', import.meta.url), markdown);
+  console.log(markdown);
+}
+
+await main();

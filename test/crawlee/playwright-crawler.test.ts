@@ -1,0 +1,141 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { politeCrawlee, robotsOf } from '@polite-crawler/crawlee';
+import type { PageRobots } from '@polite-crawler/crawlee';
+import { createPlaywrightGate } from '@polite-crawler/playwright';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright/helpers/chromium.js';
+import { startSite } from './helpers/site-server.js';
+import type { Answer, SiteServer } from './helpers/site-server.js';
+import { PlaywrightCrawler } from './helpers/crawlee.js';
+import { USER_AGENT, newRun } from './helpers/polite-run.js';
+import type { RunRecord } from './helpers/polite-run.js';
+
+const html = (body: string): Answer => ({
+  headers: { 'content-type': 'text/html' },
+  body: `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`,
+});
+
+/** Debian's Chromium, headless, no fingerprint injection, nothing but the test servers. */
+const browserOptions = {
+  launchContext: {
+    launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS },
+  },
+  browserPoolOptions: { useFingerprints: false },
+  maxConcurrency: 2,
+} as const;
+
+let site: SiteServer;
+let run: RunRecord;
+
+beforeAll(async () => {
+  site = await startSite({
+    '/robots.txt': {
+      headers: { 'content-type': 'text/plain' },
+      body: 'User-agent: *\nDisallow: /private/\n',
+    },
+    '/page': html(
+      '<img src="/img/ok.png"><img src="/private/pic.png"><a href="/next">n</a><a href="/private/x">x</a>',
+    ),
+    '/img/ok.png': { headers: { 'content-type': 'image/png' }, body: 'png' },
+    '/next': html('<p>next</p>'),
+    '/go': { status: 302, headers: { location: '/private/target' } },
+    '/tagged': {
+      headers: [
+        ['content-type', 'text/html'],
+        ['x-robots-tag', 'otherbot: noindex'],
+        ['x-robots-tag', 'nosnippet'],
+      ],
+      body: '<!doctype html><html><head><meta name="robots" content="noarchive"></head><body>t</body></html>',
+    },
+  });
+});
+
+afterAll(async () => {
+  await site.close();
+});
+
+afterEach(async () => {
+  await run.policy.close();
+  site.seen.length = 0;
+});
+
+describe('PlaywrightCrawler with the Playwright gate', () => {
+  it('skips disallowed URLs, never loads disallowed subresources or redirect hops, and exposes the directives', async () => {
+    run = newRun();
+    const gate = createPlaywrightGate({ policy: run.policy });
+    const robots = new Map<string, PageRobots>();
+    const failed: string[] = [];
+    const crawler = new PlaywrightCrawler(
+      politeCrawlee(
+        run.policy,
+        {
+          ...browserOptions,
+          requestHandler: async (context) => {
+            const path = new URL(context.request.url).pathname;
+            run.handled.push(path);
+            const found = robotsOf(context);
+            if (found !== undefined) robots.set(path, found);
+            await context.enqueueLinks();
+          },
+          failedRequestHandler: ({ request }) => {
+            failed.push(new URL(request.url).pathname);
+          },
+          onSkippedRequest: run.onSkippedRequest,
+        },
+        { browser: gate, config: run.config },
+      ),
+      run.config,
+    );
+    await crawler.run([
+      `${site.origin}/page`,
+      `${site.origin}/go`,
+      `${site.origin}/private/start`,
+      `${site.origin}/tagged`,
+    ]);
+
+    expect(site.paths().filter((path) => path.startsWith('/private/'))).toEqual([]);
+    expect(site.hits('/img/ok.png')).toHaveLength(1);
+    expect(site.hits('/go')).toHaveLength(1); // failed once, not retried
+    expect(site.hits('/robots.txt')).toHaveLength(1);
+    expect(site.seen.every((seen) => seen.headers['user-agent'] === USER_AGENT)).toBe(true);
+
+    expect(run.handled.sort()).toEqual(['/next', '/page', '/tagged']);
+    expect(failed).toEqual(['/go']);
+    expect(crawler.stats.state.requestsFinished).toBe(3);
+    expect(crawler.stats.state.requestsFailed).toBe(1);
+    expect(crawler.stats.state.requestsRetries).toBe(0);
+    expect(run.skipped.map((entry) => new URL(entry.url).pathname).sort()).toEqual([
+      '/private/start',
+      '/private/target',
+      '/private/x',
+    ]);
+
+    const tagged = robots.get('/tagged')?.directives;
+    expect(tagged?.nosnippet).toBe(true);
+    expect(tagged?.noindex).toBe(false);
+    expect(tagged?.noarchive).toBe(true);
+  });
+
+  it('refuses to browse ungated: without the browser option, requests fail before navigating', async () => {
+    run = newRun();
+    const errors: string[] = [];
+    const crawler = new PlaywrightCrawler(
+      politeCrawlee(
+        run.policy,
+        {
+          ...browserOptions,
+          maxRequestRetries: 0,
+          requestHandler: () => undefined,
+          failedRequestHandler: (_context, error) => {
+            errors.push(error.message);
+          },
+        },
+        { config: run.config },
+      ),
+      run.config,
+    );
+    await crawler.run([`${site.origin}/next`]);
+    expect(site.paths()).toEqual(['/robots.txt']);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/needs the `browser` option/);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * Runs each program in examples/ the way a user would (through tsx, importing the built
+ * packages) and checks what it prints, so that the examples cannot rot. The root `pnpm test`
+ * builds the packages first.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const ORIGIN = String.raw`http://127\.0\.0\.1:\d+`;
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function runExample(name: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', `examples/${name}/main.ts`], {
+      cwd: root,
+      env: { ...process.env, NODE_OPTIONS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Lines matching `pattern` (written with ORIGIN for the local site's origin). */
+const line = (pattern: string): RegExp =>
+  new RegExp(`^${pattern.replaceAll('ORIGIN', ORIGIN)}$`, 'm');
+
+describe('examples', () => {
+  it('fetch-crawler: crawls with createPoliteFetch, skipping what robots.txt refuses', async () => {
+    const { code, stdout, stderr } = await runExample('fetch-crawler');
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(line('fetched  ORIGIN/ 200'));
+    expect(stdout).toMatch(line('fetched  ORIGIN/articles/1 200 \\[nosnippet\\]'));
+    expect(stdout).toMatch(line('fetched  ORIGIN/old 200 \\(redirected to ORIGIN/articles/2\\)'));
+    expect(stdout).toMatch(line('fetched  ORIGIN/drafts 200 \\[noindex, nofollow\\]'));
+    expect(stdout).toMatch(
+      line('skipped  ORIGIN/private/admin — robots.txt line 2: Disallow: /private/'),
+    );
+    expect(stdout).toMatch(
+      line(
+        'skipped  ORIGIN/login \\(redirect to ORIGIN/private/login\\) — robots.txt line 2: Disallow: /private/',
+      ),
+    );
+    expect(stdout).not.toMatch(/fetched .*\/private\//);
+    expect(stdout).not.toMatch(/drafts\/2/); // nofollow: its links are not followed
+  });
+
+  it('crawlee-cheerio: skips with reason robotsTxt, refuses a redirect hop, does not handle noindex', async () => {
+    const { code, stdout, stderr } = await runExample('crawlee-cheerio');
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(line('fetched  ORIGIN/ "Home"'));
+    expect(stdout).toMatch(line('fetched  ORIGIN/articles/1 "Article 1" \\[nosnippet\\]'));
+    expect(stdout).toMatch(
+      line('fetched  ORIGIN/old "Article 2" \\(redirected to ORIGIN/articles/2\\)'),
+    );
+    expect(stdout).toMatch(
+      line('skipped  ORIGIN/private/admin — robots.txt line 2: Disallow: /private/'),
+    );
+    expect(stdout).toMatch(line('noindex  ORIGIN/drafts — fetched, not handled'));
+    expect(stdout).toMatch(
+      line('failed   ORIGIN/login — redirect to ORIGIN/private/login refused by robots.txt line 2'),
+    );
+    expect(stdout).toMatch(
+      /^done: 4 finished, 1 failed, 2 skipped \(robotsTxt .*\/private\/admin, robotsTxt .*\/private\/login\)$/m,
+    );
+  });
+
+  it('crawlee-playwright: the crawler skips, the browser gate refuses subresources and redirect hops', async () => {
+    const { code, stdout, stderr } = await runExample('crawlee-playwright');
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(
+      line('refused  ORIGIN/private/tracker.png \\(in the browser\\) — robots.txt line 2'),
+    );
+    expect(stdout).toMatch(line('fetched  ORIGIN/ "Home"'));
+    expect(stdout).toMatch(line('fetched  ORIGIN/articles/1 "Article 1" \\[nosnippet\\]'));
+    expect(stdout).toMatch(
+      line('skipped  ORIGIN/private/admin — robots.txt line 2: Disallow: /private/'),
+    );
+    expect(stdout).toMatch(
+      line('refused  ORIGIN/login → ORIGIN/private/login — robots.txt line 2'),
+    );
+    expect(stdout).toMatch(line('done: 2 finished, 1 failed'));
+  });
+
+  it('playwright: gates navigations, redirect hops and subresources, and reads the directives', async () => {
+    const { code, stdout, stderr } = await runExample('playwright');
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(
+      line('refused  ORIGIN/private/tracker.png — robots.txt line 2: Disallow: /private/'),
+    );
+    expect(stdout).toMatch(
+      line('refused  ORIGIN/private/stats.js — robots.txt line 2: Disallow: /private/'),
+    );
+    expect(stdout).toMatch(line('fetched  ORIGIN/logo.png 200'));
+    expect(stdout).toMatch(
+      line('page     ORIGIN/old → ORIGIN/article "Article" \\[noindex, nosnippet\\]'),
+    );
+    expect(stdout).toMatch(
+      line('page     ORIGIN/login — not loaded: Redirect refused by robots.txt: .*'),
+    );
+    expect(stdout).toMatch(line('done'));
+  });
+});

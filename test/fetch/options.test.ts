@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULTS,
+  OPTION_BOUNDS,
+  createMemoryRobotsStore,
+  createPoliteFetch,
+  createRobotsPolicy,
+  deriveProductToken,
+  isRobotsInvalidOptionError,
+} from '@polite-crawler/fetch';
+import type { RobotsPolicyOptions } from '@polite-crawler/fetch';
+
+const UA = 'ExampleBot/1.0 (+https://example.com/bot)';
+
+function invalidOption(make: () => unknown): string {
+  try {
+    make();
+  } catch (error) {
+    if (isRobotsInvalidOptionError(error)) return error.option;
+    throw error;
+  }
+  throw new Error('expected an invalid-option error');
+}
+
+describe('DEFAULTS and OPTION_BOUNDS', () => {
+  it('are frozen', () => {
+    expect(Object.isFrozen(DEFAULTS)).toBe(true);
+    expect(Object.isFrozen(OPTION_BOUNDS)).toBe(true);
+  });
+
+  it('keep RFC 9309’s floors', () => {
+    expect(DEFAULTS.robotsMaxBytes).toBeGreaterThanOrEqual(500 * 1024);
+    expect(OPTION_BOUNDS.robotsMaxBytes[0]).toBeGreaterThanOrEqual(500 * 1024);
+    expect(OPTION_BOUNDS.robotsMaxRedirects[0]).toBe(5);
+    expect(OPTION_BOUNDS.robotsMaxTtl[1]).toBe(24 * 3_600_000);
+    expect(DEFAULTS.staleIfUnreachable).toBe(30 * 24 * 3_600_000);
+  });
+
+  it('every default of a bounded option lies within its bounds', () => {
+    for (const [name, [min, max]] of Object.entries(OPTION_BOUNDS)) {
+      const value = (DEFAULTS as Record<string, unknown>)[name];
+      expect(typeof value, name).toBe('number');
+      expect(value as number, name).toBeGreaterThanOrEqual(min);
+      expect(value as number, name).toBeLessThanOrEqual(max);
+    }
+  });
+});
+
+describe('numeric options: accepted at each bound, refused just past it, naming the option', () => {
+  const page = new Set(['maxRedirects', 'maxHeadBytes']);
+  for (const [name, [min, max]] of Object.entries(OPTION_BOUNDS)) {
+    const make = (value: unknown) => () =>
+      page.has(name)
+        ? createPoliteFetch({ userAgent: UA, [name]: value } as RobotsPolicyOptions)
+        : createRobotsPolicy({
+            userAgent: UA,
+            // Keep the cross-option constraints satisfied while probing one option.
+            ...(name === 'unreachableRetryInterval' ? { maxUnreachableRetryInterval: max } : {}),
+            ...(name === 'maxUnreachableRetryInterval' ? { unreachableRetryInterval: min } : {}),
+            ...(name === 'robotsMaxTtl' ? { robotsMinTtl: 0 } : {}),
+            [name]: value,
+          } as RobotsPolicyOptions);
+    it(`${name}: ${min}..${max}`, async () => {
+      for (const ok of [min, max]) {
+        const made = make(ok)() as { close(): Promise<void> };
+        await made.close();
+      }
+      for (const bad of [min - 1, max + 1, min + 0.5, Number.NaN, String(min)]) {
+        expect(invalidOption(make(bad)), `${name}=${String(bad)}`).toBe(name);
+      }
+    });
+  }
+
+  it('robotsMinTtl may not exceed robotsMaxTtl; unreachableRetryInterval not its cap', () => {
+    expect(invalidOption(() => createRobotsPolicy({ userAgent: UA, robotsMaxTtl: 1_000, robotsMinTtl: 1_001 }))).toBe(
+      'robotsMinTtl',
+    );
+    expect(
+      invalidOption(() =>
+        createRobotsPolicy({ userAgent: UA, unreachableRetryInterval: 5_000, maxUnreachableRetryInterval: 4_999 }),
+      ),
+    ).toBe('unreachableRetryInterval');
+  });
+});
+
+describe('identity options', () => {
+  it('derives the product token from a one-product User-Agent', () => {
+    expect(deriveProductToken('ExampleBot/1.0 (+https://example.com/bot)')).toBe('ExampleBot');
+    expect(deriveProductToken('Example-Bot_/2')).toBe('Example-Bot_');
+    expect(deriveProductToken('Example-Bot_2')).toBeUndefined();
+    expect(deriveProductToken('Mozilla/5.0 (compatible; ExampleBot/0.1)')).toBeUndefined();
+    expect(deriveProductToken('Mozilla/5.0 (compatible; ExampleBot/0.1) Chrome/1')).toBeUndefined();
+    expect(deriveProductToken('Example.Bot/1.0')).toBeUndefined();
+    expect(deriveProductToken('(only a comment)')).toBeUndefined();
+    const policy = createRobotsPolicy({ userAgent: UA });
+    expect(policy.productToken).toBe('ExampleBot');
+    expect(policy.userAgent).toBe(UA);
+    expect(policy.purpose).toBeUndefined();
+  });
+
+  it('requires productToken when the User-Agent is ambiguous, and checks it is in the User-Agent', () => {
+    const browserish = 'Mozilla/5.0 (compatible; ExampleBot/0.1; search; +https://example.com/bot)';
+    expect(invalidOption(() => createRobotsPolicy({ userAgent: browserish }))).toBe('productToken');
+    expect(createRobotsPolicy({ userAgent: browserish, productToken: 'examplebot' }).productToken).toBe('examplebot');
+    expect(invalidOption(() => createRobotsPolicy({ userAgent: browserish, productToken: 'OtherBot' }))).toBe(
+      'productToken',
+    );
+    expect(invalidOption(() => createRobotsPolicy({ userAgent: browserish, productToken: 'Example Bot' }))).toBe(
+      'productToken',
+    );
+    expect(invalidOption(() => createRobotsPolicy({ userAgent: browserish, productToken: 'ExampleBot/0.1' }))).toBe(
+      'productToken',
+    );
+  });
+
+  it('requires a purpose token that appears in the User-Agent', () => {
+    const ua = 'Mozilla/5.0 (compatible; ExampleBot/0.1; search; +https://example.com/bot)';
+    expect(createRobotsPolicy({ userAgent: ua, productToken: 'ExampleBot', purpose: 'search' }).purpose).toBe('search');
+    expect(invalidOption(() => createRobotsPolicy({ userAgent: ua, productToken: 'ExampleBot', purpose: 'ads' }))).toBe(
+      'purpose',
+    );
+    expect(invalidOption(() => createRobotsPolicy({ userAgent: ua, productToken: 'ExampleBot', purpose: 'a b' }))).toBe(
+      'purpose',
+    );
+  });
+
+  it('refuses a missing, empty, multi-line or oversized User-Agent', () => {
+    for (const userAgent of [undefined, '', ' ExampleBot', 'ExampleBot\r\nX-Evil: 1', `Bot/${'1'.repeat(1_100)}`, 42]) {
+      expect(invalidOption(() => createRobotsPolicy({ userAgent } as unknown as RobotsPolicyOptions))).toBe('userAgent');
+    }
+  });
+});
+
+describe('object options', () => {
+  it('validates dispatcher, store, clock, onEvent, crawlDelay, treat429AsUnreachable', () => {
+    const cases: [string, unknown][] = [
+      ['dispatcher', {}],
+      ['store', { get: () => undefined }],
+      ['clock', { now: () => 0 }],
+      ['onEvent', 'log'],
+      ['crawlDelay', 'sometimes'],
+      ['treat429AsUnreachable', 'yes'],
+    ];
+    for (const [name, value] of cases) {
+      expect(invalidOption(() => createRobotsPolicy({ userAgent: UA, [name]: value } as RobotsPolicyOptions))).toBe(name);
+    }
+    expect(invalidOption(() => createRobotsPolicy(null as unknown as RobotsPolicyOptions))).toBe('options');
+  });
+
+  it('validates the page options and the shared policy', () => {
+    expect(invalidOption(() => createPoliteFetch({ userAgent: UA, noindex: 'drop' as 'reject' }))).toBe('noindex');
+    expect(invalidOption(() => createPoliteFetch({ userAgent: UA, scanMeta: 1 as unknown as boolean }))).toBe('scanMeta');
+    expect(invalidOption(() => createPoliteFetch({ policy: {} as never }))).toBe('policy');
+    const policy = createRobotsPolicy({ userAgent: UA });
+    expect(invalidOption(() => createPoliteFetch({ policy, userAgent: UA } as never))).toBe('policy');
+    const shared = createPoliteFetch({ policy });
+    expect(shared.policy).toBe(policy);
+  });
+
+  it('createMemoryRobotsStore validates maxOrigins', () => {
+    expect(invalidOption(() => createMemoryRobotsStore({ maxOrigins: 0 }))).toBe('maxOrigins');
+    expect(createMemoryRobotsStore({ maxOrigins: 1 })).toBeDefined();
+  });
+
+  it('messages say what failed and why', () => {
+    try {
+      createRobotsPolicy({ userAgent: UA, concurrency: 0 });
+    } catch (error) {
+      expect((error as Error).message).toBe('Invalid option: concurrency (an integer from 1 to 10000; got 0)');
+      expect(error).toMatchObject({ name: 'RobotsInvalidOptionError', code: 'ERR_ROBOTS_INVALID_OPTION', value: 0 });
+      expect(error).toBeInstanceOf(TypeError);
+    }
+    expect.assertions(3);
+  });
+});
