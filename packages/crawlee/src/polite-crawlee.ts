@@ -30,7 +30,7 @@ type Hook = (context: never, options: never) => unknown;
 export interface CrawlerOptionsLike {
   requestHandler?: (context: never) => unknown;
   errorHandler?: (context: never, error: never) => unknown;
-  preNavigationHooks?: readonly Hook[];
+  preNavigationHooks?: Hook[];
   onSkippedRequest?: SkippedRequestCallback;
   httpClient?: BaseHttpClient;
   requestQueue?: object;
@@ -125,13 +125,14 @@ async function openQueue(
  * );
  * await crawler.run(['https://example.com/']);
  */
-export function politeCrawlee<Options extends CrawlerOptionsLike>(
+export function politeCrawlee<Options extends CrawlerOptionsLike | undefined>(
   policy: RobotsPolicy,
-  // Inferred from where the result goes (`new CheerioCrawler(politeCrawlee(...))`), so that
-  // the handlers are typed with the crawler's own context types.
-  options: NoInfer<Options>,
+  // Inferred from where the result goes (`new CheerioCrawler(politeCrawlee(...))`, whose
+  // parameter is optional: hence `| undefined`), so that the handlers get the crawler's own
+  // context types. Elsewhere, name the type: `politeCrawlee<CheerioCrawlerOptions>(...)`.
+  options: NoInfer<NonNullable<Options>>,
   adapterOptions: PoliteCrawleeOptions = {},
-): Options {
+): NonNullable<Options> {
   const resolved = resolveCrawleeOptions(policy, adapterOptions);
   if (typeof options !== 'object' || options === null) {
     throw new RobotsInvalidOptionError('options', options, 'the crawler options object');
@@ -267,5 +268,5 @@ export function politeCrawlee<Options extends CrawlerOptionsLike>(
     requestHandler,
     errorHandler,
     ...(userSkipped === undefined ? {} : { onSkippedRequest: userSkipped }),
-  } as unknown as Options;
+  } as unknown as NonNullable<Options>;
 }

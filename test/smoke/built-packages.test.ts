@@ -1,0 +1,55 @@
+/**
+ * Imports each package's built output the way a user would: by package name, from a
+ * workspace package that depends on it, in a plain Node process (no vitest aliases).
+ * `pnpm test` builds before running vitest.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+function runModule(cwd: string, source: string): unknown {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', source], {
+    cwd: `${root}${cwd}`,
+    encoding: 'utf8',
+  });
+  return JSON.parse(out) as unknown;
+}
+
+describe('built packages import by name', () => {
+  it('robots-txt, robots-tag and fetch work from dist', () => {
+    const result = runModule(
+      'packages/cli',
+      `
+      import { parseRobotsTxt } from '@polite-crawler/robots-txt';
+      import { parseRobotsTagHeaders, directivesFor } from '@polite-crawler/robots-tag';
+      import { createRobotsPolicy, isRobotsDeniedError } from '@polite-crawler/fetch';
+      const robots = parseRobotsTxt('User-agent: *\\nDisallow: /private\\n');
+      const directives = directivesFor(parseRobotsTagHeaders('noindex, nofollow'), 'ExampleBot');
+      const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0' });
+      await policy.close();
+      console.log(JSON.stringify({
+        denied: robots.isAllowed('/private/x', 'ExampleBot'),
+        allowed: robots.isAllowed('/public', 'ExampleBot'),
+        noindex: directives.noindex,
+        token: policy.productToken,
+        guard: typeof isRobotsDeniedError,
+      }));`,
+    );
+    expect(result).toEqual({
+      denied: false,
+      allowed: true,
+      noindex: true,
+      token: 'ExampleBot',
+      guard: 'function',
+    });
+  });
+
+  it('the polite bin prints its version', () => {
+    const out = execFileSync(process.execPath, [`${root}packages/cli/dist/bin.js`, '--version'], {
+      encoding: 'utf8',
+    });
+    expect(out.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
