@@ -79,9 +79,14 @@ export const CASE_DEVIATIONS: readonly Deviation[] = [
  * reject those with RobotsTxtUsageError (reason invalid-url): a crawler holds absolute
  * URLs, and guessing where a host ends is how path confusion starts.
  */
-const SCHEMELESS = 'Schemeless input: rejected with RobotsTxtUsageError (invalid-url), Google guesses a host.';
+const SCHEMELESS =
+  'Schemeless input: rejected with RobotsTxtUsageError (invalid-url), Google guesses a host.';
 export const PATH_DEVIATIONS: readonly Deviation[] = [
-  { id: 'TestGetPathParamsQuery#1', ours: { error: 'invalid-url' }, reason: 'Empty input is not a URL.' },
+  {
+    id: 'TestGetPathParamsQuery#1',
+    ours: { error: 'invalid-url' },
+    reason: 'Empty input is not a URL.',
+  },
   ...[8, 9, 10, 11, 12, 13, 14, 16, 17, 18].map((n) => ({
     id: `TestGetPathParamsQuery#${n}`,
     ours: { error: 'invalid-url' } as const,

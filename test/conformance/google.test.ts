@@ -63,7 +63,10 @@ interface Data {
 }
 
 const data = JSON.parse(
-  readFileSync(new URL('../../../shared/conformance/google-robots-test.json', import.meta.url), 'utf8'),
+  readFileSync(
+    new URL('../../../shared/conformance/google-robots-test.json', import.meta.url),
+    'utf8',
+  ),
 ) as Data;
 
 const caseDeviations = new Map(CASE_DEVIATIONS.map((d) => [d.id, d]));
@@ -92,7 +95,8 @@ describe('the deviation lists are current', () => {
   });
 
   it('gives a reason for every deviation', () => {
-    for (const d of [...CASE_DEVIATIONS, ...PATH_DEVIATIONS]) expect(d.reason.length, d.id).toBeGreaterThan(20);
+    for (const d of [...CASE_DEVIATIONS, ...PATH_DEVIATIONS])
+      expect(d.reason.length, d.id).toBeGreaterThan(20);
   });
 
   it('has the 145 cases the data README promises', () => {
@@ -106,10 +110,12 @@ describe('cases', () => {
       const deviation = caseDeviations.get(c.id);
       const expected: OurAnswer = deviation?.ours ?? { allowed: c.allowed };
       // The body as a string, and as the UTF-8 bytes the upstream test used.
-      expect(outcome(() => parseRobotsTxt(c.robotstxt).isAllowed(c.url, c.userAgent))).toEqual(expected);
-      expect(outcome(() => parseRobotsTxt(utf8.encode(c.robotstxt)).isAllowed(c.url, c.userAgent))).toEqual(
+      expect(outcome(() => parseRobotsTxt(c.robotstxt).isAllowed(c.url, c.userAgent))).toEqual(
         expected,
       );
+      expect(
+        outcome(() => parseRobotsTxt(utf8.encode(c.robotstxt)).isAllowed(c.url, c.userAgent)),
+      ).toEqual(expected);
       if ('allowed' in expected) {
         const verdict = parseRobotsTxt(c.robotstxt).explain(c.url, c.userAgent);
         expect(verdict.allowed).toBe(expected.allowed);
@@ -169,21 +175,27 @@ describe('lineReporting → reportRobotsTxtLines', () => {
     it(entry.id, () => {
       const bytes =
         entry.robotstxtBase64 === undefined
-          ? utf8.encode(entry.robotstxt!)
+          ? utf8.encode(entry.robotstxt)
           : Uint8Array.from(Buffer.from(entry.robotstxtBase64, 'base64'));
       const report = reportRobotsTxtLines(bytes);
       const { lines } = report;
       const e = entry.expect;
       const directives = lines.filter((l) => l.hasDirective);
       if (e.recognizedDirectives !== undefined) {
-        expect(directives.filter((l) => RECOGNIZED.has(googleTag(l))).length).toBe(e.recognizedDirectives);
+        expect(directives.filter((l) => RECOGNIZED.has(googleTag(l))).length).toBe(
+          e.recognizedDirectives,
+        );
       }
       if (e.unknownDirectives !== undefined) {
-        expect(directives.filter((l) => !RECOGNIZED.has(googleTag(l))).length).toBe(e.unknownDirectives);
+        expect(directives.filter((l) => !RECOGNIZED.has(googleTag(l))).length).toBe(
+          e.unknownDirectives,
+        );
       }
-      if (e.lastDirectiveLine !== undefined) expect(directives.at(-1)?.line).toBe(e.lastDirectiveLine);
+      if (e.lastDirectiveLine !== undefined)
+        expect(directives.at(-1)?.line).toBe(e.lastDirectiveLine);
       if (e.lineCount !== undefined) expect(lines).toHaveLength(e.lineCount);
-      if (e.oneRecordPerLine === true) expect(lines.map((l) => l.line)).toEqual(lines.map((_, i) => i + 1));
+      if (e.oneRecordPerLine === true)
+        expect(lines.map((l) => l.line)).toEqual(lines.map((_, i) => i + 1));
       if (e.sitemaps !== undefined) expect(report.sitemaps).toEqual(e.sitemaps);
       for (const want of e.lines ?? []) {
         const got = lines[want.line - 1]!;

@@ -131,6 +131,23 @@ describe('the adapter composes with what the crawler options already have', () =
       '/private/queued',
     ]);
     expect(crawler.stats.state.requestsFailed).toBe(0);
+
+    // robots.txt is cached now: adding a refused URL drops it at once, from any kind of iterable.
+    const queue = await crawler.getRequestQueue();
+    const added = await queue.addRequestsBatched(
+      (function* urls() {
+        yield `${site.origin}/private/later`;
+        yield `${site.origin}/later`;
+      })(),
+      { waitForAllRequestsToBeAdded: true },
+    );
+    expect(added.addedRequests.map((request) => request.uniqueKey)).toEqual([
+      `${site.origin}/later`,
+    ]);
+    expect(run.skipped.at(-1)).toEqual({
+      url: `${site.origin}/private/later`,
+      reason: 'robotsTxt',
+    });
   });
 
   it("holds the crawler's requests to the policy's per-origin concurrency", async () => {

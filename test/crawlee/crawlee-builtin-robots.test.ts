@@ -16,6 +16,7 @@ const page: Answer = {
 };
 const TOKEN = 'PoliteTestBot';
 
+let redirecting: SiteServer;
 let unavailable: SiteServer;
 let resetting: SiteServer;
 let slow: SiteServer;
@@ -30,6 +31,14 @@ beforeAll(async () => {
     },
     '/a': page,
     '/b': page,
+  });
+  redirecting = await startSite({
+    '/robots.txt': {
+      headers: { 'content-type': 'text/plain' },
+      body: 'User-agent: *\nDisallow: /private/\n',
+    },
+    '/go': { status: 302, headers: { location: '/private/page' } },
+    '/private/page': page,
   });
   resetting = await startSite({
     '/robots.txt': { reset: true },
@@ -48,7 +57,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([unavailable.close(), resetting.close(), slow.close()]);
+  await Promise.all([redirecting.close(), unavailable.close(), resetting.close(), slow.close()]);
 });
 
 afterEach(async () => {
@@ -85,6 +94,15 @@ describe("Crawlee 3.18's own respectRobotsTxtFile (what the adapter replaces)", 
     await crawlWithCrawleeRobots(['/a', '/b', '/c'].map((path) => `${resetting.origin}${path}`));
     expect(['/a', '/b', '/c'].every((path) => resetting.hits(path).length === 1)).toBe(true);
     expect(resetting.hits('/robots.txt').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('checks only the request URL: a redirect into a disallowed path is followed', async () => {
+    await crawlWithCrawleeRobots([
+      `${redirecting.origin}/go`,
+      `${redirecting.origin}/private/direct`,
+    ]);
+    expect(redirecting.hits('/private/direct')).toEqual([]); // the URL itself is checked
+    expect(redirecting.hits('/private/page')).toHaveLength(1); // its redirect target is not
   });
 
   it('ignores crawl-delay (a delay of an hour would time this test out)', async () => {

@@ -5,6 +5,7 @@ import type { PageRobots, PoliteCrawleeOptions } from '@polite-crawler/crawlee';
 import { startSite } from './helpers/site-server.js';
 import type { Answer, SiteServer } from './helpers/site-server.js';
 import { CheerioCrawler, HttpCrawler } from './helpers/crawlee.js';
+import type { HttpCrawlerOptions } from './helpers/crawlee.js';
 import { newRun } from './helpers/polite-run.js';
 import type { RunRecord } from './helpers/polite-run.js';
 
@@ -100,7 +101,7 @@ async function crawl(urls: string[], adapter: PoliteCrawleeOptions = {}): Promis
       run.policy,
       {
         maxRequestRetries: 2,
-        requestHandler: async (context) => {
+        requestHandler: (context) => {
           const path = new URL(context.request.url).pathname;
           run.handled.push(path);
           loaded.set(path, context.request.loadedUrl ?? '');
@@ -163,7 +164,12 @@ describe('redirects are checked hop by hop', () => {
   it('turns a POST answered 303 into a body-less GET', async () => {
     run = newRun();
     const crawler = new HttpCrawler(
-      politeCrawlee(run.policy, { requestHandler: () => undefined }, { config: run.config }),
+      // HttpCrawler's options type is generic: name it so that the handler is typed.
+      politeCrawlee<HttpCrawlerOptions>(
+        run.policy,
+        { requestHandler: () => undefined },
+        { config: run.config },
+      ),
       run.config,
     );
     await crawler.run([

@@ -4,6 +4,7 @@ import type { RequestSkippedEvent } from '@polite-crawler/crawlee';
 import { startSite } from './helpers/site-server.js';
 import type { Answer, SiteServer } from './helpers/site-server.js';
 import { CheerioCrawler, HttpCrawler } from './helpers/crawlee.js';
+import type { HttpCrawlerOptions } from './helpers/crawlee.js';
 import { USER_AGENT, newRun } from './helpers/polite-run.js';
 import type { RunRecord } from './helpers/polite-run.js';
 
@@ -113,7 +114,8 @@ describe('HttpCrawler with context.addRequests', () => {
   it('skips what robots.txt refuses and fetches the rest with the policy User-Agent', async () => {
     run = newRun();
     const crawler = new HttpCrawler(
-      politeCrawlee(
+      // HttpCrawler's options type is generic: name it so that the handler is typed.
+      politeCrawlee<HttpCrawlerOptions>(
         run.policy,
         {
           requestHandler: async ({ request, addRequests }) => {

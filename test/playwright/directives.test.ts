@@ -174,7 +174,7 @@ describe('pacing and options', () => {
     }
   });
 
-  it('validates its options once, naming the bad one', async () => {
+  it('validates its options once, naming the bad one', () => {
     const policy = createRobotsPolicy({ userAgent: USER_AGENT });
     cleanup.push(() => policy.close());
     const invalid = (options: Partial<PlaywrightGateOptions>): unknown => {

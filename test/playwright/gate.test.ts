@@ -15,6 +15,9 @@ const html = (body: string, head = ''): Answer => ({
 });
 const redirect = (status: number, location: string): Answer => ({ status, headers: { location } });
 const png: Answer = { headers: { 'content-type': 'image/png' }, body: 'png' };
+/** What a site served, without the favicon Chromium asks for on its own, whenever it likes. */
+const requested = (server: SiteServer): string[] =>
+  server.paths().filter((path) => path !== '/favicon.ico');
 
 let browser: Browser;
 let other: SiteServer;
@@ -143,7 +146,7 @@ describe('redirect chains, hop by hop', () => {
   it('stops at the first disallowed hop: the hop is never requested', async () => {
     const { page, gate } = await setup();
     await expect(page.goto(`${site.origin}/start`)).rejects.toThrow(/ERR_BLOCKED_BY_CLIENT/);
-    expect(site.paths()).toEqual(['/robots.txt', '/start', '/mid']);
+    expect(requested(site)).toEqual(['/robots.txt', '/start', '/mid']);
     const refusal = gate.deniedNavigation(page);
     expect(refusal?.reason).toBe('redirect-disallowed');
     expect(refusal?.url).toBe(`${site.origin}/private/end`);
@@ -153,20 +156,20 @@ describe('redirect chains, hop by hop', () => {
   it("checks a cross-origin hop against the target origin's own robots.txt", async () => {
     const { page, gate, context } = await setup();
     await expect(page.goto(`${site.origin}/to-other`)).rejects.toThrow(/ERR_BLOCKED_BY_CLIENT/);
-    expect(other.paths()).toEqual(['/robots.txt']);
+    expect(requested(other)).toEqual(['/robots.txt']);
     expect(gate.deniedNavigation(page)?.url).toBe(`${other.origin}/blocked`);
 
     // A fresh page: the failed one is busy showing Chromium's error page.
     const response = await (await context.newPage()).goto(`${site.origin}/to-other-open`);
     expect(response?.status()).toBe(200);
-    expect(other.paths()).toEqual(['/robots.txt', '/open']);
+    expect(requested(other)).toEqual(['/robots.txt', '/open']);
   });
 
   it('follows an allowed chain once, requesting each hop exactly once', async () => {
     const { page, gate } = await setup();
     const response = await page.goto(`${site.origin}/r1`);
     expect(response).not.toBeNull();
-    expect(site.paths()).toEqual(['/robots.txt', '/r1', '/r2', '/final']);
+    expect(requested(site)).toEqual(['/robots.txt', '/r1', '/r2', '/final']);
     const robots = await gate.robots(response!);
     expect(robots.url).toBe(`${site.origin}/final`);
     expect(robots.redirects).toEqual([`${site.origin}/r2`, `${site.origin}/final`]);

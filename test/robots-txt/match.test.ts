@@ -164,12 +164,15 @@ describe('matching', () => {
     expect(verdict).toMatchObject({ allowed: true, reason: 'robots-txt-path' });
     expect(check('Disallow: /\n', '/robots.txt?x=1').allowed).toBe(true);
     expect(check('Disallow: /\n', '/robots.txt.bak').allowed).toBe(false);
-    expect(parseRobotsTxt('User-agent: *\nDisallow: /\n').isAllowed('https://e.com/robots.txt', 'A')).toBe(true);
+    expect(
+      parseRobotsTxt('User-agent: *\nDisallow: /\n').isAllowed('https://e.com/robots.txt', 'A'),
+    ).toBe(true);
   });
 
   it('hundreds of rules: bucketed matching gives the same answers as a linear scan', () => {
     const rules: string[] = [];
-    for (let i = 0; i < 300; i++) rules.push(`Disallow: /${String.fromCharCode(97 + (i % 26))}${i}/`);
+    for (let i = 0; i < 300; i++)
+      rules.push(`Disallow: /${String.fromCharCode(97 + (i % 26))}${i}/`);
     rules.push('Allow: /b27/public', 'Disallow: /*.pdf$', 'Allow: /*/open/');
     const robots = parseRobotsTxt(`User-agent: *\n${rules.join('\n')}\n`);
     expect(robots.isAllowed('https://e.com/b27/x', 'A')).toBe(false);
@@ -192,7 +195,12 @@ describe('verdicts', () => {
       selection: 'global',
       groupLines: [1],
       path: '/private/public/x',
-      rule: { kind: 'allow', pattern: '/private/%70ublic', normalizedPattern: '/private/public', line: 3 },
+      rule: {
+        kind: 'allow',
+        pattern: '/private/%70ublic',
+        normalizedPattern: '/private/public',
+        line: 3,
+      },
     });
     expect(Object.isFrozen(verdict)).toBe(true);
   });
@@ -261,14 +269,18 @@ describe('group selection: product > purpose > * > none', () => {
   });
 
   it('a purpose group line is a group start like user-agent', () => {
-    const file = parseRobotsTxt('User-agent: A\nDisallow: /a\nUser-agent-purpose: x\nDisallow: /x\n');
+    const file = parseRobotsTxt(
+      'User-agent: A\nDisallow: /a\nUser-agent-purpose: x\nDisallow: /x\n',
+    );
     expect(file.isAllowed(url('/x'), 'A')).toBe(true);
     expect(file.isAllowed(url('/x'), { productToken: 'B', purpose: 'x' })).toBe(false);
   });
 
   it('purpose tokens may hold digits, product tokens may not', () => {
     const file = parseRobotsTxt('User-agent-purpose: EXAMPLE-PURPOSE-1\nDisallow: /\n');
-    expect(file.isAllowed(url('/'), { productToken: 'B', purpose: 'EXAMPLE-PURPOSE-1' })).toBe(false);
+    expect(file.isAllowed(url('/'), { productToken: 'B', purpose: 'EXAMPLE-PURPOSE-1' })).toBe(
+      false,
+    );
   });
 });
 
@@ -296,11 +308,15 @@ describe('typed errors', () => {
   });
 
   it.each([null, undefined, 42, {}, { productToken: 42 }])('rejects the agent %j', (agent) => {
-    expect(usageReason(() => robots.isAllowed('https://e.com/', agent as unknown as Agent))).toBe('invalid-agent');
+    expect(usageReason(() => robots.isAllowed('https://e.com/', agent as unknown as Agent))).toBe(
+      'invalid-agent',
+    );
   });
 
   it.each(['', 'two words', 'ads/1', 'ツ'])('rejects the purpose %j', (purpose) => {
-    expect(usageReason(() => robots.forAgent({ productToken: 'A', purpose }))).toBe('invalid-purpose');
+    expect(usageReason(() => robots.forAgent({ productToken: 'A', purpose }))).toBe(
+      'invalid-purpose',
+    );
   });
 
   it('rejects bad URLs on every entry point', () => {
@@ -332,7 +348,9 @@ describe('typed errors', () => {
   });
 
   it('the type guard works across copies of the package (Symbol.for brand)', () => {
-    const foreign = Object.assign(new Error('x'), { [Symbol.for('@polite-crawler/robots-txt/RobotsTxtUsageError')]: true });
+    const foreign = Object.assign(new Error('x'), {
+      [Symbol.for('@polite-crawler/robots-txt/RobotsTxtUsageError')]: true,
+    });
     expect(isRobotsTxtUsageError(foreign)).toBe(true);
     expect(isRobotsTxtUsageError(new Error('x'))).toBe(false);
     expect(isRobotsTxtUsageError(null)).toBe(false);
@@ -359,7 +377,9 @@ describe('typed errors', () => {
 
   it('rejects a body that is neither a string nor bytes, but never throws on content', () => {
     expect(usageReason(() => parseRobotsTxt(42 as unknown as string))).toBe('invalid-body');
-    expect(usageReason(() => parseRobotsTxt(new ArrayBuffer(4) as unknown as Uint8Array))).toBe('invalid-body');
+    expect(usageReason(() => parseRobotsTxt(new ArrayBuffer(4) as unknown as Uint8Array))).toBe(
+      'invalid-body',
+    );
     expect(() => parseRobotsTxt('\u0000\uFFFF\uD800:::\r\r\n#*$%')).not.toThrow();
   });
 });

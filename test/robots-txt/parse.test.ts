@@ -28,7 +28,11 @@ describe('diagnostics: one table row per code', () => {
     ['pattern-not-starting-with-slash', 'User-agent: *\nDisallow: private/\n', 2],
     ['line-too-long', `User-agent: *\nDisallow: /${'a'.repeat(PARSE_DEFAULTS.longLineBytes)}\n`, 2],
     ['input-truncated', `User-agent: *\n${'Disallow: /x\n'.repeat(40_000)}`, 39_385],
-    ['invalid-utf8', Uint8Array.from([...new TextEncoder().encode('User-agent: *\nDisallow: /caf'), 0xe9, 10]), 2],
+    [
+      'invalid-utf8',
+      Uint8Array.from([...new TextEncoder().encode('User-agent: *\nDisallow: /caf'), 0xe9, 10]),
+      2,
+    ],
     ['byte-order-mark', '\uFEFFUser-agent: *\n', 1],
     ['unparseable-line', 'User-agent: *\nthis is not a line\n', 2],
   ];
@@ -52,21 +56,35 @@ describe('diagnostics: one table row per code', () => {
   });
 
   it('a clean file has no diagnostics, and empty allow/disallow values are fine', () => {
-    expect(codesOf('User-agent: *\nDisallow:\nAllow:\nCrawl-delay: 2\nHost: example.com\n')).toEqual([]);
+    expect(
+      codesOf('User-agent: *\nDisallow:\nAllow:\nCrawl-delay: 2\nHost: example.com\n'),
+    ).toEqual([]);
     expect(codesOf('')).toEqual([]);
   });
 
   it('reports every accepted misspelling', () => {
-    const typos = ['useragent', 'user agent', 'dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw', 'site-map'];
+    const typos = [
+      'useragent',
+      'user agent',
+      'dissallow',
+      'dissalow',
+      'disalow',
+      'diasllow',
+      'disallaw',
+      'site-map',
+    ];
     for (const typo of typos) {
-      const value = typo === 'site-map' ? 'https://e.x/s.xml' : typo.startsWith('user') ? 'FooBot' : '/x';
+      const value =
+        typo === 'site-map' ? 'https://e.x/s.xml' : typo.startsWith('user') ? 'FooBot' : '/x';
       const body = `User-agent: *\nDisallow: /y\n${typo}: ${value}\n`;
       expect(codesOf(body), typo).toEqual([[3, 'accepted-typo']]);
     }
   });
 
   it('reads misspelled keys as intended', () => {
-    const robots = parseRobotsTxt('useragent: FooBot\ndisallaw: /x\nsite-map: https://example.com/s.xml\n');
+    const robots = parseRobotsTxt(
+      'useragent: FooBot\ndisallaw: /x\nsite-map: https://example.com/s.xml\n',
+    );
     expect(robots.isAllowed('https://example.com/x', 'FooBot')).toBe(false);
     expect(robots.sitemaps).toEqual(['https://example.com/s.xml']);
   });
@@ -78,7 +96,9 @@ describe('diagnostics: one table row per code', () => {
   });
 
   it('a missing colon is accepted only for exactly two words', () => {
-    expect(parseRobotsTxt('user-agent FooBot\ndisallow /x\n').isAllowed('https://e.com/x', 'FooBot')).toBe(false);
+    expect(
+      parseRobotsTxt('user-agent FooBot\ndisallow /x\n').isAllowed('https://e.com/x', 'FooBot'),
+    ).toBe(false);
     expect(codesOf('user-agent FooBot\ndisallow /x y\n')).toEqual([
       [1, 'missing-colon'],
       [2, 'unparseable-line'],
@@ -186,13 +206,19 @@ describe('limits', () => {
     const limit = 600_000;
     const atLimit = bodyOf(limit, 'Disallow: /z\n');
     expect(parseRobotsTxt(atLimit, { maxBytes: limit }).truncated).toBe(false);
-    expect(parseRobotsTxt(atLimit, { maxBytes: limit }).isAllowed('https://e.com/z', 'A')).toBe(false);
+    expect(parseRobotsTxt(atLimit, { maxBytes: limit }).isAllowed('https://e.com/z', 'A')).toBe(
+      false,
+    );
     expect(parseRobotsTxt(atLimit, { maxBytes: limit - 1 }).truncated).toBe(true);
-    expect(parseRobotsTxt(atLimit, { maxBytes: limit - 1 }).isAllowed('https://e.com/z', 'A')).toBe(true);
+    expect(parseRobotsTxt(atLimit, { maxBytes: limit - 1 }).isAllowed('https://e.com/z', 'A')).toBe(
+      true,
+    );
   });
 
   it('maxBytes: a single line longer than the limit leaves nothing', () => {
-    const robots = parseRobotsTxt(`User-agent: *\nDisallow: /${'a'.repeat(PARSE_DEFAULTS.maxBytes)}`);
+    const robots = parseRobotsTxt(
+      `User-agent: *\nDisallow: /${'a'.repeat(PARSE_DEFAULTS.maxBytes)}`,
+    );
     expect(robots.truncated).toBe(true);
     expect(robots.explain('https://e.com/', 'A').groupLines).toEqual([1]);
   });
@@ -205,20 +231,30 @@ describe('limits', () => {
     expect(codesOf(past.replace('ax\n', 'a\n'))).toEqual([[2, 'line-too-long']]);
     // Google would cut the line and match the broader '/aaa…a'; the whole rule ends in 'x'.
     const robots = parseRobotsTxt(past);
-    expect(robots.isAllowed(`https://e.com/${'a'.repeat(PARSE_DEFAULTS.longLineBytes)}`, 'A')).toBe(true);
-    expect(robots.isAllowed(`https://e.com/${'a'.repeat(PARSE_DEFAULTS.longLineBytes - 10)}x`, 'A')).toBe(false);
+    expect(robots.isAllowed(`https://e.com/${'a'.repeat(PARSE_DEFAULTS.longLineBytes)}`, 'A')).toBe(
+      true,
+    );
+    expect(
+      robots.isAllowed(`https://e.com/${'a'.repeat(PARSE_DEFAULTS.longLineBytes - 10)}x`, 'A'),
+    ).toBe(false);
   });
 
   it('longLineBytes counts UTF-8 bytes, not characters', () => {
     const prefix = 'Disallow: /';
     const chars = Math.floor((PARSE_DEFAULTS.longLineBytes - prefix.length) / 2) + 1;
-    expect(codesOf(`User-agent: *\n${prefix}${'é'.repeat(chars)}\n`)).toEqual([[2, 'line-too-long']]);
+    expect(codesOf(`User-agent: *\n${prefix}${'é'.repeat(chars)}\n`)).toEqual([
+      [2, 'line-too-long'],
+    ]);
     expect(codesOf(`User-agent: *\n${prefix}${'é'.repeat(chars - 1)}\n`)).toEqual([]);
   });
 
   it('maxDiagnostics: at the limit all are kept, one past ends with too-many-diagnostics', () => {
     const at = parseRobotsTxt('junk\n'.repeat(3), { maxDiagnostics: 3 }).diagnostics;
-    expect(at.map((d) => d.code)).toEqual(['unparseable-line', 'unparseable-line', 'unparseable-line']);
+    expect(at.map((d) => d.code)).toEqual([
+      'unparseable-line',
+      'unparseable-line',
+      'unparseable-line',
+    ]);
     const past = parseRobotsTxt('junk\n'.repeat(4), { maxDiagnostics: 3 }).diagnostics;
     expect(past.map((d) => d.code)).toEqual([
       'unparseable-line',
@@ -226,7 +262,9 @@ describe('limits', () => {
       'unparseable-line',
       'too-many-diagnostics',
     ]);
-    expect(parseRobotsTxt('junk\n'.repeat(5000)).diagnostics).toHaveLength(PARSE_DEFAULTS.maxDiagnostics + 1);
+    expect(parseRobotsTxt('junk\n'.repeat(5000)).diagnostics).toHaveLength(
+      PARSE_DEFAULTS.maxDiagnostics + 1,
+    );
   });
 
   it('maxCachedAgents: at the limit every agent stays cached, one past drops the oldest', () => {
@@ -251,8 +289,12 @@ describe('byte-order marks', () => {
   ])('skips a leading %s', (_, bom, skipped) => {
     const robots = parseRobotsTxt(Uint8Array.from([...bom, ...rest]));
     expect(robots.isAllowed('https://e.com/x', 'FooBot')).toBe(false);
-    expect(robots.diagnostics).toMatchObject([{ line: 1, code: 'byte-order-mark', severity: 'info' }]);
-    expect(robots.diagnostics[0]!.message).toContain(skipped === 3 ? 'byte-order mark starts' : `${skipped} byte`);
+    expect(robots.diagnostics).toMatchObject([
+      { line: 1, code: 'byte-order-mark', severity: 'info' },
+    ]);
+    expect(robots.diagnostics[0]!.message).toContain(
+      skipped === 3 ? 'byte-order mark starts' : `${skipped} byte`,
+    );
     expect(robots.parsedBytes).toBe(bom.length + rest.length);
   });
 
@@ -288,12 +330,18 @@ describe('line endings', () => {
   });
 
   it('LF CR is two line breaks, CR LF one', () => {
-    expect(reportRobotsTxtLines('a: b\n\rc: d').lines.map((l) => l.keyText)).toEqual(['a', undefined, 'c']);
+    expect(reportRobotsTxtLines('a: b\n\rc: d').lines.map((l) => l.keyText)).toEqual([
+      'a',
+      undefined,
+      'c',
+    ]);
     expect(reportRobotsTxtLines('a: b\r\nc: d').lines.map((l) => l.keyText)).toEqual(['a', 'c']);
   });
 
   it('the last line needs no line break', () => {
-    expect(parseRobotsTxt('User-agent: *\nDisallow: /x').isAllowed('https://e.com/x', 'A')).toBe(false);
+    expect(parseRobotsTxt('User-agent: *\nDisallow: /x').isAllowed('https://e.com/x', 'A')).toBe(
+      false,
+    );
   });
 });
 
@@ -312,9 +360,18 @@ describe('bytes that are not UTF-8', () => {
   });
 
   it('valid multi-byte sequences in such a file keep their octets', () => {
-    const bytes = Uint8Array.from([...latin1('User-agent: *\nDisallow: /'), 0xc3, 0xa9, 0x0a, 0xff, 0x0a]);
+    const bytes = Uint8Array.from([
+      ...latin1('User-agent: *\nDisallow: /'),
+      0xc3,
+      0xa9,
+      0x0a,
+      0xff,
+      0x0a,
+    ]);
     expect(parseRobotsTxt(bytes).isAllowed('https://e.com/é', 'A')).toBe(false);
-    expect(parseRobotsTxt(bytes).diagnostics.filter((d) => d.code === 'invalid-utf8')).toMatchObject([{ line: 3 }]);
+    expect(
+      parseRobotsTxt(bytes).diagnostics.filter((d) => d.code === 'invalid-utf8'),
+    ).toMatchObject([{ line: 3 }]);
   });
 
   it('valid UTF-8 bytes parse exactly like the string', () => {
@@ -322,7 +379,9 @@ describe('bytes that are not UTF-8', () => {
     const a = parseRobotsTxt(body);
     const b = parseRobotsTxt(new TextEncoder().encode(body));
     for (const path of ['/ツ', '/ツ/ok', '/%E3%83%84/x', '/other']) {
-      expect(b.explain(`https://e.com${path}`, 'A')).toEqual(a.explain(`https://e.com${path}`, 'A'));
+      expect(b.explain(`https://e.com${path}`, 'A')).toEqual(
+        a.explain(`https://e.com${path}`, 'A'),
+      );
     }
     expect(b.parsedBytes).toBe(a.parsedBytes);
     expect(a.parsedBytes).toBe(new TextEncoder().encode(body).length);
@@ -331,7 +390,9 @@ describe('bytes that are not UTF-8', () => {
 
 describe('crawl-delay', () => {
   it('reads the delay of the selected groups, in seconds', () => {
-    const robots = parseRobotsTxt('User-agent: FooBot\nCrawl-delay: 2.5\nDisallow: /x\n\nUser-agent: *\nCrawl-delay: 10\n');
+    const robots = parseRobotsTxt(
+      'User-agent: FooBot\nCrawl-delay: 2.5\nDisallow: /x\n\nUser-agent: *\nCrawl-delay: 10\n',
+    );
     expect(robots.crawlDelay('FooBot')).toBe(2.5);
     expect(robots.forAgent('FooBot').crawlDelay).toBe(2.5);
     expect(robots.crawlDelay('OtherBot')).toBe(10);
@@ -343,14 +404,18 @@ describe('crawl-delay', () => {
   });
 
   it('takes the largest of merged groups', () => {
-    const robots = parseRobotsTxt('User-agent: A\nCrawl-delay: 1\n\nUser-agent: A\nCrawl-delay: 5\nCrawl-delay: 3\n');
+    const robots = parseRobotsTxt(
+      'User-agent: A\nCrawl-delay: 1\n\nUser-agent: A\nCrawl-delay: 5\nCrawl-delay: 3\n',
+    );
     expect(robots.crawlDelay('A')).toBe(5);
   });
 
   it('applies to the user-agent lines above it in its group, not to later ones', () => {
     // One group (crawl-delay does not end a group, RFC 9309 §2.2.4), so bingbot also gets
     // "Disallow: /admin"; but the delay was written for bingbot only.
-    const robots = parseRobotsTxt('User-agent: bingbot\nCrawl-delay: 10\n\nUser-agent: *\nDisallow: /admin\n');
+    const robots = parseRobotsTxt(
+      'User-agent: bingbot\nCrawl-delay: 10\n\nUser-agent: *\nDisallow: /admin\n',
+    );
     expect(robots.crawlDelay('bingbot')).toBe(10);
     expect(robots.crawlDelay('OtherBot')).toBeUndefined();
     expect(robots.isAllowed('https://e.com/admin', 'bingbot')).toBe(false);
@@ -383,19 +448,30 @@ describe('sitemaps', () => {
     const robots = parseRobotsTxt(
       'Sitemap: https://e.com/a.xml\nUser-agent: *\nSITEMAP:https://e.com/b.xml # c\nDisallow: /\nsitemap: https://e.com/a.xml\n',
     );
-    expect(robots.sitemaps).toEqual(['https://e.com/a.xml', 'https://e.com/b.xml', 'https://e.com/a.xml']);
+    expect(robots.sitemaps).toEqual([
+      'https://e.com/a.xml',
+      'https://e.com/b.xml',
+      'https://e.com/a.xml',
+    ]);
     expect(Object.isFrozen(robots.sitemaps)).toBe(true);
   });
 
   it('do not end a group', () => {
-    const robots = parseRobotsTxt('User-agent: A\nSitemap: https://e.com/s.xml\nUser-agent: B\nDisallow: /\n');
+    const robots = parseRobotsTxt(
+      'User-agent: A\nSitemap: https://e.com/s.xml\nUser-agent: B\nDisallow: /\n',
+    );
     expect(robots.isAllowed('https://e.com/', 'A')).toBe(false);
   });
 
   it('must be absolute URLs', () => {
-    const robots = parseRobotsTxt('Sitemap: /s.xml\nSitemap: sitemap.xml\nSitemap: https://e.com/ok.xml\n');
+    const robots = parseRobotsTxt(
+      'Sitemap: /s.xml\nSitemap: sitemap.xml\nSitemap: https://e.com/ok.xml\n',
+    );
     expect(robots.sitemaps).toEqual(['https://e.com/ok.xml']);
-    expect(robots.diagnostics.map((d) => d.code)).toEqual(['invalid-sitemap-url', 'invalid-sitemap-url']);
+    expect(robots.diagnostics.map((d) => d.code)).toEqual([
+      'invalid-sitemap-url',
+      'invalid-sitemap-url',
+    ]);
   });
 
   it('is an empty frozen array when there are none', () => {
@@ -411,7 +487,9 @@ describe('groups', () => {
   });
 
   it('unknown keys, host, blank lines and comments do not end a group', () => {
-    const robots = parseRobotsTxt('User-agent: A\nfoo: bar\nHost: e.com\n\n# hi\nUser-agent: B\nDisallow: /\n');
+    const robots = parseRobotsTxt(
+      'User-agent: A\nfoo: bar\nHost: e.com\n\n# hi\nUser-agent: B\nDisallow: /\n',
+    );
     expect(robots.isAllowed('https://e.com/', 'A')).toBe(false);
   });
 

@@ -5,12 +5,50 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizePattern, PARSE_DEFAULTS, parseRobotsTxt, toMatchPath } from '@polite-crawler/robots-txt';
+import {
+  normalizePattern,
+  PARSE_DEFAULTS,
+  parseRobotsTxt,
+  toMatchPath,
+} from '@polite-crawler/robots-txt';
 
-const KEYS = ['user-agent', 'User-Agent', 'allow', 'disallow', 'Disallow', 'user-agent-purpose', 'crawl-delay', 'sitemap', 'useragent', 'foo', ''];
-const VALUES = ['*', 'FooBot', 'foobot/1.0', '/', '/a', '/a*', '/a$', '*.gif$', '/%41', '/%2A', '/ツ', '', '5', 'https://e.com/s.xml', 'x y'];
+const KEYS = [
+  'user-agent',
+  'User-Agent',
+  'allow',
+  'disallow',
+  'Disallow',
+  'user-agent-purpose',
+  'crawl-delay',
+  'sitemap',
+  'useragent',
+  'foo',
+  '',
+];
+const VALUES = [
+  '*',
+  'FooBot',
+  'foobot/1.0',
+  '/',
+  '/a',
+  '/a*',
+  '/a$',
+  '*.gif$',
+  '/%41',
+  '/%2A',
+  '/ツ',
+  '',
+  '5',
+  'https://e.com/s.xml',
+  'x y',
+];
 const robotsLine = fc
-  .tuple(fc.constantFrom(...KEYS), fc.constantFrom(':', ' : ', ' ', ''), fc.constantFrom(...VALUES), fc.constantFrom('', ' # c', '#'))
+  .tuple(
+    fc.constantFrom(...KEYS),
+    fc.constantFrom(':', ' : ', ' ', ''),
+    fc.constantFrom(...VALUES),
+    fc.constantFrom('', ' # c', '#'),
+  )
   .map(([k, sep, v, comment]) => k + sep + v + comment);
 const robotsBody = fc
   .array(fc.tuple(robotsLine, fc.constantFrom('\n', '\r', '\r\n')), { maxLength: 30 })
@@ -55,21 +93,32 @@ describe('the parser never throws and stays bounded', () => {
 
 describe('isAllowed, explain and forAgent agree', () => {
   it('for generated files, paths and agents', () => {
-    const path = fc.string({ unit: fc.constantFrom('a', '/', '*', '$', '%41', 'ツ', '?', '.gif', '='), maxLength: 12 });
+    const path = fc.string({
+      unit: fc.constantFrom('a', '/', '*', '$', '%41', 'ツ', '?', '.gif', '='),
+      maxLength: 12,
+    });
     fc.assert(
-      fc.property(robotsBody, path, fc.constantFrom(...AGENTS), fc.option(fc.constantFrom('x', 'FooBot')), (body, p, product, purpose) => {
-        const robots = parseRobotsTxt(body);
-        const agent = purpose === null ? product : { productToken: product, purpose };
-        const url = `https://e.com/${p}`;
-        const allowed = robots.isAllowed(url, agent);
-        const verdict = robots.explain(url, agent);
-        expect(verdict.allowed).toBe(allowed);
-        expect(robots.forAgent(agent).isAllowed(url)).toBe(allowed);
-        expect(robots.forAgent(agent).explain(url)).toEqual(verdict);
-        expect(verdict.reason === 'rule').toBe(verdict.rule !== undefined);
-        // A valid UTF-8 body gives the same answers as bytes.
-        expect(parseRobotsTxt(new TextEncoder().encode(body)).explain(url, agent)).toEqual(verdict);
-      }),
+      fc.property(
+        robotsBody,
+        path,
+        fc.constantFrom(...AGENTS),
+        fc.option(fc.constantFrom('x', 'FooBot')),
+        (body, p, product, purpose) => {
+          const robots = parseRobotsTxt(body);
+          const agent = purpose === null ? product : { productToken: product, purpose };
+          const url = `https://e.com/${p}`;
+          const allowed = robots.isAllowed(url, agent);
+          const verdict = robots.explain(url, agent);
+          expect(verdict.allowed).toBe(allowed);
+          expect(robots.forAgent(agent).isAllowed(url)).toBe(allowed);
+          expect(robots.forAgent(agent).explain(url)).toEqual(verdict);
+          expect(verdict.reason === 'rule').toBe(verdict.rule !== undefined);
+          // A valid UTF-8 body gives the same answers as bytes.
+          expect(parseRobotsTxt(new TextEncoder().encode(body)).explain(url, agent)).toEqual(
+            verdict,
+          );
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -89,7 +138,29 @@ describe('normalisation is idempotent', () => {
 
   it('toMatchPath', () => {
     const tricky = fc.string({
-      unit: fc.constantFrom('a', '/', '.', '..', '%2e', '%41', '%', '*', '$', ' ', '\\', "'", '?', '#', 'ツ', '|', '^', '"', '\t', ';', '%zz'),
+      unit: fc.constantFrom(
+        'a',
+        '/',
+        '.',
+        '..',
+        '%2e',
+        '%41',
+        '%',
+        '*',
+        '$',
+        ' ',
+        '\\',
+        "'",
+        '?',
+        '#',
+        'ツ',
+        '|',
+        '^',
+        '"',
+        '\t',
+        ';',
+        '%zz',
+      ),
       maxLength: 12,
     });
     fc.assert(
@@ -106,29 +177,75 @@ describe('normalisation is idempotent', () => {
 
 describe('the string fast path equals the WHATWG URL path', () => {
   it('for generated absolute URLs', () => {
-    const host = fc.constantFrom('example.com', 'a.b', 'EXAMPLE.COM', 'xn--p1ai.x', '1.2.3.4', 'a-b.c', 'localhost', 'x.y.', 'a..b', '0x1f.c');
+    const host = fc.constantFrom(
+      'example.com',
+      'a.b',
+      'EXAMPLE.COM',
+      'xn--p1ai.x',
+      '1.2.3.4',
+      'a-b.c',
+      'localhost',
+      'x.y.',
+      'a..b',
+      '0x1f.c',
+    );
     const port = fc.constantFrom('', ':80', ':8080', ':65535', ':65536', ':');
     const rest = fc.string({
-      unit: fc.constantFrom('/', 'a', 'Z', '.', '..', '%2e', '%2E', '%41', '%', '*', '$', ' ', '\\', "'", '?', '#', 'ツ', '|', '^', '"', '\t', '{', '`', '~', '@', ':', '[', ']'),
+      unit: fc.constantFrom(
+        '/',
+        'a',
+        'Z',
+        '.',
+        '..',
+        '%2e',
+        '%2E',
+        '%41',
+        '%',
+        '*',
+        '$',
+        ' ',
+        '\\',
+        "'",
+        '?',
+        '#',
+        'ツ',
+        '|',
+        '^',
+        '"',
+        '\t',
+        '{',
+        '`',
+        '~',
+        '@',
+        ':',
+        '[',
+        ']',
+      ),
       maxLength: 14,
     });
     fc.assert(
-      fc.property(fc.constantFrom('http', 'https', 'HTTP', 'ftp', 'ws'), host, port, rest, (scheme, h, p, r) => {
-        const input = `${scheme}://${h}${p}${r.startsWith('/') || r.startsWith('?') || r.startsWith('#') ? '' : '/'}${r}`;
-        let viaObject: string | undefined;
-        try {
-          viaObject = toMatchPath(new URL(input));
-        } catch {
-          viaObject = undefined;
-        }
-        let viaString: string | undefined;
-        try {
-          viaString = toMatchPath(input);
-        } catch {
-          viaString = undefined;
-        }
-        expect(viaString).toBe(viaObject);
-      }),
+      fc.property(
+        fc.constantFrom('http', 'https', 'HTTP', 'ftp', 'ws'),
+        host,
+        port,
+        rest,
+        (scheme, h, p, r) => {
+          const input = `${scheme}://${h}${p}${r.startsWith('/') || r.startsWith('?') || r.startsWith('#') ? '' : '/'}${r}`;
+          let viaObject: string | undefined;
+          try {
+            viaObject = toMatchPath(new URL(input));
+          } catch {
+            viaObject = undefined;
+          }
+          let viaString: string | undefined;
+          try {
+            viaString = toMatchPath(input);
+          } catch {
+            viaString = undefined;
+          }
+          expect(viaString).toBe(viaObject);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -148,7 +265,10 @@ describe('the string fast path equals the WHATWG URL path', () => {
  * %41, keep %2A; a literal '*'/'$' in the URL is %2A/%24), glob-match octet by octet with a
  * memoised recursion, take the longest pattern, allow on a tie.
  */
-function referenceAllowed(rules: readonly { allow: boolean; pattern: string }[], path: string): boolean {
+function referenceAllowed(
+  rules: readonly { allow: boolean; pattern: string }[],
+  path: string,
+): boolean {
   const url = path.replaceAll('%41', 'A').replaceAll('*', '%2A').replaceAll('$', '%24');
   let best = -1;
   let bestAllow = true;
@@ -186,16 +306,23 @@ function globMatches(pattern: string, text: string, anchored: boolean): boolean 
 
 describe('the matcher agrees with the reference', () => {
   const piece = fc.constantFrom('/', 'a', 'b', '*', '$', '%41', 'A', '%2A', '?', '=');
-  const pattern = fc.string({ unit: piece, maxLength: 8 }).map((s) => (s.startsWith('*') ? s : `/${s}`));
+  const pattern = fc
+    .string({ unit: piece, maxLength: 8 })
+    .map((s) => (s.startsWith('*') ? s : `/${s}`));
   const rule = fc.record({ allow: fc.boolean(), pattern: fc.oneof(pattern, fc.constant('')) });
-  const path = fc.string({ unit: fc.constantFrom('/', 'a', 'b', 'A', '%41', '?', '=', '*', '$', 'ab'), maxLength: 10 });
+  const path = fc.string({
+    unit: fc.constantFrom('/', 'a', 'b', 'A', '%41', '?', '=', '*', '$', 'ab'),
+    maxLength: 10,
+  });
 
   it('on generated rules and paths', () => {
     fc.assert(
       fc.property(fc.array(rule, { maxLength: 8 }), path, (rules, p) => {
         const body = `User-agent: *\n${rules.map((r) => `${r.allow ? 'Allow' : 'Disallow'}: ${r.pattern}`).join('\n')}\n`;
         const robots = parseRobotsTxt(body);
-        expect(robots.isAllowed(`https://e.com/${p}`, 'ExampleBot')).toBe(referenceAllowed(rules, `/${p}`));
+        expect(robots.isAllowed(`https://e.com/${p}`, 'ExampleBot')).toBe(
+          referenceAllowed(rules, `/${p}`),
+        );
       }),
       { numRuns: 3000 },
     );
@@ -203,11 +330,18 @@ describe('the matcher agrees with the reference', () => {
 
   it('with many rules (bucketed matching)', () => {
     fc.assert(
-      fc.property(fc.array(rule, { minLength: 17, maxLength: 60 }), fc.array(path, { maxLength: 10 }), (rules, paths) => {
-        const body = `User-agent: *\n${rules.map((r) => `${r.allow ? 'Allow' : 'Disallow'}: ${r.pattern}`).join('\n')}\n`;
-        const robots = parseRobotsTxt(body);
-        for (const p of paths) expect(robots.isAllowed(`https://e.com/${p}`, 'A')).toBe(referenceAllowed(rules, `/${p}`));
-      }),
+      fc.property(
+        fc.array(rule, { minLength: 17, maxLength: 60 }),
+        fc.array(path, { maxLength: 10 }),
+        (rules, paths) => {
+          const body = `User-agent: *\n${rules.map((r) => `${r.allow ? 'Allow' : 'Disallow'}: ${r.pattern}`).join('\n')}\n`;
+          const robots = parseRobotsTxt(body);
+          for (const p of paths)
+            expect(robots.isAllowed(`https://e.com/${p}`, 'A')).toBe(
+              referenceAllowed(rules, `/${p}`),
+            );
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -215,7 +349,9 @@ describe('the matcher agrees with the reference', () => {
 
 describe('hostile input completes', () => {
   it('5,000 "*" against a long path', () => {
-    const robots = parseRobotsTxt(`User-agent: *\nDisallow: /${'*'.repeat(5000)}x$\nAllow: /${'a*'.repeat(5000)}b\n`);
+    const robots = parseRobotsTxt(
+      `User-agent: *\nDisallow: /${'*'.repeat(5000)}x$\nAllow: /${'a*'.repeat(5000)}b\n`,
+    );
     expect(robots.isAllowed(`/${'a'.repeat(50_000)}`, 'A')).toBe(true);
     expect(robots.isAllowed(`/${'a'.repeat(50_000)}x`, 'A')).toBe(false);
     expect(robots.isAllowed(`/${'a'.repeat(5000)}b`, 'A')).toBe(true);

@@ -63,7 +63,11 @@ describe('RFC 9309 §5.1 simple example', () => {
 
   it('quxbot: an empty group at the end allows everything', () => {
     const verdict = robots.explain(`${base}/example/page.html`, 'quxbot');
-    expect(verdict).toMatchObject({ allowed: true, reason: 'no-matching-rule', selection: 'product' });
+    expect(verdict).toMatchObject({
+      allowed: true,
+      reason: 'no-matching-rule',
+      selection: 'product',
+    });
     expect(verdict.groupLines).toEqual([15]);
   });
 });
@@ -85,7 +89,9 @@ describe('RFC 9309 §5.2 longest match', () => {
   });
 
   it('the allow rule decides for the rest of the directory', () => {
-    expect(robots.explain('https://example.com/example/page/other.gif', 'foobot').rule?.line).toBe(2);
+    expect(robots.explain('https://example.com/example/page/other.gif', 'foobot').rule?.line).toBe(
+      2,
+    );
   });
 });
 
@@ -101,7 +107,9 @@ describe('RFC 9309 §2.2.1 merging and the * fallback', () => {
   });
 
   it('uses * when no group names the crawler', () => {
-    const robots = parseRobotsTxt('user-agent: *\ndisallow: /foo\ndisallow: /bar\n\nuser-agent: BazBot\ndisallow: /baz\n');
+    const robots = parseRobotsTxt(
+      'user-agent: *\ndisallow: /foo\ndisallow: /bar\n\nuser-agent: BazBot\ndisallow: /baz\n',
+    );
     expect(robots.isAllowed('https://example.com/foo', 'ExampleBot')).toBe(false);
     expect(robots.isAllowed('https://example.com/baz', 'ExampleBot')).toBe(true);
   });
@@ -136,7 +144,9 @@ describe('RFC 9309 §2.2.2 percent-encoding table', () => {
   });
 
   it('matches every row of the table both ways (pattern written raw or encoded)', () => {
-    const robots = parseRobotsTxt('User-agent: *\nDisallow: /\nAllow: /foo/bar/ツ\nAllow: /foo/bar/%62%61%7A\n');
+    const robots = parseRobotsTxt(
+      'User-agent: *\nDisallow: /\nAllow: /foo/bar/ツ\nAllow: /foo/bar/%62%61%7A\n',
+    );
     expect(robots.isAllowed('https://example.com/foo/bar/%E3%83%84', 'ExampleBot')).toBe(true);
     expect(robots.isAllowed('https://example.com/foo/bar/ツ', 'ExampleBot')).toBe(true);
     expect(robots.isAllowed('https://example.com/foo/bar/baz', 'ExampleBot')).toBe(true);
@@ -148,9 +158,15 @@ describe('RFC 9309 §2.2.2 percent-encoding table', () => {
 describe('RFC 9309 §2.2.3 special characters', () => {
   it('"%2A" in a pattern matches a literal "*" in the URL, and nothing else', () => {
     const robots = parseRobotsTxt('User-agent: *\nDisallow: /path/file-with-a-%2A.html\n');
-    expect(robots.isAllowed('https://www.example.com/path/file-with-a-*.html', 'ExampleBot')).toBe(false);
-    expect(robots.isAllowed('https://www.example.com/path/file-with-a-%2a.html', 'ExampleBot')).toBe(false);
-    expect(robots.isAllowed('https://www.example.com/path/file-with-a-x.html', 'ExampleBot')).toBe(true);
+    expect(robots.isAllowed('https://www.example.com/path/file-with-a-*.html', 'ExampleBot')).toBe(
+      false,
+    );
+    expect(
+      robots.isAllowed('https://www.example.com/path/file-with-a-%2a.html', 'ExampleBot'),
+    ).toBe(false);
+    expect(robots.isAllowed('https://www.example.com/path/file-with-a-x.html', 'ExampleBot')).toBe(
+      true,
+    );
   });
 
   it('"%24" in a pattern matches a literal "$" in the URL and is no anchor', () => {
@@ -187,7 +203,9 @@ describe('user-agent-purpose draft example', () => {
 
   it('FooBot is disallowed whatever its purpose', () => {
     expect(robots.explain(url, 'FooBot')).toMatchObject({ allowed: false, selection: 'product' });
-    expect(robots.isAllowed(url, { productToken: 'FooBot', purpose: 'EXAMPLE-PURPOSE-2' })).toBe(false);
+    expect(robots.isAllowed(url, { productToken: 'FooBot', purpose: 'EXAMPLE-PURPOSE-2' })).toBe(
+      false,
+    );
   });
 
   it('a crawler for EXAMPLE-PURPOSE-1 is disallowed', () => {
@@ -198,17 +216,25 @@ describe('user-agent-purpose draft example', () => {
   });
 
   it('purpose tokens are compared case-insensitively', () => {
-    expect(robots.isAllowed(url, { productToken: 'BarBot', purpose: 'example-purpose-1' })).toBe(false);
+    expect(robots.isAllowed(url, { productToken: 'BarBot', purpose: 'example-purpose-1' })).toBe(
+      false,
+    );
   });
 
   it('a crawler for EXAMPLE-PURPOSE-2 is allowed (its group has no rules)', () => {
     const verdict = robots.explain(url, { productToken: 'BarBot', purpose: 'EXAMPLE-PURPOSE-2' });
-    expect(verdict).toMatchObject({ allowed: true, selection: 'purpose', reason: 'no-matching-rule' });
+    expect(verdict).toMatchObject({
+      allowed: true,
+      selection: 'purpose',
+      reason: 'no-matching-rule',
+    });
     expect(verdict.groupLines).toEqual([7]);
   });
 
   it('other crawlers find no group and no * group: allowed', () => {
-    expect(robots.explain(url, { productToken: 'BarBot', purpose: 'EXAMPLE-PURPOSE-3' })).toMatchObject({
+    expect(
+      robots.explain(url, { productToken: 'BarBot', purpose: 'EXAMPLE-PURPOSE-3' }),
+    ).toMatchObject({
       allowed: true,
       selection: 'none',
       reason: 'no-applicable-group',

@@ -2,7 +2,11 @@ import type { HttpRequest } from '@crawlee/core';
 
 type Headers = NonNullable<HttpRequest['headers']>;
 
-/** The statuses followed as redirects (Fetch standard, "redirect status"). */
+/**
+ * The statuses followed as redirects (Fetch standard, "redirect status").
+ * @example
+ * REDIRECT_STATUSES.has(300); // false
+ */
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** Request headers that describe the body and go when the body goes (Fetch standard §4.4). */

@@ -26,6 +26,8 @@ type Hook = (context: never, options: never) => unknown;
 /**
  * The crawler options the adapter reads or replaces. The options of `HttpCrawler`,
  * `CheerioCrawler`, `JSDOMCrawler` and `PlaywrightCrawler` all fit.
+ * @example
+ * const options: CheerioCrawlerOptions = { requestHandler }; // assignable to CrawlerOptionsLike
  */
 export interface CrawlerOptionsLike {
   requestHandler?: (context: never) => unknown;
@@ -193,7 +195,7 @@ export function politeCrawlee<Options extends CrawlerOptionsLike | undefined>(
     options: resolved,
     inner: options.httpClient ?? new GotScrapingHttpClient(),
     navigations,
-    onRedirectDenied: async (owner, error) => denied(error.originalUrl ?? '', error),
+    onRedirectDenied: async (_owner, error) => denied(error.originalUrl ?? '', error),
   });
 
   const preNavigation = async (

@@ -21,6 +21,8 @@ import type { ResolvedCrawleeOptions } from './resolve-options.js';
  * The key under which the adapter's pre-navigation hook puts the crawler's `Request` into the
  * HTTP request options, so that the client can tell which crawler request a response belongs
  * to. Removed before the inner client sees the options.
+ * @example
+ * preNavigationHooks: [({ request }, gotOptions) => { gotOptions[CRAWLEE_REQUEST] = request; }]
  */
 export const CRAWLEE_REQUEST: unique symbol = Symbol.for('polite-crawler.crawlee.request');
 
@@ -56,7 +58,7 @@ type Headers = NonNullable<HttpRequest['headers']>;
 function headerPairs(response: BaseHttpResponseData): Array<[string, string]> {
   const raw = (response as { rawHeaders?: unknown }).rawHeaders;
   if (Array.isArray(raw) && raw.every((part) => typeof part === 'string'))
-    return rawHeaderPairs(raw as string[]);
+    return rawHeaderPairs(raw);
   const pairs: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(response.headers)) {
     if (value === undefined) continue;
@@ -106,7 +108,7 @@ export class PoliteHttpClient implements BaseHttpClient {
   ): Promise<HttpResponse<TResponseType>> {
     const { inner } = this.#deps;
     return this.#walk(
-      request as AnyRequest,
+      request,
       (hop) => inner.sendRequest(hop as HttpRequest<TResponseType>),
       () => undefined,
     );
@@ -115,7 +117,7 @@ export class PoliteHttpClient implements BaseHttpClient {
   async stream(request: HttpRequest, onRedirect?: RedirectHandler): Promise<StreamingHttpResponse> {
     const { inner } = this.#deps;
     return this.#walk(
-      request as AnyRequest,
+      request,
       (hop) => inner.stream(hop as HttpRequest),
       (response) => response.stream.destroy(),
       onRedirect,

@@ -187,13 +187,19 @@ export class PoliteRequestManager implements IRequestManager {
       dropped.push([url, decision]);
       return true;
     };
+    // Filtered as the queue consumes them: a large iterable is never materialised here.
     let filtered: RequestsLike;
-    if (isAsyncIterable(requests)) {
+    if (Array.isArray(requests)) {
+      filtered = (requests as SourceLike[]).filter((source) => !refused(source));
+    } else if (isAsyncIterable(requests)) {
       filtered = (async function* filter() {
         for await (const source of requests) if (!refused(source)) yield source;
       })();
     } else {
-      filtered = Array.from(requests).filter((source) => !refused(source));
+      const sync = requests;
+      filtered = (function* filter() {
+        for (const source of sync) if (!refused(source)) yield source;
+      })();
     }
     const result = await inner.addRequestsBatched(filtered, options);
     const report = async (): Promise<void> => {

@@ -4,7 +4,12 @@
 import type { Configuration } from '@crawlee/core';
 import type { Decision, RobotsDeniedError, RobotsDirectives } from '@polite-crawler/fetch';
 
-/** The robots directives of one fetched page, and where its response really came from. */
+/**
+ * The robots directives of one fetched page, and where its response really came from.
+ * @example
+ * const robots: PageRobots | undefined = robotsOf(context);
+ * if (robots?.directives.nosnippet) dropSnippet(robots.url);
+ */
 export interface PageRobots {
   /** Robots-Tag / X-Robots-Tag header lines and `<head>` robots metas, for the policy's product token. */
   readonly directives: RobotsDirectives;
@@ -17,6 +22,9 @@ export interface PageRobots {
 /**
  * What the Crawlee adapter needs from a browser integration: the gate of
  * `@polite-crawler/playwright` (`createPlaywrightGate({ policy })`) fits as is.
+ * @example
+ * const browser: BrowserGate = createPlaywrightGate({ policy });
+ * new PlaywrightCrawler(politeCrawlee(policy, options, { browser }));
  */
 export interface BrowserGate {
   /** Routes every request of the crawler's page through the policy (called before navigation). */
@@ -27,7 +35,11 @@ export interface BrowserGate {
   deniedNavigation(page: unknown): RobotsDeniedError | undefined;
 }
 
-/** A request was skipped before anything was sent: its URL is refused by robots.txt. */
+/**
+ * A request was skipped before anything was sent: its URL is refused by robots.txt.
+ * @example
+ * onEvent: (e) => e.type === 'request-skipped' && console.log(e.url, e.decision.line, e.stage)
+ */
 export interface RequestSkippedEvent {
   readonly type: 'request-skipped';
   readonly url: string;
@@ -37,7 +49,11 @@ export interface RequestSkippedEvent {
   readonly stage: 'queue' | 'fetch';
 }
 
-/** A redirect of a page led to a URL its own robots.txt refuses; the hop was never requested. */
+/**
+ * A redirect of a page led to a URL its own robots.txt refuses; the hop was never requested.
+ * @example
+ * onEvent: (e) => e.type === 'redirect-denied' && console.log(e.url, '→', e.error.url)
+ */
 export interface RedirectDeniedEvent {
   readonly type: 'redirect-denied';
   /** The URL of the crawler's request. */
@@ -46,14 +62,23 @@ export interface RedirectDeniedEvent {
   readonly error: RobotsDeniedError;
 }
 
-/** With `noindex: 'skip'`, a page was fetched but not handed to the request handler. */
+/**
+ * With `noindex: 'skip'`, a page was fetched but not handed to the request handler.
+ * @example
+ * onEvent: (e) => e.type === 'noindex-skipped' && console.log('not indexed:', e.url)
+ */
 export interface NoindexSkippedEvent {
   readonly type: 'noindex-skipped';
   readonly url: string;
   readonly robots: PageRobots;
 }
 
-/** One state object per adapter event; new fields may be added. */
+/**
+ * One state object per adapter event; new fields may be added.
+ * @example
+ * const events: CrawleeEvent[] = [];
+ * politeCrawlee(policy, options, { onEvent: (event) => events.push(event) });
+ */
 export type CrawleeEvent = RequestSkippedEvent | RedirectDeniedEvent | NoindexSkippedEvent;
 
 /**

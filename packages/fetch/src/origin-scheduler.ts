@@ -54,6 +54,18 @@ export class OriginScheduler {
     if (this.#closing.signal.aborted) return Promise.reject(this.#closing.signal.reason as Error);
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const state = this.#state(origin);
+    if (signal === undefined) {
+      // No caller signal: the policy's own close signal is enough (creating an AbortSignal per
+      // request costs more than the rest of the pacing put together).
+      const closing = this.#closing.signal;
+      return state
+        .limit(async () => {
+          closing.throwIfAborted();
+          await this.#waitForStart(origin, state, closing);
+          return task(closing);
+        })
+        .finally(() => this.#release(origin, state));
+    }
     // One short-lived signal per task, linked to the caller's and to close(); the links are
     // removed when the task settles, so long-lived signals never collect listeners.
     const controller = new AbortController();

@@ -5,8 +5,8 @@ import {
   RobotsRedirectError,
   RobotsTooManyRedirectsError,
 } from './errors.js';
-import { captureHeaders } from './header-capture.js';
-import type { RawHeaders } from './header-capture.js';
+import { tapResponse } from './response-tap.js';
+import type { TapRecord } from './response-tap.js';
 import { resolvePageOptions } from './options.js';
 import { isRedirectStatus, nextHop } from './page-redirects.js';
 import type { Hop } from './page-redirects.js';
@@ -142,26 +142,29 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     policy = createRobotsPolicy(options as RobotsPolicyOptions);
     owned = true;
   }
-  const settings = {
+  const checkSettings = {
+    productToken: policy.productToken,
+    noindex: page.noindex,
+    clock: policy.clock,
+  };
+  const tapSettings = {
     productToken: policy.productToken,
     scanMeta: page.scanMeta,
     maxHeadBytes: page.maxHeadBytes,
-    noindex: page.noindex,
-    clock: policy.clock,
   };
 
   const fetchHop = async (
     prepared: Prepared,
     hop: Hop,
-  ): Promise<{ response: Response; raw: RawHeaders | undefined }> => {
-    let raw: RawHeaders | undefined;
+  ): Promise<{ response: Response; tap: TapRecord }> => {
+    let tap: TapRecord = { headers: undefined, meta: undefined };
     const response = await policy.schedule(
       hop.url,
       // The caller's own signal goes to undici, so that it also aborts the body later.
       async () => {
-        const dispatcher = captureHeaders(prepared.dispatcher ?? policy.dispatcher, (headers) => {
-          raw = headers;
-        });
+        const tapped = tapResponse(prepared.dispatcher ?? policy.dispatcher, tapSettings);
+        tap = tapped.record;
+        const { dispatcher } = tapped;
         const init: RequestInit = {
           ...prepared.init,
           method: hop.method,
@@ -173,12 +176,12 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
         };
         if (isStream(hop.body)) (init as { duplex?: string }).duplex = 'half';
         const answer = await undiciFetch(hop.url, init);
-        policy.noteResponse(hop.url, answer.status, raw ?? answer.headers);
+        policy.noteResponse(hop.url, answer.status, tap.headers ?? answer.headers);
         return answer;
       },
       prepared.signal === undefined ? {} : { signal: prepared.signal },
     );
-    return { response, raw };
+    return { response, tap };
   };
 
   const politeFetch = async (
@@ -195,7 +198,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
         ...(signal === undefined ? {} : { signal }),
         ...(redirects.length === 0 ? {} : { redirectedFrom: requested }),
       });
-      const { response, raw } = await fetchHop(prepared, hop);
+      const { response, tap } = await fetchHop(prepared, hop);
       const location = response.headers.get('location');
       if (
         prepared.redirect !== 'manual' &&
@@ -224,9 +227,9 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
       }
       return checkResponse(
         response,
-        raw,
+        tap,
         { url: withoutHash(hop.url), redirected: redirects.length > 0 },
-        settings,
+        checkSettings,
       );
     }
   };

@@ -25,15 +25,3 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
     );
   });
 }
-
-/**
- * A signal that aborts when any of `signals` does (with that signal's reason).
- * @example
- * const signal = anySignal([callerSignal, closing.signal]);
- */
-export function anySignal(signals: readonly (AbortSignal | undefined)[]): AbortSignal | undefined {
-  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
-  if (present.length === 0) return undefined;
-  if (present.length === 1) return present[0];
-  return AbortSignal.any(present);
-}

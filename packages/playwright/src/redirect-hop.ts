@@ -1,4 +1,8 @@
-/** One request of a redirect chain, as the gate sends it. */
+/**
+ * One request of a redirect chain, as the gate sends it.
+ * @example
+ * const hop: Hop = { url: 'https://a.test/', method: 'GET', headers: {}, body: undefined };
+ */
 export interface Hop {
   readonly url: string;
   readonly method: string;
@@ -7,7 +11,11 @@ export interface Hop {
   readonly body: Buffer | undefined;
 }
 
-/** The statuses a browser follows as redirects (Fetch standard, "redirect status"). */
+/**
+ * The statuses a browser follows as redirects (Fetch standard, "redirect status").
+ * @example
+ * REDIRECT_STATUSES.has(303); // true
+ */
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** Request headers that describe the body and go when the body goes (Fetch standard §4.4). */

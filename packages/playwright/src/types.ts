@@ -55,20 +55,32 @@ interface GateEventBase {
   readonly isNavigation: boolean;
 }
 
-/** A request or one of its redirect hops was refused by robots.txt; nothing was sent to it. */
+/**
+ * A request or one of its redirect hops was refused by robots.txt; nothing was sent to it.
+ * @example
+ * onEvent: (e) => e.type === 'request-denied' && console.log(e.url, e.error.reason, e.error.line)
+ */
 export interface GateDeniedEvent extends GateEventBase {
   readonly type: 'request-denied';
   /** `reason` is `disallowed`, `unreachable` or `redirect-disallowed` (then `error.url` is the hop). */
   readonly error: RobotsDeniedError;
 }
 
-/** A request failed: network error, too many redirects, an unusable `Location`. */
+/**
+ * A request failed: network error, too many redirects, an unusable `Location`.
+ * @example
+ * onEvent: (e) => e.type === 'request-failed' && console.warn(e.url, e.error)
+ */
 export interface GateFailedEvent extends GateEventBase {
   readonly type: 'request-failed';
   readonly error: unknown;
 }
 
-/** A request was answered: every hop allowed and requested; the final response was handed to the browser. */
+/**
+ * A request was answered: every hop allowed and requested; the final response was handed to the browser.
+ * @example
+ * onEvent: (e) => e.type === 'request-served' && console.log(e.url, '→', e.finalUrl, e.status)
+ */
 export interface GateServedEvent extends GateEventBase {
   readonly type: 'request-served';
   /** The URL of the response handed to the browser (differs from `url` after redirects). */
@@ -78,10 +90,19 @@ export interface GateServedEvent extends GateEventBase {
   readonly redirects: readonly string[];
 }
 
-/** One state object per gated request outcome; new fields may be added. */
+/**
+ * One state object per gated request outcome; new fields may be added.
+ * @example
+ * const events: GateEvent[] = [];
+ * createPlaywrightGate({ policy, onEvent: (event) => events.push(event) });
+ */
 export type GateEvent = GateDeniedEvent | GateFailedEvent | GateServedEvent;
 
-/** The robots directives of one navigation, and where its response really came from. */
+/**
+ * The robots directives of one navigation, and where its response really came from.
+ * @example
+ * const { directives, url }: NavigationRobots = await gate.robots(response);
+ */
 export interface NavigationRobots {
   /** Robots-Tag / X-Robots-Tag lines and robots metas, for the policy's product token. */
   readonly directives: RobotsDirectives;
@@ -100,6 +121,9 @@ export interface NavigationRobots {
  * Gates a browser's requests with a {@link RobotsPolicy}: every navigation and subresource is
  * checked against robots.txt before a byte is sent, redirects are walked hop by hop, and each
  * request waits for its origin's pacing slot.
+ * @example
+ * const gate: PlaywrightGate = createPlaywrightGate({ policy });
+ * await gate.attach(context);
  */
 export interface PlaywrightGate {
   readonly policy: RobotsPolicy;

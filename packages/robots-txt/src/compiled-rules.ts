@@ -1,8 +1,12 @@
+import { PrefixIndex } from './prefix-index.js';
+
 const FLAG_ALLOW = 1;
 const FLAG_ANCHORED = 2;
 const FLAG_WILDCARD = 4;
 /** Rule sets up to this size are scanned in order; larger ones are bucketed. */
 const SMALL = 16;
+/** Rule sets larger than this are searched through a {@link PrefixIndex}. */
+const LARGE = 128;
 
 /** Where a rule of the file lives, for {@link compileRules}. */
 export interface RuleTable {
@@ -36,6 +40,26 @@ export class CompiledRules {
   readonly #buckets: readonly (Uint32Array | undefined)[];
   /** Positions of the patterns that have no literal second character. */
   readonly #generic: Uint32Array;
+  /**
+   * Per position: the pattern's literal characters at indices 1, 2 and 3 (0 where the
+   * literal prefix is shorter), packed in one number. A rule is rejected on these before
+   * any string call; most are.
+   */
+  readonly #probes: Uint32Array;
+  readonly #index: PrefixIndex | undefined;
+  readonly #testAt: (position: number) => boolean;
+  #path = '';
+  /**
+   * Per position, for wildcard rules: the bigrams of their literal pieces, hashed into 64
+   * bits (two words). A path lacking one of them cannot match, which rejects most
+   * wildcard rules with two word operations instead of a scan of the path.
+   */
+  readonly #bigramsLo: Int32Array;
+  readonly #bigramsHi: Int32Array;
+  /** The path's bigrams, computed once per query when first needed. */
+  #pathBigramsFor = '';
+  #pathLo = 0;
+  #pathHi = 0;
 
   constructor(
     ruleIndex: Uint32Array,
@@ -48,6 +72,39 @@ export class CompiledRules {
     this.#flags = flags;
     this.#segments = segments;
     const n = bodies.length;
+    const probes = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      const literal = segments[i]?.[0] ?? bodies[i]!;
+      let packed = 0;
+      for (let k = 3; k >= 1; k--) packed = packed * 256 + (k < literal.length ? literal.charCodeAt(k) : 0);
+      probes[i] = packed;
+    }
+    this.#probes = probes;
+    this.#bigramsLo = new Int32Array(n);
+    this.#bigramsHi = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const pieces = segments[i];
+      if (pieces === undefined) continue;
+      let lo = 0;
+      let hi = 0;
+      for (const piece of pieces) {
+        for (let k = 0; k + 1 < piece.length; k++) {
+          const h = bigram(piece.charCodeAt(k), piece.charCodeAt(k + 1));
+          if (h < 32) lo |= 1 << h;
+          else hi |= 1 << (h - 32);
+        }
+      }
+      this.#bigramsLo[i] = lo;
+      this.#bigramsHi[i] = hi;
+    }
+    this.#testAt = (position) => this.#test(position, this.#path);
+    this.#index = undefined;
+    if (n > LARGE) {
+      this.#index = new PrefixIndex(bodies.map((body, i) => segments[i]?.[0] ?? body));
+      this.#buckets = NO_BUCKETS;
+      this.#generic = SEQUENCES[0]!;
+      return;
+    }
     if (n <= SMALL) {
       // Small sets are scanned in order: every rule is "generic".
       this.#buckets = NO_BUCKETS;
@@ -81,6 +138,13 @@ export class CompiledRules {
 
   /** Position (decision order) of the deciding rule for `path`, or -1 when none matches. */
   firstMatch(path: string): number {
+    const index = this.#index;
+    if (index !== undefined) {
+      this.#path = path;
+      const found = index.firstMatch(path, this.#testAt);
+      this.#path = '';
+      return found;
+    }
     const c = path.length >= 2 ? path.charCodeAt(1) : 128;
     const bucket = c < 128 ? this.#buckets[c] : undefined;
     const generic = this.#generic;
@@ -106,9 +170,42 @@ export class CompiledRules {
     return -1;
   }
 
+  #hashPath(path: string): void {
+    let lo = 0;
+    let hi = 0;
+    let previous = path.charCodeAt(0);
+    for (let k = 1; k < path.length; k++) {
+      const c = path.charCodeAt(k);
+      const h = bigram(previous, c);
+      if (h < 32) lo |= 1 << h;
+      else hi |= 1 << (h - 32);
+      previous = c;
+    }
+    this.#pathLo = lo;
+    this.#pathHi = hi;
+    this.#pathBigramsFor = path;
+  }
+
   #test(position: number, path: string): boolean {
+    const probe = this.#probes[position]!;
+    if (probe !== 0) {
+      const a = probe & 0xff;
+      if (a !== 0 && path.charCodeAt(1) !== a) return false;
+      const b = (probe >>> 8) & 0xff;
+      if (b !== 0 && path.charCodeAt(2) !== b) return false;
+      const c = probe >>> 16;
+      if (c !== 0 && path.charCodeAt(3) !== c) return false;
+    }
     const f = this.#flags[position]!;
-    if ((f & FLAG_WILDCARD) !== 0) return wildcardMatch(this.#segments[position]!, (f & FLAG_ANCHORED) !== 0, path);
+    if ((f & FLAG_WILDCARD) !== 0) {
+      const lo = this.#bigramsLo[position]!;
+      const hi = this.#bigramsHi[position]!;
+      if ((lo | hi) !== 0) {
+        if (this.#pathBigramsFor !== path) this.#hashPath(path);
+        if (((lo & ~this.#pathLo) | (hi & ~this.#pathHi)) !== 0) return false;
+      }
+      return wildcardMatch(this.#segments[position]!, (f & FLAG_ANCHORED) !== 0, path);
+    }
     if ((f & FLAG_ANCHORED) !== 0) return path === this.#bodies[position];
     return path.startsWith(this.#bodies[position]!);
   }
@@ -116,7 +213,14 @@ export class CompiledRules {
 
 const NO_BUCKETS: readonly (Uint32Array | undefined)[] = new Array<undefined>(128).fill(undefined);
 /** `[0, 1, …, n - 1]` for the small sets. */
-const SEQUENCES: readonly Uint32Array[] = Array.from({ length: SMALL + 1 }, (_, n) => Uint32Array.from({ length: n }, (_, i) => i));
+const SEQUENCES: readonly Uint32Array[] = Array.from({ length: SMALL + 1 }, (_, n) =>
+  Uint32Array.from({ length: n }, (_, i) => i),
+);
+
+/** Hash of two adjacent characters into 0 … 63. */
+function bigram(a: number, b: number): number {
+  return (a * 7 + b) & 63;
+}
 
 /** The bucket of a pattern: its literal second character after a leading `/`, or -1. */
 function bucketKey(body: string): number {
@@ -130,7 +234,11 @@ function bucketKey(body: string): number {
  * last always present, possibly empty; empty middle pieces removed), anchored at the end
  * when the pattern ended in `$`.
  */
-export function wildcardMatch(segments: readonly string[], anchored: boolean, path: string): boolean {
+export function wildcardMatch(
+  segments: readonly string[],
+  anchored: boolean,
+  path: string,
+): boolean {
   const first = segments[0]!;
   if (!path.startsWith(first)) return false;
   let pos = first.length;
@@ -147,7 +255,10 @@ export function wildcardMatch(segments: readonly string[], anchored: boolean, pa
 }
 
 /** Compiles the rules `[from, to)` ranges of the file into decision order. */
-export function compileRules(table: RuleTable, ranges: readonly (readonly [number, number])[]): CompiledRules {
+export function compileRules(
+  table: RuleTable,
+  ranges: readonly (readonly [number, number])[],
+): CompiledRules {
   const { text, at, ruleStartAt, ruleInfoAt } = table;
   let n = 0;
   for (const [from, to] of ranges) n += to - from;

@@ -1,4 +1,5 @@
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
+import { utf8FitIndex, utf8Length } from './utf8-length.js';
 
 /** A body turned into the text the scanner reads. */
 export interface DecodedBody {
@@ -58,7 +59,15 @@ function decodeBytes(bytes: Uint8Array, maxBytes: number): DecodedBody {
     invalidUtf8At = firstInvalidUtf8(view);
     text = latin1String(view);
   }
-  return { text, latin1, invalidUtf8At, bomBytes: bom, parsedBytes: end, totalBytes: total, truncated };
+  return {
+    text,
+    latin1,
+    invalidUtf8At,
+    bomBytes: bom,
+    parsedBytes: end,
+    totalBytes: total,
+    truncated,
+  };
 }
 
 /** End (exclusive) of the last line break at or before `limit` octets, or 0. */
@@ -156,50 +165,4 @@ function decodeString(s: string, maxBytes: number): DecodedBody {
     totalBytes: total,
     truncated,
   };
-}
-
-// eslint-disable-next-line no-control-regex
-const NON_ASCII = /[^\u0000-\u007f]/;
-
-/** UTF-8 length of `s[start, end)`, as TextEncoder would produce it. */
-function utf8Length(s: string, start: number, end: number): number {
-  if (start === 0 && end === s.length && !NON_ASCII.test(s)) return end;
-  let n = 0;
-  for (let i = start; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n++;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      const next = i + 1 < end ? s.charCodeAt(i + 1) : 0;
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        n += 4;
-        i++;
-      } else n += 3;
-    } else n += 3;
-  }
-  return n;
-}
-
-/** Number of leading characters of `s` whose UTF-8 form fits in `limit` octets. */
-function utf8FitIndex(s: string, limit: number): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    let size = 1;
-    let width = 1;
-    if (c >= 0x80) {
-      if (c < 0x800) size = 2;
-      else if (c >= 0xd800 && c <= 0xdbff) {
-        const next = s.charCodeAt(i + 1);
-        if (next >= 0xdc00 && next <= 0xdfff) {
-          size = 4;
-          width = 2;
-        } else size = 3;
-      } else size = 3;
-    }
-    if (n + size > limit) return i;
-    n += size;
-    i += width - 1;
-  }
-  return s.length;
 }

@@ -90,7 +90,14 @@ export function materializeDiagnostics(packed: string | undefined): readonly Dia
       const length = packed.charCodeAt(i + 3);
       const detail = packed.slice(i + 4, i + 4 + length);
       i += 4 + length;
-      out.push(Object.freeze({ line, code, severity: DIAGNOSTIC_SEVERITY[code], message: message(code, detail) }));
+      out.push(
+        Object.freeze({
+          line,
+          code,
+          severity: DIAGNOSTIC_SEVERITY[code],
+          message: message(code, detail),
+        }),
+      );
     }
   }
   out.sort((a, b) => a.line - b.line);

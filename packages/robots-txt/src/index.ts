@@ -1,11 +1,27 @@
-export type * from './types.js';
+export type {
+  Agent,
+  AgentRules,
+  Diagnostic,
+  DiagnosticCode,
+  DiagnosticSeverity,
+  GroupSelection,
+  MatchedRule,
+  ParseOptions,
+  RobotsTxt,
+  Verdict,
+  VerdictReason,
+} from './types.js';
 export type { LineKey, LineReport, RobotsTxtLineReport } from './line-report.js';
 export type { RobotsTxtUsageErrorOptions, RobotsTxtUsageReason } from './robots-txt-usage-error.js';
 export { parseRobotsTxt } from './parse-robots-txt.js';
 export { reportRobotsTxtLines } from './line-report.js';
 export { PARSE_DEFAULTS } from './parse-defaults.js';
 export { DIAGNOSTIC_SEVERITY } from './diagnostics.js';
-export { RobotsTxtUsageError, isRobotsTxtUsageError } from './robots-txt-usage-error.js';
+export {
+  ROBOTS_TXT_USAGE_REASONS,
+  RobotsTxtUsageError,
+  isRobotsTxtUsageError,
+} from './robots-txt-usage-error.js';
 export { isValidProductToken, isValidPurposeToken } from './product-token.js';
 export { toMatchPath } from './to-match-path.js';
 export { normalizePattern } from './normalize-pattern.js';

@@ -60,7 +60,10 @@ export interface RobotsTxtLineReport {
  * report.lines[1]?.isMissingColonSeparator; // true
  * report.lines.length; // 3 (the empty line after the final line break counts)
  */
-export function reportRobotsTxtLines(body: string | Uint8Array, options?: ParseOptions): RobotsTxtLineReport {
+export function reportRobotsTxtLines(
+  body: string | Uint8Array,
+  options?: ParseOptions,
+): RobotsTxtLineReport {
   const lines: LineReport[] = [];
   const observe = (scanned: ScannedLine): void => {
     lines.push(

@@ -1,3 +1,5 @@
+import { flatten } from './detached-string.js';
+
 /**
  * A read-only table of non-negative integers, stored as compactly as V8 allows: a string of
  * 16-bit code units when every value fits (a string costs 16 bytes plus 2 per value; a
@@ -6,15 +8,17 @@
  */
 export type NumberTable = string | Uint32Array;
 
+const CHUNK = 4096;
+
 /** Builds a table from `values` (all integers in 0 … 2^32 − 1). */
 export function packTable(values: readonly number[]): NumberTable {
   let max = 0;
   for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
   if (max >= 0x10000) return Uint32Array.from(values);
+  if (values.length <= CHUNK) return String.fromCharCode.apply(null, values as number[]);
   let out = '';
-  const CHUNK = 4096;
   for (let i = 0; i < values.length; i += CHUNK) {
-    out += String.fromCharCode.apply(null, values.slice(i, i + CHUNK) as number[]);
+    out += String.fromCharCode.apply(null, values.slice(i, i + CHUNK));
   }
   return out;
 }

@@ -6,14 +6,20 @@ import { scanRobotsTxt, type LineObserver, type ScanLimits } from './scan-robots
 import type { ParseOptions, RobotsTxt } from './types.js';
 
 function invalidOption(option: string, value: unknown, why: string): RobotsTxtUsageError {
-  return new RobotsTxtUsageError(`Invalid robots.txt parse option ${option}: ${String(value)} (${why})`, {
-    reason: 'invalid-option',
-    value,
-    option,
-  });
+  return new RobotsTxtUsageError(
+    `Invalid robots.txt parse option ${option}: ${String(value)} (${why})`,
+    {
+      reason: 'invalid-option',
+      value,
+      option,
+    },
+  );
 }
 
-function countOption(options: ParseOptions | undefined, name: 'maxBytes' | 'maxDiagnostics' | 'maxCachedAgents'): number {
+function countOption(
+  options: ParseOptions | undefined,
+  name: 'maxBytes' | 'maxDiagnostics' | 'maxCachedAgents',
+): number {
   const value = options?.[name];
   if (value === undefined) return PARSE_DEFAULTS[name];
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
@@ -27,8 +33,16 @@ export interface ResolvedParseOptions extends ScanLimits {
   readonly maxCachedAgents: number;
 }
 
+const DEFAULT_OPTIONS: ResolvedParseOptions = Object.freeze({
+  maxBytes: PARSE_DEFAULTS.maxBytes,
+  maxDiagnostics: PARSE_DEFAULTS.maxDiagnostics,
+  maxCachedAgents: PARSE_DEFAULTS.maxCachedAgents,
+  longLineBytes: PARSE_DEFAULTS.longLineBytes,
+});
+
 /** @internal Validates `options` and fills in the defaults. */
 export function resolveParseOptions(options: ParseOptions | undefined): ResolvedParseOptions {
+  if (options === undefined) return DEFAULT_OPTIONS;
   if (options !== undefined && (typeof options !== 'object' || options === null)) {
     throw invalidOption('options', options, 'expected an object');
   }
@@ -47,7 +61,8 @@ export function parseWith(
   const resolved = resolveParseOptions(options);
   const decoded = decodeBody(body, resolved.maxBytes);
   const scan = scanRobotsTxt(decoded, resolved, observe);
-  const parsedBytes = decoded.parsedBytes >= 0 ? decoded.parsedBytes : decoded.bomBytes + scan.utf8Bytes;
+  const parsedBytes =
+    decoded.parsedBytes >= 0 ? decoded.parsedBytes : decoded.bomBytes + scan.utf8Bytes;
   return new ParsedRobotsTxt(scan, parsedBytes, decoded.truncated, resolved.maxCachedAgents);
 }
 

@@ -3,9 +3,23 @@ import { materializeDiagnostics } from './diagnostics.js';
 import { tableAt, type NumberTable } from './number-table.js';
 import { isValidProductToken, isValidPurposeToken } from './product-token.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
-import { ENTRY_PRODUCT, ENTRY_PURPOSE, tableLayout, type ScanResult, type TableLayout } from './scan-robots-txt.js';
+import {
+  ENTRY_PRODUCT,
+  ENTRY_PURPOSE,
+  tableLayout,
+  type ScanResult,
+  type TableLayout,
+} from './scan-robots-txt.js';
 import { toMatchPath } from './to-match-path.js';
-import type { Agent, AgentRules, Diagnostic, GroupSelection, MatchedRule, RobotsTxt, Verdict } from './types.js';
+import type {
+  Agent,
+  AgentRules,
+  Diagnostic,
+  GroupSelection,
+  MatchedRule,
+  RobotsTxt,
+  Verdict,
+} from './types.js';
 
 const NO_LINES: readonly number[] = Object.freeze([]);
 const NO_SITEMAPS: readonly string[] = Object.freeze([]);
@@ -89,9 +103,11 @@ class SelectedRules implements AgentRules {
   explain(url: string | URL): Verdict {
     const path = toMatchPath(url);
     const base = { selection: this.selection, groupLines: this.groupLines, path };
-    if (isRobotsTxtPath(path)) return Object.freeze({ allowed: true, reason: 'robots-txt-path', ...base });
+    if (isRobotsTxtPath(path))
+      return Object.freeze({ allowed: true, reason: 'robots-txt-path', ...base });
     const rules = this.#rules;
-    if (this.selection === 'none') return Object.freeze({ allowed: true, reason: 'no-applicable-group', ...base });
+    if (this.selection === 'none')
+      return Object.freeze({ allowed: true, reason: 'no-applicable-group', ...base });
     const i = rules === undefined ? -1 : rules.firstMatch(path);
     if (i < 0) return Object.freeze({ allowed: true, reason: 'no-matching-rule', ...base });
     const rule = this.#file.matchedRule(rules!.ruleIndex[i]!);
@@ -130,6 +146,8 @@ export class ParsedRobotsTxt implements RobotsTxt {
   readonly #extras: Extras | undefined;
   readonly #maxAgents: number;
   #caches: Caches | undefined;
+  #lastAgent: Agent | undefined;
+  #lastRules: SelectedRules | undefined;
 
   constructor(scan: ScanResult, parsedBytes: number, truncated: boolean, maxAgents: number) {
     this.parsedBytes = parsedBytes;
@@ -139,7 +157,10 @@ export class ParsedRobotsTxt implements RobotsTxt {
     this.#maxAgents = maxAgents;
     const { rawPatterns, delays, sitemapText, diagnosticText } = scan;
     this.#extras =
-      rawPatterns === undefined && delays === undefined && sitemapText === undefined && diagnosticText === undefined
+      rawPatterns === undefined &&
+      delays === undefined &&
+      sitemapText === undefined &&
+      diagnosticText === undefined
         ? undefined
         : { raw: rawPatterns, delays, sitemapText, diagnosticText };
   }
@@ -157,8 +178,10 @@ export class ParsedRobotsTxt implements RobotsTxt {
   }
 
   isAllowed(url: string | URL, agent: Agent): boolean {
-    const rules = typeof agent === 'string' ? this.#caches?.agents.get(agent) : undefined;
-    return (rules ?? this.#rulesFor(agent)).allowsPath(toMatchPath(url));
+    // The last agent is remembered: a crawler asks with the same agent again and again.
+    const last = this.#lastRules;
+    const rules = last !== undefined && agent === this.#lastAgent ? last : this.#rulesFor(agent);
+    return rules.allowsPath(toMatchPath(url));
   }
 
   explain(url: string | URL, agent: Agent): Verdict {
@@ -207,14 +230,17 @@ export class ParsedRobotsTxt implements RobotsTxt {
           ? `\u0000${String(agent.productToken)}\u0000${String(agent.purpose)}`
           : undefined;
     const caches = this.#cachesNow();
-    if (key !== undefined) {
-      const cached = caches.agents.get(key);
-      if (cached !== undefined) return cached;
+    let rules = key === undefined ? undefined : caches.agents.get(key);
+    if (rules === undefined) {
+      const { product, purpose } = normalizeAgent(agent);
+      rules = this.#select(product, purpose, caches);
+      if (caches.agents.size >= this.#maxAgents) caches.agents.delete(caches.agents.keys().next().value!);
+      caches.agents.set(key!, rules);
     }
-    const { product, purpose } = normalizeAgent(agent);
-    const rules = this.#select(product, purpose, caches);
-    if (caches.agents.size >= this.#maxAgents) caches.agents.delete(caches.agents.keys().next().value!);
-    caches.agents.set(key!, rules);
+    if (typeof agent === 'string') {
+      this.#lastAgent = agent;
+      this.#lastRules = rules;
+    }
     return rules;
   }
 
@@ -230,7 +256,8 @@ export class ParsedRobotsTxt implements RobotsTxt {
       selection = 'global';
       entries = this.#findEntries(ENTRY_PRODUCT + '*', layout);
     }
-    if (entries.length === 0) return new SelectedRules(this, 'none', NO_LINES, undefined, undefined);
+    if (entries.length === 0)
+      return new SelectedRules(this, 'none', NO_LINES, undefined, undefined);
 
     const t = this.#table;
     const { groups: G, groupEntryAt, groupRuleAt, entryLineAt } = layout;
@@ -253,7 +280,8 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const ranges: [number, number][] = [];
     for (const g of groups) {
       const last = tableAt(t, groupEntryAt + g + 1);
-      for (let e = tableAt(t, groupEntryAt + g); e < last; e++) lines.push(tableAt(t, entryLineAt + e));
+      for (let e = tableAt(t, groupEntryAt + g); e < last; e++)
+        lines.push(tableAt(t, entryLineAt + e));
       ranges.push([tableAt(t, groupRuleAt + g), tableAt(t, groupRuleAt + g + 1)]);
     }
 
@@ -283,10 +311,17 @@ export class ParsedRobotsTxt implements RobotsTxt {
         ruleInfoAt: layout.ruleInfoAt,
       };
       compiled = compileRules(ruleTable, ranges);
-      if (caches.compiled.size >= this.#maxAgents) caches.compiled.delete(caches.compiled.keys().next().value!);
+      if (caches.compiled.size >= this.#maxAgents)
+        caches.compiled.delete(caches.compiled.keys().next().value!);
       caches.compiled.set(signature, compiled);
     }
-    return new SelectedRules(this, selection, Object.freeze(lines), crawlDelay, compiled.size === 0 ? undefined : compiled);
+    return new SelectedRules(
+      this,
+      selection,
+      Object.freeze(lines),
+      crawlDelay,
+      compiled.size === 0 ? undefined : compiled,
+    );
   }
 
   /** Indices of the entries equal to `entry` (kind character + lower-cased token). */

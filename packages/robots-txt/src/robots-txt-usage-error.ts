@@ -1,14 +1,30 @@
 const BRAND = Symbol.for('@polite-crawler/robots-txt/RobotsTxtUsageError');
 
-/** What the caller got wrong. */
-export type RobotsTxtUsageReason =
-  | 'invalid-agent'
-  | 'invalid-purpose'
-  | 'invalid-url'
-  | 'invalid-body'
-  | 'invalid-option';
+/**
+ * Every `reason` a {@link RobotsTxtUsageError} can carry.
+ * @example
+ * ROBOTS_TXT_USAGE_REASONS.includes('invalid-url'); // true
+ */
+export const ROBOTS_TXT_USAGE_REASONS = Object.freeze([
+  'invalid-agent',
+  'invalid-purpose',
+  'invalid-url',
+  'invalid-body',
+  'invalid-option',
+] as const);
 
-/** Options of the {@link RobotsTxtUsageError} constructor. */
+/**
+ * What the caller got wrong.
+ * @example
+ * if (error.reason === 'invalid-agent') console.error('use a product token such as ExampleBot');
+ */
+export type RobotsTxtUsageReason = (typeof ROBOTS_TXT_USAGE_REASONS)[number];
+
+/**
+ * Options of the {@link RobotsTxtUsageError} constructor.
+ * @example
+ * new RobotsTxtUsageError('Invalid URL …', { reason: 'invalid-url', value: 'example.com/a' });
+ */
 export interface RobotsTxtUsageErrorOptions {
   readonly reason: RobotsTxtUsageReason;
   /** The offending value, as passed. */

@@ -13,6 +13,7 @@ import {
   KEY_USER_AGENT_PURPOSE,
 } from './directive-keys.js';
 import { normalizeRange } from './percent-encoding.js';
+import { utf8Length } from './utf8-length.js';
 import { isProductTokenChar, isPurposeTokenChar } from './product-token.js';
 import type { DiagnosticCode } from './types.js';
 import { detach, flatten } from './detached-string.js';
@@ -103,7 +104,17 @@ export function tableLayout(rules: number, entries: number, groups: number): Tab
   const entryLineAt = entryStartAt + entries;
   const groupEntryAt = entryLineAt + entries;
   const groupRuleAt = groupEntryAt + groups + 1;
-  return { rules, entries, groups, ruleStartAt, ruleInfoAt, entryStartAt, entryLineAt, groupEntryAt, groupRuleAt };
+  return {
+    rules,
+    entries,
+    groups,
+    ruleStartAt,
+    ruleInfoAt,
+    entryStartAt,
+    entryLineAt,
+    groupEntryAt,
+    groupRuleAt,
+  };
 }
 
 const CODE_NUMBER = new Map(DIAGNOSTIC_CODES.map((code, i) => [code, i]));
@@ -116,16 +127,59 @@ const SITEMAP_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#]/;
 const CRAWL_DELAY = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /**
- * Characters a pattern can hold as they are: unreserved and reserved URI characters, with
- * `*`. Anything else (`%`, `$`, spaces, non-ASCII…) sends the pattern to the normaliser.
+ * Characters that make a pattern need the normaliser (`%`, `$`, controls, non-ASCII, and
+ * ASCII outside the URI character set), apart from the whitespace, line breaks and `#`
+ * that surround values. Searched for file-wide and remembered, so the cost is linear.
  */
-const PATTERN_ATTENTION_RE = /[^A-Za-z0-9\-._~:/?[\]@!&'()*+,;=]/g;
-// eslint-disable-next-line no-control-regex
-const NON_ASCII = /[^\u0000-\u007f]/;
+const SUSPICIOUS = /[^A-Za-z0-9\-._~:/?[\]@!&'()*+,;= \t\r\n#]/g;
+
+/** Spellings of the common keys that the fast path recognises (key, then ':'). */
+const FAST_KEYS: readonly (readonly [string, number])[] = [
+  ['Disallow', KEY_DISALLOW],
+  ['disallow', KEY_DISALLOW],
+  ['DISALLOW', KEY_DISALLOW],
+  ['Allow', KEY_ALLOW],
+  ['allow', KEY_ALLOW],
+  ['ALLOW', KEY_ALLOW],
+  ['User-agent', KEY_USER_AGENT],
+  ['User-Agent', KEY_USER_AGENT],
+  ['user-agent', KEY_USER_AGENT],
+  ['USER-AGENT', KEY_USER_AGENT],
+  ['Sitemap', KEY_SITEMAP],
+  ['sitemap', KEY_SITEMAP],
+  ['Crawl-delay', KEY_CRAWL_DELAY],
+  ['Crawl-Delay', KEY_CRAWL_DELAY],
+  ['crawl-delay', KEY_CRAWL_DELAY],
+];
+
+interface FastKey {
+  /** The spelling's characters after the first, then ':'. */
+  readonly rest: Uint8Array;
+  readonly key: number;
+}
+
+/** FAST_KEYS by the key's first character. */
+const FAST_BY_FIRST: readonly (readonly FastKey[] | undefined)[] = (() => {
+  const table: FastKey[][] = [];
+  for (const [name, key] of FAST_KEYS) {
+    const rest = Uint8Array.from(name.slice(1) + ':', (ch) => ch.charCodeAt(0));
+    (table[name.charCodeAt(0)] ??= []).push({ rest, key });
+  }
+  return table;
+})();
 
 /** Reads every line of `decoded.text` into a {@link ScanResult}. Never throws on content. */
 export function scanRobotsTxt(decoded: DecodedBody, limits: ScanLimits, observe?: LineObserver): ScanResult {
-  return new Scanner(decoded, limits).run(observe);
+  // One scanner is reused (parsing is synchronous), so a parse allocates little besides
+  // its result. A re-entrant call (impossible today) would get a fresh one.
+  const scanner = shared.busy ? new Scanner() : shared;
+  scanner.busy = true;
+  try {
+    scanner.reset(decoded, limits);
+    return scanner.run(observe);
+  } finally {
+    scanner.release();
+  }
 }
 
 /**
@@ -134,22 +188,32 @@ export function scanRobotsTxt(decoded: DecodedBody, limits: ScanLimits, observe?
  * hot loop stays small and its optimised code stays stable.
  */
 class Scanner {
-  readonly text: string;
-  readonly latin1: boolean;
-  readonly limits: ScanLimits;
-  readonly invalidAt: number;
-  readonly truncated: boolean;
+  busy = false;
+  text = '';
+  latin1 = false;
+  limits: ScanLimits = { maxBytes: 0, longLineBytes: 0, maxDiagnostics: 0 };
+  invalidAt = -1;
+  truncated = false;
   /** `'\n'` + the entries: kind character, lower-cased token, `'\n'`. */
   entryText = '\n';
   /** The normalised patterns, back to back. */
   patternText = '';
   patternLength = 0;
+  /** Next position of a SUSPICIOUS character / of a space / of a tab (or text length). */
+  nextSuspicious = -1;
+  nextSpace = -1;
+  nextTab = -1;
+  // Reused arrays, never shrunk: only the first ruleCount / entryCount / groupCount
+  // items belong to the current parse.
   readonly entryStart: number[] = [];
   readonly entryLine: number[] = [];
   readonly ruleStart: number[] = [];
   readonly ruleInfo: number[] = [];
   readonly groupEntryStart: number[] = [];
   readonly groupRuleStart: number[] = [];
+  ruleCount = 0;
+  entryCount = 0;
+  groupCount = 0;
   rawPatterns: Map<number, string> | undefined = undefined;
   delays: number[] | undefined = undefined;
   sitemapText: string | undefined = undefined;
@@ -158,13 +222,37 @@ class Scanner {
   groupOpen = false;
   inRules = false;
 
-  constructor(decoded: DecodedBody, limits: ScanLimits) {
+  reset(decoded: DecodedBody, limits: ScanLimits): void {
     this.text = decoded.text;
     this.latin1 = decoded.latin1;
     this.limits = limits;
     this.invalidAt = decoded.invalidUtf8At;
     this.truncated = decoded.truncated;
+    this.entryText = '\n';
+    this.patternText = '';
+    this.patternLength = 0;
+    this.nextSuspicious = -1;
+    this.nextSpace = -1;
+    this.nextTab = -1;
+    this.groupOpen = false;
+    this.inRules = false;
+    this.diagnosticCount = 0;
+    this.ruleCount = 0;
+    this.entryCount = 0;
+    this.groupCount = 0;
     if (decoded.bomBytes > 0) this.report(1, 'byte-order-mark', String(decoded.bomBytes));
+  }
+
+  /** Drops every reference to the last input, so that nothing of it stays alive. */
+  release(): void {
+    this.text = '';
+    this.entryText = '\n';
+    this.patternText = '';
+    this.rawPatterns = undefined;
+    this.delays = undefined;
+    this.sitemapText = undefined;
+    this.diagnosticText = undefined;
+    this.busy = false;
   }
 
   report(line: number, code: DiagnosticCode, detail?: string): void {
@@ -185,9 +273,7 @@ class Scanner {
   run(observe: LineObserver | undefined): ScanResult {
     const text = this.text;
     const n = text.length;
-    const latin1 = this.latin1;
-    const longLine = this.limits.longLineBytes;
-    const longLineChars = latin1 ? longLine : Math.floor(longLine / 3);
+    const longLineChars = this.latin1 ? this.limits.longLineBytes : Math.floor(this.limits.longLineBytes / 3);
     const invalidAt = this.invalidAt;
     let pos = 0;
     let line = 1;
@@ -226,51 +312,39 @@ class Scanner {
       let key = -1;
       let keyEnd = ks;
       let vs = ce;
+      let typo = false;
       let missingColon = false;
       if (ks < ce) {
-        // The key ends at the first ':' of the line (Google reads it so too).
-        let k = ks;
-        let c = 0;
-        while (k < ce) {
-          c = text.charCodeAt(k);
-          if (c === 58 || isWhitespace(c)) break;
-          k++;
-        }
-        let colon = k < ce && c === 58 ? k : -1;
-        if (colon < 0 && k < ce) {
-          colon = text.indexOf(':', k);
-          if (colon >= ce) colon = -1;
-        }
-        if (colon >= 0) {
-          keyEnd = colon;
-          while (keyEnd > ks && isWhitespace(text.charCodeAt(keyEnd - 1))) keyEnd--;
-          vs = colon + 1;
-          while (vs < ce && isWhitespace(text.charCodeAt(vs))) vs++;
-          if (keyEnd > ks) key = KEY_UNKNOWN;
-        } else {
-          // No colon: accepted only when the line is exactly two words (as Google does).
-          keyEnd = twoWordsKeyEnd(text, ks, ce);
-          if (keyEnd > ks) {
-            key = KEY_UNKNOWN;
-            missingColon = true;
-            vs = keyEnd;
-            while (vs < ce && isWhitespace(text.charCodeAt(vs))) vs++;
+        // Fast path: a common spelling of a common key, then ':' at once.
+        const candidates = FAST_BY_FIRST[text.charCodeAt(ks)];
+        if (candidates !== undefined) {
+          for (let i = 0; i < candidates.length && key < 0; i++) {
+            const { rest, key: k } = candidates[i]!;
+            const length = rest.length;
+            if (ks + length >= ce) continue;
+            let j = 0;
+            while (j < length && text.charCodeAt(ks + 1 + j) === rest[j]) j++;
+            if (j === length) {
+              key = k;
+              keyEnd = ks + length; // the ':' is at keyEnd
+              vs = keyEnd + 1;
+              while (vs < ce && isWhitespace(text.charCodeAt(vs))) vs++;
+            }
           }
         }
-        if (key < 0) this.report(line, 'unparseable-line');
-      }
-
-      let typo = false;
-      if (key >= 0) {
-        const classified = classifyKey(text, ks, keyEnd);
-        key = classified & ~KEY_TYPO;
-        if (classified !== key || missingColon) {
-          typo = this.keyNotes(line, ks, keyEnd, key, classified !== key, missingColon);
+        if (key < 0) {
+          key = this.splitLine(line, ks, ce);
+          if (key >= 0) {
+            keyEnd = this.keyEnd;
+            vs = this.valueStart;
+            missingColon = this.missingColon;
+            typo = this.typo;
+          }
         }
         if (key === KEY_ALLOW || key === KEY_DISALLOW) this.rule(line, ks, keyEnd, vs, ce, key === KEY_ALLOW);
         else if (key === KEY_USER_AGENT || key === KEY_USER_AGENT_PURPOSE) {
           this.agent(line, ks, keyEnd, vs, ce, key === KEY_USER_AGENT);
-        } else this.other(line, ks, keyEnd, vs, ce, key);
+        } else if (key >= 0) this.other(line, ks, keyEnd, vs, ce, key);
       }
       if (observe !== undefined) {
         observe({
@@ -296,20 +370,63 @@ class Scanner {
     return this.finish(line);
   }
 
+  // Outputs of splitLine besides the key.
+  keyEnd = 0;
+  valueStart = 0;
+  missingColon = false;
+  typo = false;
+
+  /**
+   * The general line splitter: key up to the line's first ':' (or, without a colon, the
+   * first of exactly two words), classified case-insensitively with the accepted typos.
+   * Returns the key number, or -1 for a line that is not a directive (reported).
+   */
+  splitLine(line: number, ks: number, ce: number): number {
+    const text = this.text;
+    this.missingColon = false;
+    this.typo = false;
+    let colon = text.indexOf(':', ks);
+    if (colon >= ce) colon = -1;
+    let keyEnd: number;
+    let vs: number;
+    if (colon >= 0) {
+      keyEnd = colon;
+      while (keyEnd > ks && isWhitespace(text.charCodeAt(keyEnd - 1))) keyEnd--;
+      if (keyEnd === ks) {
+        this.report(line, 'unparseable-line');
+        return -1;
+      }
+      vs = colon + 1;
+    } else {
+      // No colon: accepted only when the line is exactly two words (as Google does).
+      keyEnd = twoWordsKeyEnd(text, ks, ce);
+      if (keyEnd === ks) {
+        this.report(line, 'unparseable-line');
+        return -1;
+      }
+      vs = keyEnd;
+      this.missingColon = true;
+    }
+    while (vs < ce && isWhitespace(text.charCodeAt(vs))) vs++;
+    this.keyEnd = keyEnd;
+    this.valueStart = vs;
+    const classified = classifyKey(text, ks, keyEnd);
+    const key = classified & ~KEY_TYPO;
+    this.typo = classified !== key;
+    if (this.typo || this.missingColon) {
+      const keyText = text.slice(ks, keyEnd);
+      if (this.typo) this.report(line, 'accepted-typo', `${keyText} → ${KEY_NAMES[key]!}`);
+      if (this.missingColon) this.report(line, 'missing-colon', keyText);
+    }
+    return key;
+  }
+
   /** Reports a line longer than `longLineBytes`; returns whether it is. */
   longLine(line: number, start: number, end: number): boolean {
     const bytes = this.latin1 ? end - start : utf8Length(this.text, start, end);
     if (bytes <= this.limits.longLineBytes) return false;
     this.report(line, 'line-too-long', String(bytes));
     return true;
-  }
-
-  /** Diagnostics about the key itself; returns whether it was a misspelling. */
-  keyNotes(line: number, ks: number, ke: number, key: number, typo: boolean, missingColon: boolean): boolean {
-    const keyText = this.text.slice(ks, ke);
-    if (typo) this.report(line, 'accepted-typo', `${keyText} → ${KEY_NAMES[key]!}`);
-    if (missingColon) this.report(line, 'missing-colon', keyText);
-    return typo;
   }
 
   rule(line: number, ks: number, ke: number, vs: number, ve: number, allow: boolean): void {
@@ -322,14 +439,10 @@ class Scanner {
     const text = this.text;
     const first = text.charCodeAt(vs);
     if (first !== 47 && first !== 42) this.report(line, 'pattern-not-starting-with-slash', text.slice(vs, ve));
-    this.ruleStart.push(this.patternLength);
-    this.ruleInfo.push(line * 2 + (allow ? 1 : 0));
-    // First character the fast path cannot keep; a final '$' is the anchor and is kept.
-    const re = PATTERN_ATTENTION_RE;
-    re.lastIndex = vs;
-    let clean = !re.test(text) || re.lastIndex > ve;
-    if (!clean && re.lastIndex === ve && text.charCodeAt(ve - 1) === 36) clean = true;
-    if (clean) {
+    const r = this.ruleCount++;
+    this.ruleStart[r] = this.patternLength;
+    this.ruleInfo[r] = line * 2 + (allow ? 1 : 0);
+    if (this.isClean(vs, ve)) {
       this.patternText += text.slice(vs, ve);
       this.patternLength += ve - vs;
     } else {
@@ -337,24 +450,54 @@ class Scanner {
     }
   }
 
+  /**
+   * True when `text[vs, ve)` (trimmed, comment-free) is already a normal pattern: no
+   * SUSPICIOUS character but a final '$', and no whitespace inside. Each search resumes
+   * where the last one stopped, so all calls together read the text about once.
+   */
+  isClean(vs: number, ve: number): boolean {
+    const text = this.text;
+    const n = text.length;
+    if (this.nextSuspicious < vs) {
+      const re = SUSPICIOUS;
+      re.lastIndex = vs;
+      this.nextSuspicious = re.test(text) ? re.lastIndex - 1 : n;
+    }
+    const s = this.nextSuspicious;
+    if (s < ve && !(s === ve - 1 && text.charCodeAt(s) === 36)) return false;
+    if (this.nextSpace < vs) {
+      this.nextSpace = text.indexOf(' ', vs);
+      if (this.nextSpace < 0) this.nextSpace = n;
+    }
+    if (this.nextSpace < ve) return false;
+    if (this.nextTab < vs) {
+      this.nextTab = text.indexOf('\t', vs);
+      if (this.nextTab < 0) this.nextTab = n;
+    }
+    return this.nextTab >= ve;
+  }
+
   /** The slow path of {@link rule}: the pattern needs rewriting; keep the original too. */
   normalizedRule(vs: number, ve: number): void {
     const normalized = normalizeRange(this.text, vs, ve, false, this.latin1);
     this.patternText += normalized;
     this.patternLength += normalized.length;
-    (this.rawPatterns ??= new Map()).set(this.ruleStart.length - 1, detach(this.text.slice(vs, ve)));
+    const raw = this.text.slice(vs, ve);
+    if (raw !== normalized) (this.rawPatterns ??= new Map()).set(this.ruleCount - 1, detach(raw));
   }
 
   agent(line: number, ks: number, ke: number, vs: number, ve: number, product: boolean): void {
     if (!this.groupOpen || this.inRules) {
-      this.groupEntryStart.push(this.entryStart.length);
-      this.groupRuleStart.push(this.ruleStart.length);
+      const g = this.groupCount++;
+      this.groupEntryStart[g] = this.entryCount;
+      this.groupRuleStart[g] = this.ruleCount;
       this.groupOpen = true;
       this.inRules = false;
     }
     const text = this.text;
-    this.entryStart.push(this.entryText.length);
-    this.entryLine.push(line);
+    const e = this.entryCount++;
+    this.entryStart[e] = this.entryText.length;
+    this.entryLine[e] = line;
     let token: string;
     if (vs === ve) {
       this.report(line, 'empty-value', text.slice(ks, ke));
@@ -364,7 +507,12 @@ class Scanner {
       if (ve - vs > 1) this.report(line, 'invalid-product-token', '*');
     } else {
       let i = vs;
-      while (i < ve && (product ? isProductTokenChar(text.charCodeAt(i)) : isPurposeTokenChar(text.charCodeAt(i)))) i++;
+      while (
+        i < ve &&
+        (product ? isProductTokenChar(text.charCodeAt(i)) : isPurposeTokenChar(text.charCodeAt(i)))
+      ) {
+        i++;
+      }
       token = text.slice(vs, i);
       if (i < ve) this.report(line, product ? 'invalid-product-token' : 'invalid-purpose-token', token);
       token = token.toLowerCase();
@@ -392,16 +540,16 @@ class Scanner {
     }
     if (!this.groupOpen) this.report(line, 'rule-outside-group', text.slice(ks, ke));
     else if (!CRAWL_DELAY.test(value)) this.report(line, 'invalid-crawl-delay', value);
-    else (this.delays ??= []).push(this.groupEntryStart.length - 1, this.entryStart.length, Number(value));
+    else (this.delays ??= []).push(this.groupCount - 1, this.entryCount, Number(value));
   }
 
   /** Packs the output: one flat ASCII string (entries, then patterns) and one number table. */
   finish(line: number): ScanResult {
     if (this.truncated) this.report(line, 'input-truncated', String(this.limits.maxBytes));
     const { ruleStart, ruleInfo, entryStart, entryLine, groupEntryStart, groupRuleStart } = this;
-    const R = ruleStart.length;
-    const E = entryStart.length;
-    const G = groupEntryStart.length;
+    const R = this.ruleCount;
+    const E = this.entryCount;
+    const G = this.groupCount;
     const patternsOffset = this.entryText.length;
     const values: number[] = [R, E, G];
     for (let i = 0; i < R; i++) values.push(ruleStart[i]! + patternsOffset);
@@ -414,7 +562,6 @@ class Scanner {
     for (let i = 0; i < G; i++) values.push(groupRuleStart[i]!);
     values.push(R);
 
-    const source = this.text;
     return {
       // The pieces are slices of the source: flatten so that they are copied out of it.
       text: flatten(this.entryText + this.patternText),
@@ -423,28 +570,12 @@ class Scanner {
       delays: this.delays,
       sitemapText: this.sitemapText === undefined ? undefined : flatten(this.sitemapText),
       diagnosticText: this.diagnosticText === undefined ? undefined : flatten(this.diagnosticText),
-      utf8Bytes: this.latin1 || !NON_ASCII.test(source) ? source.length : utf8Length(source, 0, source.length),
+      utf8Bytes: this.latin1 ? this.text.length : utf8Length(this.text),
     };
   }
 }
 
-/** UTF-8 length of `s[start, end)`, as TextEncoder would produce it. */
-export function utf8Length(s: string, start: number, end: number): number {
-  let n = end - start;
-  for (let i = start; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
-      const next = s.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        n += 2; // 4 octets for 2 units
-        i++;
-      } else n += 2;
-    } else n += 2;
-  }
-  return n;
-}
+const shared = new Scanner();
 
 /** For a line without a colon: the end of the key when the line is exactly two words, else `ks`. */
 function twoWordsKeyEnd(text: string, ks: number, ce: number): number {

@@ -21,7 +21,10 @@ const FAST = ((): Uint8Array => {
 const PLACEHOLDER_BASE = 'http://robots-txt.invalid/';
 
 function invalidUrl(url: unknown, why: string, cause?: unknown): RobotsTxtUsageError {
-  const shown = typeof url === 'string' ? JSON.stringify(url.length > 200 ? url.slice(0, 200) + '…' : url) : String(url);
+  const shown =
+    typeof url === 'string'
+      ? JSON.stringify(url.length > 200 ? url.slice(0, 200) + '…' : url)
+      : String(url);
   return new RobotsTxtUsageError(`Invalid URL for robots.txt matching: ${shown} (${why})`, {
     reason: 'invalid-url',
     value: url,
@@ -46,16 +49,24 @@ function invalidUrl(url: unknown, why: string, cause?: unknown): RobotsTxtUsageE
  */
 export function toMatchPath(url: string | URL): string {
   if (typeof url === 'string') return stringMatchPath(url);
-  if (typeof url === 'object' && url !== null && typeof (url as URL).href === 'string') {
-    return hrefMatchPath((url as URL).href, url);
+  if (typeof url === 'object' && url !== null && typeof url.href === 'string') {
+    return hrefMatchPath(url.href, url);
   }
   throw invalidUrl(url, 'expected a string or a URL');
 }
 
-/** `http(s)://` and a DNS-style host with an optional port, then the path (not included). */
-const HTTP_AUTHORITY = /https?:\/\/[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?=[/?#]|$)/iy;
-/** The first character of a path that is not plainly the same to WHATWG and to us. */
-const NOT_PLAIN = /[^A-Za-z0-9\-._~!&()+,;=:@/[\]?]/g;
+/**
+ * `http(s)://` and a plain DNS host whose last label starts with a letter (so it is not an
+ * IPv4 address), without '--' (IDNA), with an optional port of at most 65535; then the
+ * path. Anything else is left to the WHATWG parser. Linear: labels are split by '.'.
+ */
+const HTTP_AUTHORITY =
+  /https?:\/\/(?![^/?#]*--)(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*(?::(?:[0-9]{1,4}|[0-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(?=[/?#]|$)/iy;
+/**
+ * The first character that is not plainly the same to WHATWG and to us, or the start of a
+ * possible dot segment.
+ */
+const NOT_PLAIN = /[^A-Za-z0-9\-._~!&()+,;=:@/[\]?]|\/\./g;
 
 function stringMatchPath(s: string): string {
   const n = s.length;
@@ -71,12 +82,7 @@ function stringMatchPath(s: string): string {
   if (r === n) return '/';
   // Fast path: only plain characters and no dot segment; the path is the rest as it is.
   NOT_PLAIN.lastIndex = r;
-  if (!NOT_PLAIN.test(s)) {
-    const q = s.indexOf('?', r);
-    const dot = s.indexOf('/.', r);
-    if (dot >= 0 && (q < 0 || dot < q)) return slowMatchPath(s, r === 0);
-    return s.charCodeAt(r) === 47 ? (r === 0 ? s : s.slice(r)) : '/' + s.slice(r);
-  }
+  if (!NOT_PLAIN.test(s)) return s.charCodeAt(r) === 47 ? (r === 0 ? s : s.slice(r)) : '/' + s.slice(r);
   return scanMatchPath(s, r);
 }
 
@@ -130,25 +136,7 @@ function scanMatchPath(s: string, r: number): string {
 function authorityEnd(s: string): number {
   const re = HTTP_AUTHORITY;
   re.lastIndex = 0;
-  if (!re.test(s)) return -1;
-  const end = re.lastIndex;
-  const hostStart = s.charCodeAt(4) === 58 ? 7 : 8;
-  let hostEnd = end;
-  const colon = s.lastIndexOf(':', end - 1);
-  if (colon >= hostStart) {
-    hostEnd = colon;
-    if (Number(s.slice(colon + 1, end)) > 65535) return -1;
-  }
-  // The last label must not be numeric (an IPv4 address is the WHATWG parser's job), the
-  // host must not end in '.', and '--' (as in 'xn--') means IDNA rules apply.
-  const dot = s.lastIndexOf('.', hostEnd - 1);
-  const labelStart = dot >= hostStart ? dot + 1 : hostStart;
-  if (labelStart >= hostEnd) return -1;
-  const first = s.charCodeAt(labelStart) | 0x20;
-  if (first < 97 || first > 122) return -1;
-  const dashes = s.indexOf('--', hostStart);
-  if (dashes >= 0 && dashes < hostEnd) return -1;
-  return end;
+  return re.test(s) ? re.lastIndex : -1;
 }
 
 /** The WHATWG URL parser decides; the match text is then cut from `href`. */

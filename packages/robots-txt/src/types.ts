@@ -11,7 +11,11 @@
  */
 export type Agent = string | { readonly productToken: string; readonly purpose?: string };
 
-/** Options of {@link parseRobotsTxt}. */
+/**
+ * Options of `parseRobotsTxt`.
+ * @example
+ * parseRobotsTxt(body, { maxBytes: 1_048_576, maxDiagnostics: 100 });
+ */
 export interface ParseOptions {
   /**
    * Bytes of the body that are parsed; the rest is ignored and reported as a diagnostic.
@@ -32,9 +36,19 @@ export interface ParseOptions {
   readonly maxCachedAgents?: number;
 }
 
+/**
+ * `error`: the line has no effect as written; `warning`: accepted but non-standard;
+ * `info`: harmless.
+ * @example
+ * robots.diagnostics.filter((d) => d.severity === 'error');
+ */
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
 
-/** Every diagnostic code the parser can emit; each is documented in the package README. */
+/**
+ * Every diagnostic code the parser can emit; each is documented in the package README.
+ * @example
+ * robots.diagnostics.some((d) => d.code === 'input-truncated');
+ */
 export type DiagnosticCode =
   | 'unknown-key'
   | 'rule-outside-group'
@@ -53,6 +67,11 @@ export type DiagnosticCode =
   | 'unparseable-line'
   | 'too-many-diagnostics';
 
+/**
+ * One problem found in the file, with its line.
+ * @example
+ * { line: 3, code: 'accepted-typo', severity: 'warning', message: '"disalow → disallow": a misspelling, read as intended.' }
+ */
 export interface Diagnostic {
   /** 1-based line number in the source. */
   readonly line: number;
@@ -61,9 +80,18 @@ export interface Diagnostic {
   readonly message: string;
 }
 
-/** How the group(s) applying to an agent were chosen (product > purpose > `*` > none). */
+/**
+ * How the group(s) applying to an agent were chosen (product > purpose > `*` > none).
+ * @example
+ * robots.forAgent('ExampleBot').selection; // 'global' when only `User-agent: *` applies
+ */
 export type GroupSelection = 'product' | 'purpose' | 'global' | 'none';
 
+/**
+ * The rule that decided a verdict.
+ * @example
+ * { kind: 'disallow', pattern: '/caf%c3%a9', normalizedPattern: '/caf%C3%A9', line: 4 }
+ */
 export interface MatchedRule {
   readonly kind: 'allow' | 'disallow';
   /** The pattern as written in the file (after trimming). */
@@ -74,13 +102,23 @@ export interface MatchedRule {
   readonly line: number;
 }
 
-/** Why a verdict is what it is. */
+/**
+ * Why a verdict is what it is.
+ * @example
+ * robots.explain('https://example.com/robots.txt', 'ExampleBot').reason; // 'robots-txt-path'
+ */
 export type VerdictReason =
   | 'rule' // a rule matched and decided
   | 'no-matching-rule' // groups applied but no rule matched: allowed
   | 'no-applicable-group' // no group for this agent, nor a `*` group: allowed
   | 'robots-txt-path'; // `/robots.txt` itself is always allowed
 
+/**
+ * A decision and everything needed to explain it.
+ * @example
+ * const v = robots.explain('https://example.com/private/x', 'ExampleBot');
+ * if (!v.allowed) console.log(`blocked by line ${v.rule?.line}: ${v.rule?.pattern}`);
+ */
 export interface Verdict {
   readonly allowed: boolean;
   readonly reason: VerdictReason;
@@ -93,7 +131,12 @@ export interface Verdict {
   readonly path: string;
 }
 
-/** The rules for one agent, selected and compiled once: the fast path for repeated checks. */
+/**
+ * The rules for one agent, selected and compiled once: the fast path for repeated checks.
+ * @example
+ * const rules = robots.forAgent('ExampleBot');
+ * const allowed = urls.filter((url) => rules.isAllowed(url));
+ */
 export interface AgentRules {
   readonly selection: GroupSelection;
   readonly groupLines: readonly number[];
@@ -104,6 +147,12 @@ export interface AgentRules {
   explain(url: string | URL): Verdict;
 }
 
+/**
+ * A parsed robots.txt file; created by `parseRobotsTxt`, immutable.
+ * @example
+ * const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\n');
+ * robots.isAllowed('https://example.com/private/a', 'ExampleBot'); // false
+ */
 export interface RobotsTxt {
   /** `url`: an absolute URL or a path starting with `/`. Throws {@link RobotsTxtUsageError} on a bad agent or URL. */
   isAllowed(url: string | URL, agent: Agent): boolean;
