@@ -10,9 +10,11 @@
  * - memory: heap held by a robots cache of 10,000 origins.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Worker } from 'node:worker_threads';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createPoliteFetch, createRobotsPolicy } from '@polite-crawler/fetch';
 import { localLookup } from '../fetch/helpers/setup.js';
 import { undici } from '../fetch/helpers/undici.js';
@@ -32,11 +34,10 @@ const ROBOTS = [
   '',
 ].join('\n');
 
-// The server runs in a worker thread (its own event loop) so it does not share the client's.
+// The server runs in a child process, so that the client's CPU time can be measured on its own.
 const SERVER_SOURCE = `
 const { createServer } = require('node:http');
-const { parentPort, workerData } = require('node:worker_threads');
-const robots = workerData.robots;
+const robots = process.env.BENCH_ROBOTS;
 const page = 'x'.repeat(1024);
 const html = '<!doctype html><html><head><title>t</title><meta name="robots" content="nosnippet"></head><body>' + 'y'.repeat(4096) + '</body></html>';
 const robotsByHost = new Map();
@@ -56,16 +57,16 @@ const server = createServer((req, res) => {
   }
 });
 server.keepAliveTimeout = 60000;
-server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
-parentPort.on('message', (message) => {
+server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+process.on('message', (message) => {
   if (message === 'stats') {
     let total = 0;
     for (const n of robotsByHost.values()) total += n;
-    parentPort.postMessage({ robots: total, robotsHosts: robotsByHost.size, maxPerHost: Math.max(0, ...robotsByHost.values()), requests });
+    process.send({ robots: total, robotsHosts: robotsByHost.size, maxPerHost: Math.max(0, ...robotsByHost.values()), requests });
   } else if (message === 'reset') {
     robotsByHost.clear();
     requests = 0;
-    parentPort.postMessage({ reset: true });
+    process.send({ reset: true });
   } else if (message === 'close') {
     server.closeAllConnections();
     server.close(() => process.exit(0));
@@ -80,17 +81,22 @@ interface Stats {
   requests: number;
 }
 
-function ask<T>(worker: Worker, message: string): Promise<T> {
+function ask<T>(child: ChildProcess, message: string): Promise<T> {
   return new Promise((resolve) => {
-    worker.once('message', (value: T) => resolve(value));
-    worker.postMessage(message);
+    child.once('message', (value) => resolve(value as T));
+    child.send(message);
   });
 }
 
-/** Runs `total` calls of `one(i)` with at most `parallel` in flight; returns elapsed ms. */
-async function drive(total: number, parallel: number, one: (i: number) => Promise<void>): Promise<number> {
+/** Runs `total` calls of `one(i)` with at most `parallel` in flight; returns elapsed ms and client CPU µs. */
+async function drive(
+  total: number,
+  parallel: number,
+  one: (i: number) => Promise<void>,
+): Promise<{ ms: number; cpu: number }> {
   let next = 0;
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   await Promise.all(
     Array.from({ length: parallel }, async () => {
       while (next < total) {
@@ -100,11 +106,14 @@ async function drive(total: number, parallel: number, one: (i: number) => Promis
       }
     }),
   );
-  return performance.now() - started;
+  const cpu = process.cpuUsage(cpuStarted);
+  return { ms: performance.now() - started, cpu: cpu.user + cpu.system };
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function heapUsed(): number {
   setFlagsFromString('--expose-gc');
@@ -115,8 +124,13 @@ function heapUsed(): number {
 }
 
 async function main(): Promise<void> {
-  const worker = new Worker(SERVER_SOURCE, { eval: true, workerData: { robots: ROBOTS } });
-  const { port } = await new Promise<{ port: number }>((resolve) => worker.once('message', resolve));
+  const worker = spawn(process.execPath, ['-e', SERVER_SOURCE], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, BENCH_ROBOTS: ROBOTS },
+  });
+  const { port } = await new Promise<{ port: number }>((resolve) =>
+    worker.once('message', (value) => resolve(value as { port: number })),
+  );
   const base = `http://127.0.0.1:${port}`;
   const rows: string[][] = [];
   const agentOptions = { connections: 128, connect: { lookup: localLookup } };
@@ -136,8 +150,10 @@ async function main(): Promise<void> {
   for (const path of ['/page', '/html']) {
     const plainRates: number[] = [];
     const politeRates: number[] = [];
+    const plainCpu: number[] = [];
+    const politeCpu: number[] = [];
     const plainRun = async (): Promise<void> => {
-      const ms = await drive(REQUESTS, PARALLEL, async (i) => {
+      const { ms, cpu } = await drive(REQUESTS, PARALLEL, async (i) => {
         const response = await undici.fetch(`${base}${path}?${i}`, {
           dispatcher: plainAgent,
           headers: { 'user-agent': USER_AGENT },
@@ -145,18 +161,22 @@ async function main(): Promise<void> {
         await response.arrayBuffer();
       });
       plainRates.push((REQUESTS / ms) * 1_000);
+      plainCpu.push(cpu / REQUESTS);
     };
     const politeRun = async (): Promise<void> => {
-      const ms = await drive(REQUESTS, PARALLEL, async (i) => {
+      const { ms, cpu } = await drive(REQUESTS, PARALLEL, async (i) => {
         const response = await polite(`${base}${path}?${i}`);
         await response.arrayBuffer();
       });
       politeRates.push((REQUESTS / ms) * 1_000);
+      politeCpu.push(cpu / REQUESTS);
     };
     await plainRun(); // warm-up, discarded
     await politeRun();
     plainRates.length = 0;
     politeRates.length = 0;
+    plainCpu.length = 0;
+    politeCpu.length = 0;
     for (let round = 0; round < 5; round += 1) {
       if (round % 2 === 0) {
         await plainRun();
@@ -168,8 +188,14 @@ async function main(): Promise<void> {
     }
     const plain = median(plainRates);
     const politeRate = median(politeRates);
-    const what = path === '/page' ? 'text/plain 1 KiB' : 'text/html 4 KiB (head scanned and replayed)';
-    rows.push([`Throughput, warm cache, ${what}`, `undici fetch ${fmt(plain)} req/s`, `polite fetch ${fmt(politeRate)} req/s`, `ratio **${fmt(politeRate / plain, 2)}×**`]);
+    const what =
+      path === '/page' ? 'text/plain 1 KiB' : 'text/html 4 KiB (robots metas read from the head)';
+    rows.push([
+      `Throughput, warm cache, ${what}`,
+      `undici fetch ${fmt(plain)} req/s (${fmt(median(plainCpu))} µs CPU/req)`,
+      `polite fetch ${fmt(politeRate)} req/s (${fmt(median(politeCpu))} µs CPU/req)`,
+      `ratio **${fmt(politeRate / plain, 2)}×** req/s, ${fmt(median(plainCpu) / median(politeCpu), 2)}× CPU efficiency`,
+    ]);
   }
   await polite.close();
   await plainAgent.close();
@@ -180,8 +206,16 @@ async function main(): Promise<void> {
   const ORIGINS = 1_000;
   const PER_ORIGIN = 10;
   const stormAgent = new undici.Agent({ connections: 8, connect: { lookup: localLookup } });
-  const storm = createPoliteFetch({ userAgent: USER_AGENT, dispatcher: stormAgent, concurrency: 2, minInterval: 0 });
-  const stormUrls = Array.from({ length: ORIGINS * PER_ORIGIN }, (_, i) => `http://o${i % ORIGINS}.localhost:${port}/page?${i}`);
+  const storm = createPoliteFetch({
+    userAgent: USER_AGENT,
+    dispatcher: stormAgent,
+    concurrency: 2,
+    minInterval: 0,
+  });
+  const stormUrls = Array.from(
+    { length: ORIGINS * PER_ORIGIN },
+    (_, i) => `http://o${i % ORIGINS}.localhost:${port}/page?${i}`,
+  );
   const stormStarted = performance.now();
   await Promise.all(
     stormUrls.map(async (url) => {
@@ -204,7 +238,11 @@ async function main(): Promise<void> {
   const CACHED = 10_000;
   const memoryAgent = new undici.Agent({ connections: 4, connect: { lookup: localLookup } });
   const before = heapUsed();
-  const policy = createRobotsPolicy({ userAgent: USER_AGENT, dispatcher: memoryAgent, maxOrigins: CACHED });
+  const policy = createRobotsPolicy({
+    userAgent: USER_AGENT,
+    dispatcher: memoryAgent,
+    maxOrigins: CACHED,
+  });
   const origins = Array.from({ length: CACHED }, (_, i) => `http://m${i}.localhost:${port}`);
   await policy.prefetch(origins, { concurrency: 64 });
   const allCached = origins.every((origin) => policy.peek(`${origin}/search`)?.allowed === false);
@@ -220,8 +258,8 @@ async function main(): Promise<void> {
   ]);
   await policy.close();
 
-  worker.postMessage('close');
-  await worker.terminate();
+  worker.send('close');
+  await new Promise((resolve) => worker.once('exit', resolve));
 
   const table = [
     '| Measurement | | | |',
@@ -229,7 +267,7 @@ async function main(): Promise<void> {
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
   const note = [
-    `Node ${process.version}, ${process.platform}/${process.arch}; server in a worker thread on 127.0.0.1;`,
+    `Node ${process.version}, ${process.platform}/${process.arch}, ${availableParallelism()} cores shared with other work; server in a child process on 127.0.0.1;`,
     `throughput: ${fmt(REQUESTS)} requests per run, ${PARALLEL} in flight, median of 5 alternating runs.`,
   ].join(' ');
   const markdown = `# @polite-crawler/fetch benchmark\n\n${table}\n\n${note}\n`;

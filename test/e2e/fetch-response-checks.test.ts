@@ -177,6 +177,33 @@ describe('robots metas in HTML', () => {
     expect(await response.text()).toBe(html);
   });
 
+  it('maxHeadBytes: a meta ending at the last byte counts, one ending a byte later does not', async () => {
+    const limit = 1_024;
+    const page = (padding: number): string => {
+      const before = '<html><head><title>';
+      const meta = '</title><meta name="robots" content="noindex">';
+      return `${before}${'p'.repeat(padding)}${meta}<link rel="x"></head><body>${'b'.repeat(5_000)}</body></html>`;
+    };
+    const fits =
+      limit -
+      '<html><head><title>'.length -
+      '</title><meta name="robots" content="noindex">'.length;
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        '/at': { headers: { 'content-type': 'text/html' }, body: page(fits) },
+        '/past': { headers: { 'content-type': 'text/html' }, body: page(fits + 1) },
+      }),
+    );
+    const { fetch } = polite({ maxHeadBytes: limit });
+    const at = await fetch(`${s.origin}/at`);
+    expect(at.robots.noindex).toBe(true);
+    expect(await at.text()).toBe(page(fits));
+    const past = await fetch(`${s.origin}/past`);
+    expect(past.robots.noindex).toBe(false);
+    expect(await past.text()).toBe(page(fits + 1));
+  });
+
   it('does not scan non-HTML bodies, and returns them untouched', async () => {
     const text = '<html><head><meta name="robots" content="noindex"></head></html>';
     const binary = randomBytes(3 * 1024 * 1024);

@@ -230,8 +230,16 @@ describe('unreachable after a good copy: stale-if-unreachable', () => {
     await clock.advance(1);
     await policy.check(`${s.origin}/open`);
     expect(s.hits('/robots.txt')).toHaveLength(3);
+    // One millisecond before 30 days since the good copy was fetched: still served.
+    await clock.advance(fetchedAt + 30 * DAY - 1 - clock.now());
+    expect(await policy.check(`${s.origin}/private`)).toMatchObject({
+      allowed: false,
+      reason: 'disallowed',
+      stale: true,
+    });
+    expect((await policy.check(`${s.origin}/open`)).allowed).toBe(true);
     // Still unreachable 30 days after the good copy was fetched: disallow all.
-    await clock.advance(fetchedAt + 30 * DAY - clock.now());
+    await clock.advance(1);
     const expired = await policy.check(`${s.origin}/open`);
     expect(expired).toMatchObject({ allowed: false, reason: 'unreachable', stale: false });
     const error = await fetch(`${s.origin}/open`).catch((e: unknown) => e);

@@ -51,7 +51,7 @@ describe('numeric options: accepted at each bound, refused just past it, naming 
   for (const [name, [min, max]] of Object.entries(OPTION_BOUNDS)) {
     const make = (value: unknown) => () =>
       page.has(name)
-        ? createPoliteFetch({ userAgent: UA, [name]: value } as RobotsPolicyOptions)
+        ? createPoliteFetch({ userAgent: UA, [name]: value })
         : createRobotsPolicy({
             userAgent: UA,
             // Keep the cross-option constraints satisfied while probing one option.
@@ -59,7 +59,7 @@ describe('numeric options: accepted at each bound, refused just past it, naming 
             ...(name === 'maxUnreachableRetryInterval' ? { unreachableRetryInterval: min } : {}),
             ...(name === 'robotsMaxTtl' ? { robotsMinTtl: 0 } : {}),
             [name]: value,
-          } as RobotsPolicyOptions);
+          });
     it(`${name}: ${min}..${max}`, async () => {
       for (const ok of [min, max]) {
         const made = make(ok)() as { close(): Promise<void> };
@@ -72,12 +72,18 @@ describe('numeric options: accepted at each bound, refused just past it, naming 
   }
 
   it('robotsMinTtl may not exceed robotsMaxTtl; unreachableRetryInterval not its cap', () => {
-    expect(invalidOption(() => createRobotsPolicy({ userAgent: UA, robotsMaxTtl: 1_000, robotsMinTtl: 1_001 }))).toBe(
-      'robotsMinTtl',
-    );
     expect(
       invalidOption(() =>
-        createRobotsPolicy({ userAgent: UA, unreachableRetryInterval: 5_000, maxUnreachableRetryInterval: 4_999 }),
+        createRobotsPolicy({ userAgent: UA, robotsMaxTtl: 1_000, robotsMinTtl: 1_001 }),
+      ),
+    ).toBe('robotsMinTtl');
+    expect(
+      invalidOption(() =>
+        createRobotsPolicy({
+          userAgent: UA,
+          unreachableRetryInterval: 5_000,
+          maxUnreachableRetryInterval: 4_999,
+        }),
       ),
     ).toBe('unreachableRetryInterval');
   });
@@ -101,32 +107,53 @@ describe('identity options', () => {
   it('requires productToken when the User-Agent is ambiguous, and checks it is in the User-Agent', () => {
     const browserish = 'Mozilla/5.0 (compatible; ExampleBot/0.1; search; +https://example.com/bot)';
     expect(invalidOption(() => createRobotsPolicy({ userAgent: browserish }))).toBe('productToken');
-    expect(createRobotsPolicy({ userAgent: browserish, productToken: 'examplebot' }).productToken).toBe('examplebot');
-    expect(invalidOption(() => createRobotsPolicy({ userAgent: browserish, productToken: 'OtherBot' }))).toBe(
-      'productToken',
-    );
-    expect(invalidOption(() => createRobotsPolicy({ userAgent: browserish, productToken: 'Example Bot' }))).toBe(
-      'productToken',
-    );
-    expect(invalidOption(() => createRobotsPolicy({ userAgent: browserish, productToken: 'ExampleBot/0.1' }))).toBe(
-      'productToken',
-    );
+    expect(
+      createRobotsPolicy({ userAgent: browserish, productToken: 'examplebot' }).productToken,
+    ).toBe('examplebot');
+    expect(
+      invalidOption(() => createRobotsPolicy({ userAgent: browserish, productToken: 'OtherBot' })),
+    ).toBe('productToken');
+    expect(
+      invalidOption(() =>
+        createRobotsPolicy({ userAgent: browserish, productToken: 'Example Bot' }),
+      ),
+    ).toBe('productToken');
+    expect(
+      invalidOption(() =>
+        createRobotsPolicy({ userAgent: browserish, productToken: 'ExampleBot/0.1' }),
+      ),
+    ).toBe('productToken');
   });
 
   it('requires a purpose token that appears in the User-Agent', () => {
     const ua = 'Mozilla/5.0 (compatible; ExampleBot/0.1; search; +https://example.com/bot)';
-    expect(createRobotsPolicy({ userAgent: ua, productToken: 'ExampleBot', purpose: 'search' }).purpose).toBe('search');
-    expect(invalidOption(() => createRobotsPolicy({ userAgent: ua, productToken: 'ExampleBot', purpose: 'ads' }))).toBe(
-      'purpose',
-    );
-    expect(invalidOption(() => createRobotsPolicy({ userAgent: ua, productToken: 'ExampleBot', purpose: 'a b' }))).toBe(
-      'purpose',
-    );
+    expect(
+      createRobotsPolicy({ userAgent: ua, productToken: 'ExampleBot', purpose: 'search' }).purpose,
+    ).toBe('search');
+    expect(
+      invalidOption(() =>
+        createRobotsPolicy({ userAgent: ua, productToken: 'ExampleBot', purpose: 'ads' }),
+      ),
+    ).toBe('purpose');
+    expect(
+      invalidOption(() =>
+        createRobotsPolicy({ userAgent: ua, productToken: 'ExampleBot', purpose: 'a b' }),
+      ),
+    ).toBe('purpose');
   });
 
   it('refuses a missing, empty, multi-line or oversized User-Agent', () => {
-    for (const userAgent of [undefined, '', ' ExampleBot', 'ExampleBot\r\nX-Evil: 1', `Bot/${'1'.repeat(1_100)}`, 42]) {
-      expect(invalidOption(() => createRobotsPolicy({ userAgent } as unknown as RobotsPolicyOptions))).toBe('userAgent');
+    for (const userAgent of [
+      undefined,
+      '',
+      ' ExampleBot',
+      'ExampleBot\r\nX-Evil: 1',
+      `Bot/${'1'.repeat(1_100)}`,
+      42,
+    ]) {
+      expect(
+        invalidOption(() => createRobotsPolicy({ userAgent } as unknown as RobotsPolicyOptions)),
+      ).toBe('userAgent');
     }
   });
 });
@@ -142,17 +169,23 @@ describe('object options', () => {
       ['treat429AsUnreachable', 'yes'],
     ];
     for (const [name, value] of cases) {
-      expect(invalidOption(() => createRobotsPolicy({ userAgent: UA, [name]: value } as RobotsPolicyOptions))).toBe(name);
+      expect(invalidOption(() => createRobotsPolicy({ userAgent: UA, [name]: value }))).toBe(name);
     }
-    expect(invalidOption(() => createRobotsPolicy(null as unknown as RobotsPolicyOptions))).toBe('options');
+    expect(invalidOption(() => createRobotsPolicy(null as unknown as RobotsPolicyOptions))).toBe(
+      'options',
+    );
   });
 
   it('validates the page options and the shared policy', () => {
-    expect(invalidOption(() => createPoliteFetch({ userAgent: UA, noindex: 'drop' as 'reject' }))).toBe('noindex');
-    expect(invalidOption(() => createPoliteFetch({ userAgent: UA, scanMeta: 1 as unknown as boolean }))).toBe('scanMeta');
+    expect(
+      invalidOption(() => createPoliteFetch({ userAgent: UA, noindex: 'drop' as 'reject' })),
+    ).toBe('noindex');
+    expect(
+      invalidOption(() => createPoliteFetch({ userAgent: UA, scanMeta: 1 as unknown as boolean })),
+    ).toBe('scanMeta');
     expect(invalidOption(() => createPoliteFetch({ policy: {} as never }))).toBe('policy');
     const policy = createRobotsPolicy({ userAgent: UA });
-    expect(invalidOption(() => createPoliteFetch({ policy, userAgent: UA } as never))).toBe('policy');
+    expect(invalidOption(() => createPoliteFetch({ policy, userAgent: UA }))).toBe('policy');
     const shared = createPoliteFetch({ policy });
     expect(shared.policy).toBe(policy);
   });
@@ -166,8 +199,14 @@ describe('object options', () => {
     try {
       createRobotsPolicy({ userAgent: UA, concurrency: 0 });
     } catch (error) {
-      expect((error as Error).message).toBe('Invalid option: concurrency (an integer from 1 to 10000; got 0)');
-      expect(error).toMatchObject({ name: 'RobotsInvalidOptionError', code: 'ERR_ROBOTS_INVALID_OPTION', value: 0 });
+      expect((error as Error).message).toBe(
+        'Invalid option: concurrency (an integer from 1 to 10000; got 0)',
+      );
+      expect(error).toMatchObject({
+        name: 'RobotsInvalidOptionError',
+        code: 'ERR_ROBOTS_INVALID_OPTION',
+        value: 0,
+      });
       expect(error).toBeInstanceOf(TypeError);
     }
     expect.assertions(3);

@@ -169,18 +169,30 @@ describe('matching', () => {
     ).toBe(true);
   });
 
-  it('hundreds of rules: bucketed matching gives the same answers as a linear scan', () => {
+  it('hundreds of rules: the same answers before and after the prefix index is built', () => {
     const rules: string[] = [];
     for (let i = 0; i < 300; i++)
       rules.push(`Disallow: /${String.fromCharCode(97 + (i % 26))}${i}/`);
-    rules.push('Allow: /b27/public', 'Disallow: /*.pdf$', 'Allow: /*/open/');
+    rules.push('Allow: /b27/public', 'Disallow: /*.pdf$', 'Allow: /*/open/', 'Disallow: /b2');
     const robots = parseRobotsTxt(`User-agent: *\n${rules.join('\n')}\n`);
-    expect(robots.isAllowed('https://e.com/b27/x', 'A')).toBe(false);
-    expect(robots.isAllowed('https://e.com/b27/public', 'A')).toBe(true);
-    expect(robots.isAllowed('https://e.com/b28/x', 'A')).toBe(true);
-    expect(robots.isAllowed('https://e.com/zz/x.pdf', 'A')).toBe(false);
-    expect(robots.isAllowed('https://e.com/a0/open/', 'A')).toBe(true);
-    expect(robots.isAllowed('https://e.com/', 'A')).toBe(true);
+    const expected: [string, boolean, number | undefined][] = [
+      ['/b27/x', false, 29],
+      ['/b27/public', true, 302],
+      ['/b28/x', false, 305],
+      ['/b3/x', true, undefined],
+      ['/zz/x.pdf', false, 303],
+      ['/a0/open/', true, 304],
+      ['/', true, undefined],
+    ];
+    // The index is built after a few queries: ask each question three times.
+    for (let round = 0; round < 3; round++) {
+      for (const [path, allowed, line] of expected) {
+        const verdict = robots.explain(`https://e.com${path}`, 'A');
+        expect(verdict.allowed, `${path} round ${round}`).toBe(allowed);
+        expect(verdict.rule?.line, `${path} round ${round}`).toBe(line);
+        expect(robots.isAllowed(`https://e.com${path}`, 'A')).toBe(allowed);
+      }
+    }
   });
 });
 

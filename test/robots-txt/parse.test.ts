@@ -105,11 +105,25 @@ describe('diagnostics: one table row per code', () => {
     ]);
   });
 
-  it('"*" followed by more text is the global group (reported)', () => {
-    const robots = parseRobotsTxt('User-agent: *bot\nDisallow: /\n');
+  it('"*" alone or followed by whitespace is the global group (reported when more follows)', () => {
+    const robots = parseRobotsTxt('User-agent: * everyone\nDisallow: /\n');
     expect(robots.explain('https://e.com/', 'AnyBot').selection).toBe('global');
-    expect(codesOf('User-agent: *bot\n')).toEqual([[1, 'invalid-product-token']]);
+    expect(codesOf('User-agent: * everyone\n')).toEqual([[1, 'invalid-product-token']]);
     expect(codesOf('User-agent: * # everyone\n')).toEqual([]);
+    expect(codesOf('User-agent:\t*\t\n')).toEqual([]);
+  });
+
+  it('"*" glued to other text ("*WordPress*") names no crawler, as with Google', () => {
+    // Real files (nzherald.co.nz, stuff.co.nz) block "*WordPress*" with "Disallow: /";
+    // reading that as "*" would block every crawler from the whole site.
+    const robots = parseRobotsTxt(
+      'User-agent: *\nDisallow: /private/\n\nUser-agent: *WordPress*\nDisallow: /\n',
+    );
+    expect(robots.isAllowed('https://e.com/news', 'AnyBot')).toBe(true);
+    expect(robots.isAllowed('https://e.com/private/x', 'AnyBot')).toBe(false);
+    expect(robots.forAgent('AnyBot').groupLines).toEqual([1]);
+    expect(robots.diagnostics).toMatchObject([{ line: 4, code: 'invalid-product-token' }]);
+    expect(robots.diagnostics[0]!.message).toContain('names no crawler');
   });
 
   it('a user-agent value with no product token names nobody', () => {

@@ -328,11 +328,11 @@ describe('the matcher agrees with the reference', () => {
     );
   });
 
-  it('with many rules (bucketed matching)', () => {
+  it('with many rules (bucketed matching, then the prefix index after a few queries)', () => {
     fc.assert(
       fc.property(
-        fc.array(rule, { minLength: 17, maxLength: 60 }),
-        fc.array(path, { maxLength: 10 }),
+        fc.array(rule, { minLength: 17, maxLength: 220 }),
+        fc.array(path, { minLength: 1, maxLength: 12 }),
         (rules, paths) => {
           const body = `User-agent: *\n${rules.map((r) => `${r.allow ? 'Allow' : 'Disallow'}: ${r.pattern}`).join('\n')}\n`;
           const robots = parseRobotsTxt(body);

@@ -2,7 +2,11 @@ import { pipeline } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
-/** The bytes read from a body, at most the cap. */
+/**
+ * The bytes read from a body, at most the cap.
+ * @example
+ * const { bytes, truncated }: CappedBody = await readCapped(body, 512_000);
+ */
 export interface CappedBody {
   readonly bytes: Uint8Array;
   /** Whether the body went on past the cap (the rest was not read). */
@@ -55,7 +59,11 @@ const DECODERS = {
   br: createBrotliDecompress,
 } as const;
 
-/** The content codings {@link decodedBody} can undo, as sent in `Accept-Encoding`. */
+/**
+ * The content codings {@link decodedBody} can undo, as sent in `Accept-Encoding`.
+ * @example
+ * headers['accept-encoding'] = ACCEPT_ENCODING;
+ */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /**

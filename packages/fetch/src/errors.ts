@@ -18,7 +18,11 @@ export const ERROR_CODES = Object.freeze([
   'ERR_ROBOTS_CLOSED',
 ] as const);
 
-/** One of {@link ERROR_CODES}. */
+/**
+ * One of {@link ERROR_CODES}.
+ * @example
+ * const code: PoliteErrorCode = 'ERR_ROBOTS_DENIED';
+ */
 export type PoliteErrorCode = (typeof ERROR_CODES)[number];
 
 const brand = (name: string): symbol => Symbol.for(`polite-crawler.${name}`);
@@ -57,7 +61,11 @@ function deniedMessage(
   return `Request denied by robots.txt: ${url} (${why})`;
 }
 
-/** Fields of a {@link RobotsDeniedError}. */
+/**
+ * Fields of a {@link RobotsDeniedError}.
+ * @example
+ * new RobotsDeniedError({ reason: 'disallowed', decision });
+ */
 export interface RobotsDeniedErrorInit {
   readonly reason: DeniedReason;
   readonly decision: Decision;
@@ -194,6 +202,8 @@ export function isRobotsTooManyRedirectsError(
  * - `invalid-location`: the `Location` header is not a valid URL.
  * - `unsupported-scheme`: the target is not http(s).
  * - `unreplayable-body`: a 307/308 would resend a streamed request body.
+ * @example
+ * if (error.reason === ('unsupported-scheme' satisfies RedirectFailureReason)) skip();
  */
 export type RedirectFailureReason =
   'redirect-mode-error' | 'invalid-location' | 'unsupported-scheme' | 'unreplayable-body';

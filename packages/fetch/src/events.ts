@@ -23,7 +23,11 @@ const byType: Record<PoliteEvent['type'], Channel> = {
   'origin-paused': channel(CHANNELS.originPaused),
 };
 
-/** Publishes events to the channels and the `onEvent` hook. */
+/**
+ * Publishes events to the channels and the `onEvent` hook.
+ * @example
+ * if (sink.wants('robots-cache')) sink.emit({ type: 'robots-cache', origin, state: 'hit' });
+ */
 export interface EventSink {
   /** Whether anyone listens for `type` (lets hot paths skip building the event). */
   wants(type: PoliteEvent['type']): boolean;

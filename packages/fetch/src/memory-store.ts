@@ -3,7 +3,11 @@ import { RobotsInvalidOptionError } from './errors.js';
 import { DEFAULTS } from './options.js';
 import type { RobotsStore, StoredRobots } from './types.js';
 
-/** Options of {@link createMemoryRobotsStore}. */
+/**
+ * Options of {@link createMemoryRobotsStore}.
+ * @example
+ * createMemoryRobotsStore({ maxOrigins: 50_000 } satisfies MemoryRobotsStoreOptions);
+ */
 export interface MemoryRobotsStoreOptions {
   /**
    * Origins kept (least recently used dropped first).

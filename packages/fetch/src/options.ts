@@ -69,7 +69,11 @@ export const OPTION_BOUNDS = Object.freeze({
 
 type NumericOption = keyof typeof OPTION_BOUNDS;
 
-/** Policy options after validation, every default applied. */
+/**
+ * Policy options after validation, every default applied.
+ * @example
+ * const { productToken, concurrency }: ResolvedPolicyOptions = resolvePolicyOptions({ userAgent });
+ */
 export interface ResolvedPolicyOptions {
   readonly userAgent: string;
   readonly productToken: string;
@@ -98,7 +102,11 @@ export interface ResolvedPolicyOptions {
   readonly onEvent: ((event: PoliteEvent) => void) | undefined;
 }
 
-/** Page options after validation. */
+/**
+ * Page options after validation.
+ * @example
+ * const { maxRedirects }: ResolvedPageOptions = resolvePageOptions({});
+ */
 export interface ResolvedPageOptions {
   readonly maxRedirects: number;
   readonly noindex: 'annotate' | 'reject';

@@ -7,6 +7,10 @@ import { parseRetryAfter } from './retry-after.js';
 import { raceSignal } from './signals.js';
 import type { Clock, HeaderInput } from './types.js';
 
+/**
+ * @example
+ * new OriginScheduler({ concurrency: 1, minInterval: 1_000, maxRetryAfter: 600_000, maxTrackedOrigins: 10_000, clock, events, crawlDelayFor: () => 0 });
+ */
 export interface OriginSchedulerSettings {
   readonly concurrency: number;
   readonly minInterval: number;

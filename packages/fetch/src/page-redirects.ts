@@ -1,11 +1,17 @@
-import type { Headers, RequestInit } from 'undici';
+import { Headers } from 'undici';
+import type { HeadersInit, RequestInit } from 'undici';
 import { RobotsRedirectError } from './errors.js';
 
-/** One hop of a page request: what is sent to `url`. */
+/**
+ * One hop of a page request: what is sent to `url`.
+ * @example
+ * const hop: Hop = { url: new URL('https://example.com/'), method: 'GET', headers: {}, body: null };
+ */
 export interface Hop {
   readonly url: URL;
   readonly method: string;
-  readonly headers: Headers;
+  /** Request headers (a plain record when the caller gave none: cheaper for undici to copy). */
+  readonly headers: Headers | HeadersInit;
   readonly body: NonNullable<RequestInit['body']> | null;
 }
 
@@ -77,7 +83,7 @@ export function nextHop(hop: Hop, status: number, location: string): Hop {
     });
   }
   if (url.hash === '' && hop.url.hash !== '') url.hash = hop.url.hash;
-  const headers = new (hop.headers.constructor as typeof Headers)(hop.headers);
+  const headers = new Headers(hop.headers);
   let { method, body } = hop;
   if (
     ((status === 301 || status === 302) && method === 'POST') ||

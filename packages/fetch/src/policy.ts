@@ -14,6 +14,7 @@ import type { CacheEntry, Resolved } from './robots-cache.js';
 import type { Dispatcher } from 'undici';
 import type {
   AssertOptions,
+  CacheState,
   CheckOptions,
   Clock,
   Decision,
@@ -51,28 +52,41 @@ export function toHttpUrl(url: string | URL): URL {
  * @example
  * decide(entry, new URL('https://example.com/private')).allowed; // false when disallowed
  */
-export function decide(entry: CacheEntry, url: URL): Decision {
-  const base = {
-    url: url.href,
-    origin: url.origin,
-    robotsStatus: entry.inForce,
-    stale: entry.stale,
-  };
-  if (entry.inForce === 'unavailable') return { ...base, allowed: true, reason: 'unavailable' };
-  if (entry.inForce === 'unreachable' || entry.rules === undefined) {
-    return { ...base, allowed: false, reason: 'unreachable', robotsStatus: 'unreachable' };
+export function decide(entry: CacheEntry, url: URL, origin: string = url.origin): Decision {
+  const { inForce, rules } = entry;
+  if (inForce === 'unavailable') {
+    return {
+      allowed: true,
+      url: url.href,
+      origin,
+      reason: 'unavailable',
+      robotsStatus: inForce,
+      stale: entry.stale,
+    };
   }
-  const verdict = entry.rules.explain(url);
-  const reason = verdict.allowed ? 'allowed' : 'disallowed';
-  if (verdict.rule === undefined) return { ...base, allowed: verdict.allowed, reason, verdict };
-  return {
-    ...base,
-    allowed: verdict.allowed,
+  if (inForce === 'unreachable' || rules === undefined) {
+    return {
+      allowed: false,
+      url: url.href,
+      origin,
+      reason: 'unreachable',
+      robotsStatus: 'unreachable',
+      stale: false,
+    };
+  }
+  const verdict = rules.explain(url);
+  const { allowed, rule } = verdict;
+  const reason = allowed ? 'allowed' : 'disallowed';
+  const base = {
+    allowed,
+    url: url.href,
+    origin,
     reason,
+    robotsStatus: inForce,
+    stale: entry.stale,
     verdict,
-    rule: verdict.rule,
-    line: verdict.rule.line,
-  };
+  } as const;
+  return rule === undefined ? base : { ...base, rule, line: rule.line };
 }
 
 function report(resolved: Resolved, url: URL, agent: Agent): RobotsTxtReport {
@@ -170,14 +184,27 @@ class Policy implements RobotsPolicy {
   }
 
   async check(url: string | URL, options: CheckOptions = {}): Promise<Decision> {
+    if (this.#closed) throw new RobotsClosedError();
+    options.signal?.throwIfAborted();
     const parsed = toHttpUrl(url);
-    const resolved = await this.#resolve(parsed.origin, options.signal);
-    return decide(resolved.entry, parsed);
+    const { origin } = parsed;
+    // Fast path: a fresh entry answers without waiting for anything.
+    const entry = this.#cache.peek(origin);
+    if (entry !== undefined) {
+      this.#noteCache(origin, entry.stale ? 'stale' : 'hit');
+      return decide(entry, parsed, origin);
+    }
+    const resolved = await this.#resolve(origin, options.signal);
+    return decide(resolved.entry, parsed, origin);
   }
 
-  async assertAllowed(url: string | URL, options: AssertOptions = {}): Promise<Decision> {
-    const decision = await this.check(url, options);
-    if (decision.allowed) return decision;
+  assertAllowed(url: string | URL, options: AssertOptions = {}): Promise<Decision> {
+    return this.check(url, options).then((decision) =>
+      decision.allowed ? decision : this.#deny(decision, options),
+    );
+  }
+
+  #deny(decision: Decision, options: AssertOptions): never {
     const { redirectedFrom } = options;
     const reason =
       redirectedFrom !== undefined
@@ -280,10 +307,13 @@ class Policy implements RobotsPolicy {
   async #resolve(origin: string, signal: AbortSignal | undefined): Promise<Resolved> {
     if (this.#closed) throw new RobotsClosedError();
     const resolved = await this.#cache.resolve(origin, signal);
-    if (this.#events.wants('robots-cache')) {
-      this.#events.emit({ type: 'robots-cache', origin, state: resolved.state });
-    }
+    this.#noteCache(origin, resolved.state);
     return resolved;
+  }
+
+  #noteCache(origin: string, state: CacheState): void {
+    if (this.#events.wants('robots-cache'))
+      this.#events.emit({ type: 'robots-cache', origin, state });
   }
 
   #crawlDelay(origin: string): number {

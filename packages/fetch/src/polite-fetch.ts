@@ -61,11 +61,15 @@ async function prepare(
   const request =
     typeof input === 'string' || input instanceof URL ? undefined : (input as RequestLike);
   const url = toHttpUrl(request === undefined ? (input as string | URL) : request.url);
-  const headers = new Headers(
-    (init.headers ?? request?.headers) as ConstructorParameters<typeof Headers>[0],
-  );
-  // The identity robots.txt was checked for is the identity the site sees.
-  headers.set('user-agent', userAgent);
+  const given = init.headers ?? request?.headers;
+  let headers: Hop['headers'];
+  if (given === undefined) {
+    headers = { 'user-agent': userAgent };
+  } else {
+    headers = new Headers(given as ConstructorParameters<typeof Headers>[0]);
+    // The identity robots.txt was checked for is the identity the site sees.
+    headers.set('user-agent', userAgent);
+  }
   let body: RequestInit['body'] = init.body;
   if (
     body === undefined &&
@@ -142,8 +146,11 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     policy = createRobotsPolicy(options as RobotsPolicyOptions);
     owned = true;
   }
+  const none = policy.directives([]);
+  Object.freeze(none.rules);
   const checkSettings = {
     productToken: policy.productToken,
+    none: Object.freeze(none),
     noindex: page.noindex,
     clock: policy.clock,
   };

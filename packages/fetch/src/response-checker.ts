@@ -5,8 +5,14 @@ import { RobotsNoIndexError } from './errors.js';
 import type { RawHeaders, TapRecord } from './response-tap.js';
 import type { Clock, PoliteResponse } from './types.js';
 
+/**
+ * @example
+ * const settings: ResponseCheckSettings = { productToken: 'ExampleBot', none, noindex: 'annotate', clock: systemClock };
+ */
 export interface ResponseCheckSettings {
   readonly productToken: string;
+  /** The directives of a response that says nothing (shared, frozen). */
+  readonly none: RobotsDirectives;
   readonly noindex: 'annotate' | 'reject';
   readonly clock: Clock;
 }
@@ -46,24 +52,36 @@ export function robotsTagLines(
  * const polite = await checkResponse(response, tap.record, { url, redirected: false }, settings);
  * polite.robots.noindex;
  */
-export async function checkResponse(
+export function checkResponse(
   response: Response,
   tap: TapRecord,
   where: { readonly url: string; readonly redirected: boolean },
   settings: ResponseCheckSettings,
-): Promise<PoliteResponse> {
+): PoliteResponse | Promise<never> {
   const lines = robotsTagLines(tap.headers, response.headers);
-  const headerRules = parseRobotsTagHeaders(lines);
-  const robots: RobotsDirectives = directivesFor(
-    tap.meta === undefined ? headerRules : [headerRules, tap.meta],
-    settings.productToken,
-  );
+  const robots: RobotsDirectives =
+    lines.length === 0 && (tap.meta === undefined || tap.meta.rules.length === 0)
+      ? settings.none
+      : directivesFor(
+          tap.meta === undefined
+            ? parseRobotsTagHeaders(lines)
+            : [parseRobotsTagHeaders(lines), tap.meta],
+          settings.productToken,
+        );
   if (
     settings.noindex === 'reject' &&
     (robots.noindex || isUnavailable(robots, settings.clock.now()))
   ) {
-    await response.body?.cancel().catch(() => {});
-    throw new RobotsNoIndexError({ url: where.url, status: response.status, directives: robots });
+    const error = new RobotsNoIndexError({
+      url: where.url,
+      status: response.status,
+      directives: robots,
+    });
+    const cancelled = response.body?.cancel() ?? Promise.resolve();
+    return cancelled.then(
+      () => Promise.reject(error),
+      () => Promise.reject(error),
+    );
   }
   Object.defineProperty(response, 'robots', { value: robots, enumerable: true });
   if (response.url !== where.url)

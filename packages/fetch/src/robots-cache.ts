@@ -15,7 +15,11 @@ import type {
   StoredRobots,
 } from './types.js';
 
-/** A robots.txt entry ready to answer checks. */
+/**
+ * A robots.txt entry ready to answer checks.
+ * @example
+ * const entry: CacheEntry | undefined = cache.peek('https://example.com');
+ */
 export interface CacheEntry {
   readonly origin: string;
   readonly stored: StoredRobots;
@@ -29,12 +33,20 @@ export interface CacheEntry {
   readonly rules: AgentRules | undefined;
 }
 
-/** An entry and how this lookup obtained it. */
+/**
+ * An entry and how this lookup obtained it.
+ * @example
+ * const { entry, state }: Resolved = await cache.resolve('https://example.com');
+ */
 export interface Resolved {
   readonly entry: CacheEntry;
   readonly state: CacheState;
 }
 
+/**
+ * @example
+ * new RobotsCache({ agent: 'ExampleBot', fetch: settings, maxOrigins: 10_000, store: undefined, minTtl: 60_000, maxTtl: 86_400_000, unreachableRetryInterval: 60_000, maxUnreachableRetryInterval: 3_600_000, staleIfUnreachable: 2_592_000_000, events });
+ */
 export interface RobotsCacheSettings {
   readonly agent: Agent;
   readonly fetch: RobotsFetchSettings;

@@ -4,7 +4,11 @@ import { ACCEPT_ENCODING, decodedBody, readCapped } from './body-reader.js';
 import { parseRetryAfter } from './retry-after.js';
 import type { Clock, RobotsFailureKind, RobotsFetchFailure, RobotsStatus } from './types.js';
 
-/** What {@link fetchRobotsTxt} needs; all validated by the policy factory. */
+/**
+ * What {@link fetchRobotsTxt} needs; all validated by the policy factory.
+ * @example
+ * fetchRobotsTxt(url, { userAgent, dispatcher, headersTimeout: 10_000, bodyTimeout: 10_000, timeout: 30_000, maxBytes: 512_000, maxRedirects: 5, treat429AsUnreachable: true, clock } satisfies RobotsFetchSettings);
+ */
 export interface RobotsFetchSettings {
   readonly userAgent: string;
   readonly dispatcher: Dispatcher;
@@ -18,13 +22,21 @@ export interface RobotsFetchSettings {
   readonly clock: Clock;
 }
 
-/** Validators of a cached copy, for a conditional request. */
+/**
+ * Validators of a cached copy, for a conditional request.
+ * @example
+ * fetchRobotsTxt(url, settings, { validators: { etag: '"v1"' } satisfies RobotsValidators });
+ */
 export interface RobotsValidators {
   readonly etag?: string | undefined;
   readonly lastModified?: string | undefined;
 }
 
-/** The outcome of one robots.txt fetch: a pure value, never an exception. */
+/**
+ * The outcome of one robots.txt fetch: a pure value, never an exception.
+ * @example
+ * const outcome: RobotsFetchOutcome = await fetchRobotsTxt(url, settings);
+ */
 export interface RobotsFetchOutcome {
   readonly status: RobotsStatus;
   readonly httpStatus?: number;

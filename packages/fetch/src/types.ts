@@ -39,10 +39,16 @@ export interface Clock {
  * - `unavailable`: 4xx (except 429 by default) or too many redirects; everything is allowed.
  * - `unreachable`: 5xx, 429, network/TLS/DNS failure or timeout; everything is disallowed
  *   (unless a good copy from the last 30 days is still served: see {@link Decision.stale}).
+ * @example
+ * if (explanation.robotsTxt.status === ('unreachable' satisfies RobotsStatus)) retryLater();
  */
 export type RobotsStatus = 'ok' | 'unavailable' | 'unreachable';
 
-/** Why a robots.txt fetch was not a plain success. */
+/**
+ * Why a robots.txt fetch was not a plain success.
+ * @example
+ * if (explanation.robotsTxt.latest.failure?.kind === ('dns' satisfies RobotsFailureKind)) checkHostName();
+ */
 export type RobotsFailureKind =
   | 'http-status' // a status mapped to unavailable/unreachable
   | 'too-many-redirects'
@@ -55,6 +61,10 @@ export type RobotsFailureKind =
   | 'timeout' // headers, body or overall timeout
   | 'network'; // any other transport failure
 
+/**
+ * @example
+ * const failure: RobotsFetchFailure | undefined = explanation.robotsTxt.latest.failure;
+ */
 export interface RobotsFetchFailure {
   readonly kind: RobotsFailureKind;
   /** Human-readable detail, e.g. the underlying error message or `HTTP 503`. */
@@ -63,7 +73,11 @@ export interface RobotsFetchFailure {
   readonly code?: string;
 }
 
-/** The outcome of the latest robots.txt fetch attempt for one origin. JSON-serialisable. */
+/**
+ * The outcome of the latest robots.txt fetch attempt for one origin. JSON-serialisable.
+ * @example
+ * const { status, httpStatus }: RobotsFetchRecord = explanation.robotsTxt.latest;
+ */
 export interface RobotsFetchRecord {
   readonly status: RobotsStatus;
   /** Final HTTP status, when a response was received. */
@@ -77,7 +91,11 @@ export interface RobotsFetchRecord {
   readonly retryAfterMs?: number;
 }
 
-/** The last successfully fetched (2xx) robots.txt of an origin. JSON-serialisable. */
+/**
+ * The last successfully fetched (2xx) robots.txt of an origin. JSON-serialisable.
+ * @example
+ * const text = Buffer.from(stored.good!.body, 'base64').toString('utf8');
+ */
 export interface RobotsGoodCopy {
   /** The bytes read (at most the byte limit), base64-encoded. */
   readonly body: string;
@@ -95,6 +113,8 @@ export interface RobotsGoodCopy {
 /**
  * What a {@link RobotsStore} holds for one origin: plain JSON, so that a shared store (Redis)
  * can hold it too.
+ * @example
+ * const entry: StoredRobots | undefined = await store.get('https://example.com');
  */
 export interface StoredRobots {
   readonly version: 1;
@@ -130,6 +150,8 @@ export interface RobotsStore {
  * - `disallowed`: a robots.txt rule disallows it (see `rule`).
  * - `unavailable`: robots.txt is unavailable (4xx, too many redirects): everything is allowed.
  * - `unreachable`: robots.txt could not be fetched and no good copy is usable: everything is disallowed.
+ * @example
+ * if (decision.reason === ('unreachable' satisfies DecisionReason)) retryLater();
  */
 export type DecisionReason = 'allowed' | 'disallowed' | 'unavailable' | 'unreachable';
 
@@ -139,10 +161,16 @@ export type DecisionReason = 'allowed' | 'disallowed' | 'unavailable' | 'unreach
  * - `unreachable`: robots.txt could not be fetched (disallow all).
  * - `redirect-disallowed`: a redirect hop's target is refused by its own origin's robots.txt
  *   (the error's `decision` says why); the hop was never requested.
+ * @example
+ * if (error.reason === ('redirect-disallowed' satisfies DeniedReason)) console.log(error.originalUrl);
  */
 export type DeniedReason = 'disallowed' | 'unreachable' | 'redirect-disallowed';
 
-/** The answer to "may this crawler fetch this URL?". */
+/**
+ * The answer to "may this crawler fetch this URL?".
+ * @example
+ * const { allowed, reason, line }: Decision = await policy.check('https://example.com/private');
+ */
 export interface Decision {
   readonly allowed: boolean;
   /** The URL that was checked, serialised. */
@@ -162,14 +190,22 @@ export interface Decision {
   readonly stale: boolean;
 }
 
-/** How the robots.txt entry for this check was obtained. */
+/**
+ * How the robots.txt entry for this check was obtained.
+ * @example
+ * if (explanation.robotsTxt.cache === ('stale' satisfies CacheState)) warn('serving an old robots.txt');
+ */
 export type CacheState =
   | 'hit' // fresh entry in cache
   | 'miss' // fetched now (first time, or after expiry with a full 200 answer)
   | 'revalidated' // expired, conditional request answered 304
   | 'stale'; // unreachable now; an older good copy is served
 
-/** How robots.txt was obtained, for {@link RobotsPolicy.explain}. */
+/**
+ * How robots.txt was obtained, for {@link RobotsPolicy.explain}.
+ * @example
+ * const { status, redirects, bytes }: RobotsTxtReport = (await policy.explain(url)).robotsTxt;
+ */
 export interface RobotsTxtReport {
   /** `scheme://authority/robots.txt` of the checked URL's origin. */
   readonly url: string;
@@ -196,7 +232,11 @@ export interface RobotsTxtReport {
   readonly crawlDelay?: number;
 }
 
-/** A {@link Decision} plus how robots.txt was obtained. */
+/**
+ * A {@link Decision} plus how robots.txt was obtained.
+ * @example
+ * const explanation: Explanation = await policy.explain('https://example.com/private');
+ */
 export interface Explanation extends Decision {
   readonly robotsTxt: RobotsTxtReport;
 }
@@ -205,6 +245,10 @@ export interface Explanation extends Decision {
 // Events
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * @example
+ * onEvent: (e) => { if (e.type === 'robots-fetched') log(e.origin, e.status, e.duration); }
+ */
 export interface RobotsFetchedEvent {
   readonly type: 'robots-fetched';
   readonly origin: string;
@@ -221,12 +265,20 @@ export interface RobotsFetchedEvent {
   readonly duration: number;
 }
 
+/**
+ * @example
+ * onEvent: (e) => { if (e.type === 'robots-cache') metrics.count(`robots.${e.state}`); }
+ */
 export interface RobotsCacheEvent {
   readonly type: 'robots-cache';
   readonly origin: string;
   readonly state: CacheState;
 }
 
+/**
+ * @example
+ * onEvent: (e) => { if (e.type === 'request-denied') log(e.url, e.reason, e.line); }
+ */
 export interface RequestDeniedEvent {
   readonly type: 'request-denied';
   readonly url: string;
@@ -238,6 +290,10 @@ export interface RequestDeniedEvent {
   readonly line?: number;
 }
 
+/**
+ * @example
+ * onEvent: (e) => { if (e.type === 'origin-paused') log(`${e.origin} paused for ${e.duration} ms`); }
+ */
 export interface OriginPausedEvent {
   readonly type: 'origin-paused';
   readonly origin: string;
@@ -251,7 +307,11 @@ export interface OriginPausedEvent {
   readonly retryAfter: string;
 }
 
-/** One state object per event; new fields may be added. */
+/**
+ * One state object per event; new fields may be added.
+ * @example
+ * createPoliteFetch({ userAgent, onEvent: (event: PoliteEvent) => console.log(event.type) });
+ */
 export type PoliteEvent =
   RobotsFetchedEvent | RobotsCacheEvent | RequestDeniedEvent | OriginPausedEvent;
 
@@ -259,7 +319,11 @@ export type PoliteEvent =
 // Options
 // ---------------------------------------------------------------------------------------------
 
-/** Options of {@link createRobotsPolicy}. Every limit has a default in `DEFAULTS`. */
+/**
+ * Options of {@link createRobotsPolicy}. Every limit has a default in `DEFAULTS`.
+ * @example
+ * const options: RobotsPolicyOptions = { userAgent: 'ExampleBot/1.0 (+https://example.com/bot)', minInterval: 2_000 };
+ */
 export interface RobotsPolicyOptions {
   /**
    * The full User-Agent header sent with robots.txt and page requests. Required.
@@ -394,11 +458,19 @@ export interface RobotsPolicyOptions {
   readonly onEvent?: (event: PoliteEvent) => void;
 }
 
-/** Options of {@link createPoliteFetch}: the policy's options, or a shared policy, plus page options. */
+/**
+ * Options of {@link createPoliteFetch}: the policy's options, or a shared policy, plus page options.
+ * @example
+ * createPoliteFetch({ policy, noindex: 'reject' } satisfies PoliteFetchOptions);
+ */
 export type PoliteFetchOptions = (RobotsPolicyOptions | { readonly policy: RobotsPolicy }) &
   PageOptions;
 
-/** Options about the pages themselves (not robots.txt). */
+/**
+ * Options about the pages themselves (not robots.txt).
+ * @example
+ * createPoliteFetch({ userAgent, maxRedirects: 5, scanMeta: false });
+ */
 export interface PageOptions {
   /**
    * Redirects followed for a page (each hop gated by its origin's robots.txt).
@@ -428,12 +500,20 @@ export interface PageOptions {
 // The policy and the fetch
 // ---------------------------------------------------------------------------------------------
 
-/** Per-call options for checks. */
+/**
+ * Per-call options for checks.
+ * @example
+ * await policy.check(url, { signal: AbortSignal.timeout(5_000) } satisfies CheckOptions);
+ */
 export interface CheckOptions {
   readonly signal?: AbortSignal;
 }
 
-/** A header list accepted by {@link RobotsPolicy.noteResponse} and {@link RobotsPolicy.directives}. */
+/**
+ * A header list accepted by {@link RobotsPolicy.noteResponse} and {@link RobotsPolicy.directives}.
+ * @example
+ * policy.noteResponse(url, 429, { 'retry-after': '120' } satisfies HeaderInput);
+ */
 export type HeaderInput =
   | Headers
   | { get(name: string): string | null }
@@ -444,6 +524,8 @@ export type HeaderInput =
  * The robots.txt engine and per-origin pacer. Shareable: one policy serves a polite fetch,
  * the Crawlee and Playwright adapters, and one-off checks, with one cache and one pacing per
  * origin.
+ * @example
+ * const policy: RobotsPolicy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0' });
  */
 export interface RobotsPolicy {
   readonly userAgent: string;
@@ -473,7 +555,8 @@ export interface RobotsPolicy {
   /**
    * Runs `task` in the origin's pacing slot: waits for a free slot (per-origin concurrency),
    * the minimum interval / crawl-delay since the previous start, and any Retry-After pause.
-   * `task` receives a signal that aborts when `options.signal` does.
+   * `task` receives a signal that aborts when `options.signal` does or the policy closes
+   * (without `options.signal`, the policy's own close signal, shared by every such task).
    */
   schedule<T>(
     url: string | URL,
@@ -496,31 +579,53 @@ export interface RobotsPolicy {
   close(): Promise<void>;
 }
 
+/**
+ * @example
+ * await policy.assertAllowed(target, { redirectedFrom: original } satisfies AssertOptions);
+ */
 export interface AssertOptions extends CheckOptions {
   /** The URL the caller asked for, when `url` is a redirect target. */
   readonly redirectedFrom?: string;
 }
 
+/**
+ * @example
+ * await policy.prefetch(origins, { concurrency: 32 } satisfies PrefetchOptions);
+ */
 export interface PrefetchOptions extends CheckOptions {
   /** Origins resolved at once. @default 16 */
   readonly concurrency?: number;
 }
 
-/** A fetch Response plus the robots directives that apply to this crawler. */
+/**
+ * A fetch Response plus the robots directives that apply to this crawler.
+ * @example
+ * const response: PoliteResponse = await politeFetch(url); if (response.robots.noindex) skip();
+ */
 export interface PoliteResponse extends Response {
   /** Robots-Tag / X-Robots-Tag header rules and `<head>` robots metas, for this crawler. */
   readonly robots: RobotsDirectives;
 }
 
-/** Request init accepted by a polite fetch: undici's, so `dispatcher` works per call. */
+/**
+ * Request init accepted by a polite fetch: undici's, so `dispatcher` works per call.
+ * @example
+ * await politeFetch(url, { method: 'POST', body: 'q=1', dispatcher } satisfies PoliteRequestInit);
+ */
 export type PoliteRequestInit = UndiciRequestInit;
 
-/** A request accepted by a polite fetch: a URL, or a Request (undici's or the global one). */
+/**
+ * A request accepted by a polite fetch: a URL, or a Request (undici's or the global one).
+ * @example
+ * await politeFetch(new Request('https://example.com/') satisfies PoliteRequestInput);
+ */
 export type PoliteRequestInput = string | URL | { readonly url: string; readonly method: string };
 
 /**
  * `fetch`, made polite: every request is gated by robots.txt and paced per origin, and every
  * response carries its robots directives.
+ * @example
+ * const politeFetch: PoliteFetch = createPoliteFetch({ userAgent: 'ExampleBot/1.0' });
  */
 export interface PoliteFetch {
   (input: PoliteRequestInput, init?: PoliteRequestInit): Promise<PoliteResponse>;

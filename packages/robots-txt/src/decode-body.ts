@@ -10,13 +10,15 @@ export interface DecodedBody {
    * octet (U+0000–U+00FF), so non-ASCII octets are percent-encoded one by one.
    */
   readonly latin1: boolean;
+  /** Every character of `text` is ASCII. */
+  readonly ascii: boolean;
   /** Offset in `text` of the first octet that is not valid UTF-8, or -1. */
   readonly invalidUtf8At: number;
   /** Leading byte-order-mark octets skipped (0–3; for a string, 3 for U+FEFF). */
   readonly bomBytes: number;
-  /** Octets of the body that were parsed (BOM included); -1: count them while scanning. */
+  /** Octets of the body that were parsed (BOM included). */
   readonly parsedBytes: number;
-  /** Octets of the whole body; -1 when not counted (a string that cannot reach the limit). */
+  /** Octets of the whole body. */
   readonly totalBytes: number;
   readonly truncated: boolean;
 }
@@ -62,6 +64,8 @@ function decodeBytes(bytes: Uint8Array, maxBytes: number): DecodedBody {
   return {
     text,
     latin1,
+    // UTF-8 decoding gave one character per octet: all ASCII.
+    ascii: !latin1 && text.length === end - bom,
     invalidUtf8At,
     bomBytes: bom,
     parsedBytes: end,
@@ -125,23 +129,10 @@ export function firstInvalidUtf8(b: Uint8Array): number {
 
 function decodeString(s: string, maxBytes: number): DecodedBody {
   const bom = s.charCodeAt(0) === 0xfeff ? 1 : 0;
-  // A string of n UTF-16 units is at most 3n UTF-8 octets: most bodies cannot reach the
-  // limit, and the scanner counts their octets as it goes (parsedBytes -1 = "count them").
-  if (s.length * 3 <= maxBytes) {
-    return {
-      text: bom === 0 ? s : s.slice(1),
-      latin1: false,
-      invalidUtf8At: -1,
-      bomBytes: bom * 3,
-      parsedBytes: -1,
-      totalBytes: -1,
-      truncated: false,
-    };
-  }
+  const total = utf8Length(s);
   let end = s.length;
-  let truncated = false;
-  const total = utf8Length(s, 0, s.length);
   let bytes = total;
+  let truncated = false;
   if (total > maxBytes) {
     truncated = true;
     // Index of the first character that does not fit, then back to the last line break.
@@ -159,6 +150,8 @@ function decodeString(s: string, maxBytes: number): DecodedBody {
   return {
     text: bom === 0 && end === s.length ? s : s.slice(bom, end),
     latin1: false,
+    // UTF-8 octets equal to UTF-16 units: no character above U+007F (the BOM is three).
+    ascii: bytes === end + bom * 2,
     invalidUtf8At: -1,
     bomBytes: bom * 3,
     parsedBytes: bytes,

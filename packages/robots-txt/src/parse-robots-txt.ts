@@ -61,9 +61,12 @@ export function parseWith(
   const resolved = resolveParseOptions(options);
   const decoded = decodeBody(body, resolved.maxBytes);
   const scan = scanRobotsTxt(decoded, resolved, observe);
-  const parsedBytes =
-    decoded.parsedBytes >= 0 ? decoded.parsedBytes : decoded.bomBytes + scan.utf8Bytes;
-  return new ParsedRobotsTxt(scan, parsedBytes, decoded.truncated, resolved.maxCachedAgents);
+  return new ParsedRobotsTxt(
+    scan,
+    decoded.parsedBytes,
+    decoded.truncated,
+    resolved.maxCachedAgents,
+  );
 }
 
 /**

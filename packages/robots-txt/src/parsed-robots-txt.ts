@@ -1,5 +1,6 @@
 import { compileRules, type CompiledRules, type RuleTable } from './compiled-rules.js';
 import { materializeDiagnostics } from './diagnostics.js';
+import { normalizePattern } from './normalize-pattern.js';
 import { tableAt, type NumberTable } from './number-table.js';
 import { isValidProductToken, isValidPurposeToken } from './product-token.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
@@ -129,8 +130,6 @@ interface Caches {
   readonly agents: Map<string, SelectedRules>;
   /** Selected groups (`'1,4'`) → compiled rules, shared across agents; same bound. */
   readonly compiled: Map<string, CompiledRules>;
-  sitemaps?: readonly string[];
-  diagnostics?: readonly Diagnostic[];
 }
 
 /**
@@ -145,7 +144,11 @@ export class ParsedRobotsTxt implements RobotsTxt {
   readonly #table: NumberTable;
   readonly #extras: Extras | undefined;
   readonly #maxAgents: number;
+  /** See ScanResult.normalized. */
+  readonly #normalized: boolean;
   #caches: Caches | undefined;
+  #sitemaps: readonly string[] | undefined;
+  #diagnostics: readonly Diagnostic[] | undefined;
   #lastAgent: Agent | undefined;
   #lastRules: SelectedRules | undefined;
 
@@ -155,6 +158,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
     this.#text = scan.text;
     this.#table = scan.table;
     this.#maxAgents = maxAgents;
+    this.#normalized = scan.normalized;
     const { rawPatterns, delays, sitemapText, diagnosticText } = scan;
     this.#extras =
       rawPatterns === undefined &&
@@ -168,13 +172,11 @@ export class ParsedRobotsTxt implements RobotsTxt {
   get sitemaps(): readonly string[] {
     const text = this.#extras?.sitemapText;
     if (text === undefined) return NO_SITEMAPS;
-    const caches = this.#cachesNow();
-    return (caches.sitemaps ??= Object.freeze(text.slice(0, -1).split('\n')));
+    return (this.#sitemaps ??= Object.freeze(text.slice(0, -1).split('\n')));
   }
 
   get diagnostics(): readonly Diagnostic[] {
-    const caches = this.#cachesNow();
-    return (caches.diagnostics ??= materializeDiagnostics(this.#extras?.diagnosticText));
+    return (this.#diagnostics ??= materializeDiagnostics(this.#extras?.diagnosticText));
   }
 
   isAllowed(url: string | URL, agent: Agent): boolean {
@@ -200,15 +202,15 @@ export class ParsedRobotsTxt implements RobotsTxt {
   matchedRule(r: number): MatchedRule {
     const layout = this.#layout();
     const table = this.#table;
-    const normalizedPattern = this.#text.slice(
+    const stored = this.#text.slice(
       tableAt(table, layout.ruleStartAt + r),
       tableAt(table, layout.ruleStartAt + r + 1),
     );
     const info = tableAt(table, layout.ruleInfoAt + r);
     return Object.freeze({
       kind: (info & 1) === 1 ? 'allow' : 'disallow',
-      pattern: this.#extras?.raw?.get(r) ?? normalizedPattern,
-      normalizedPattern,
+      pattern: this.#normalized ? (this.#extras?.raw?.get(r) ?? stored) : stored,
+      normalizedPattern: this.#normalized ? stored : normalizePattern(stored),
       line: Math.floor(info / 2),
     });
   }
@@ -234,7 +236,8 @@ export class ParsedRobotsTxt implements RobotsTxt {
     if (rules === undefined) {
       const { product, purpose } = normalizeAgent(agent);
       rules = this.#select(product, purpose, caches);
-      if (caches.agents.size >= this.#maxAgents) caches.agents.delete(caches.agents.keys().next().value!);
+      if (caches.agents.size >= this.#maxAgents)
+        caches.agents.delete(caches.agents.keys().next().value!);
       caches.agents.set(key!, rules);
     }
     if (typeof agent === 'string') {
@@ -309,6 +312,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
         at: (i) => tableAt(t, i),
         ruleStartAt: layout.ruleStartAt,
         ruleInfoAt: layout.ruleInfoAt,
+        normalized: this.#normalized,
       };
       compiled = compileRules(ruleTable, ranges);
       if (caches.compiled.size >= this.#maxAgents)

@@ -14,25 +14,27 @@ export class PrefixIndex {
 
   /** @param prefixes The literal prefix of the rule at each position (decision order). */
   constructor(prefixes: readonly string[]) {
-    const order = Array.from(prefixes.keys());
-    order.sort((a, b) => {
-      const pa = prefixes[a]!;
-      const pb = prefixes[b]!;
-      return pa < pb ? -1 : pa > pb ? 1 : a - b;
-    });
-    const keys: string[] = [];
-    const starts: number[] = [];
-    for (let i = 0; i < order.length; i++) {
-      const prefix = prefixes[order[i]!]!;
-      if (keys.length === 0 || keys[keys.length - 1] !== prefix) {
-        keys.push(prefix);
-        starts.push(i);
-      }
+    // Group the positions (ascending) by prefix, then sort the distinct prefixes with the
+    // native string sort.
+    const groups = new Map<string, number[]>();
+    for (let i = 0; i < prefixes.length; i++) {
+      const prefix = prefixes[i]!;
+      const group = groups.get(prefix);
+      if (group === undefined) groups.set(prefix, [i]);
+      else group.push(i);
     }
-    starts.push(order.length);
+    const keys = [...groups.keys()].sort();
+    const starts = new Uint32Array(keys.length + 1);
+    const positions = new Uint32Array(prefixes.length);
+    let at = 0;
+    for (let k = 0; k < keys.length; k++) {
+      starts[k] = at;
+      for (const position of groups.get(keys[k]!)!) positions[at++] = position;
+    }
+    starts[keys.length] = at;
     this.#keys = keys;
-    this.#starts = Uint32Array.from(starts);
-    this.#positions = Uint32Array.from(order);
+    this.#starts = starts;
+    this.#positions = positions;
   }
 
   /**

@@ -79,8 +79,11 @@ export interface ScanResult {
    * length, detail.
    */
   readonly diagnosticText: string | undefined;
-  /** UTF-8 octets of the scanned text (what a string body is worth in bytes). */
-  readonly utf8Bytes: number;
+  /**
+   * True: the patterns in `text` are normalised. False: the file is pure ASCII and its
+   * patterns are stored as written; they are normalised when an agent's rules are compiled.
+   */
+  readonly normalized: boolean;
 }
 
 /** Offsets of the sections of {@link ScanResult.table}. */
@@ -118,6 +121,9 @@ export function tableLayout(rules: number, entries: number, groups: number): Tab
 }
 
 const CODE_NUMBER = new Map(DIAGNOSTIC_CODES.map((code, i) => [code, i]));
+
+const PRODUCT_CHARS = Uint8Array.from({ length: 128 }, (_, c) => (isProductTokenChar(c) ? 1 : 0));
+const PURPOSE_CHARS = Uint8Array.from({ length: 128 }, (_, c) => (isPurposeTokenChar(c) ? 1 : 0));
 
 function isWhitespace(c: number): boolean {
   return c === 32 || c === 9 || c === 11 || c === 12;
@@ -169,17 +175,20 @@ const FAST_BY_FIRST: readonly (readonly FastKey[] | undefined)[] = (() => {
 })();
 
 /** Reads every line of `decoded.text` into a {@link ScanResult}. Never throws on content. */
-export function scanRobotsTxt(decoded: DecodedBody, limits: ScanLimits, observe?: LineObserver): ScanResult {
+export function scanRobotsTxt(
+  decoded: DecodedBody,
+  limits: ScanLimits,
+  observe?: LineObserver,
+): ScanResult {
   // One scanner is reused (parsing is synchronous), so a parse allocates little besides
-  // its result. A re-entrant call (impossible today) would get a fresh one.
+  // its result. A re-entrant call (impossible today) gets a fresh one; so would every call
+  // after a parse that threw, which would be a bug: correct, only slower.
   const scanner = shared.busy ? new Scanner() : shared;
   scanner.busy = true;
-  try {
-    scanner.reset(decoded, limits);
-    return scanner.run(observe);
-  } finally {
-    scanner.release();
-  }
+  scanner.reset(decoded, limits);
+  const result = scanner.run(observe);
+  scanner.release();
+  return result;
 }
 
 /**
@@ -191,6 +200,8 @@ class Scanner {
   busy = false;
   text = '';
   latin1 = false;
+  /** Store patterns as written (pure-ASCII file): see ScanResult.normalized. */
+  raw = false;
   limits: ScanLimits = { maxBytes: 0, longLineBytes: 0, maxDiagnostics: 0 };
   invalidAt = -1;
   truncated = false;
@@ -203,14 +214,14 @@ class Scanner {
   nextSuspicious = -1;
   nextSpace = -1;
   nextTab = -1;
-  // Reused arrays, never shrunk: only the first ruleCount / entryCount / groupCount
-  // items belong to the current parse.
-  readonly entryStart: number[] = [];
-  readonly entryLine: number[] = [];
-  readonly ruleStart: number[] = [];
-  readonly ruleInfo: number[] = [];
-  readonly groupEntryStart: number[] = [];
-  readonly groupRuleStart: number[] = [];
+  // Reused arrays: only the first ruleCount / entryCount / groupCount items belong to the
+  // current parse. Replaced after a large parse so that they do not stay large.
+  entryStart: number[] = [];
+  entryLine: number[] = [];
+  ruleStart: number[] = [];
+  ruleInfo: number[] = [];
+  groupEntryStart: number[] = [];
+  groupRuleStart: number[] = [];
   ruleCount = 0;
   entryCount = 0;
   groupCount = 0;
@@ -225,6 +236,7 @@ class Scanner {
   reset(decoded: DecodedBody, limits: ScanLimits): void {
     this.text = decoded.text;
     this.latin1 = decoded.latin1;
+    this.raw = decoded.ascii;
     this.limits = limits;
     this.invalidAt = decoded.invalidUtf8At;
     this.truncated = decoded.truncated;
@@ -252,6 +264,14 @@ class Scanner {
     this.delays = undefined;
     this.sitemapText = undefined;
     this.diagnosticText = undefined;
+    if (this.ruleStart.length > KEEP_ARRAYS || this.entryStart.length > KEEP_ARRAYS) {
+      this.ruleStart = [];
+      this.ruleInfo = [];
+      this.entryStart = [];
+      this.entryLine = [];
+      this.groupEntryStart = [];
+      this.groupRuleStart = [];
+    }
     this.busy = false;
   }
 
@@ -273,7 +293,9 @@ class Scanner {
   run(observe: LineObserver | undefined): ScanResult {
     const text = this.text;
     const n = text.length;
-    const longLineChars = this.latin1 ? this.limits.longLineBytes : Math.floor(this.limits.longLineBytes / 3);
+    const longLineChars = this.latin1
+      ? this.limits.longLineBytes
+      : Math.floor(this.limits.longLineBytes / 3);
     const invalidAt = this.invalidAt;
     let pos = 0;
     let line = 1;
@@ -341,7 +363,8 @@ class Scanner {
             typo = this.typo;
           }
         }
-        if (key === KEY_ALLOW || key === KEY_DISALLOW) this.rule(line, ks, keyEnd, vs, ce, key === KEY_ALLOW);
+        if (key === KEY_ALLOW || key === KEY_DISALLOW)
+          this.rule(line, ks, keyEnd, vs, ce, key === KEY_ALLOW);
         else if (key === KEY_USER_AGENT || key === KEY_USER_AGENT_PURPOSE) {
           this.agent(line, ks, keyEnd, vs, ce, key === KEY_USER_AGENT);
         } else if (key >= 0) this.other(line, ks, keyEnd, vs, ce, key);
@@ -438,11 +461,12 @@ class Scanner {
     if (vs === ve) return; // an empty pattern matches nothing (RFC 9309 §2.2.2)
     const text = this.text;
     const first = text.charCodeAt(vs);
-    if (first !== 47 && first !== 42) this.report(line, 'pattern-not-starting-with-slash', text.slice(vs, ve));
+    if (first !== 47 && first !== 42)
+      this.report(line, 'pattern-not-starting-with-slash', text.slice(vs, ve));
     const r = this.ruleCount++;
     this.ruleStart[r] = this.patternLength;
     this.ruleInfo[r] = line * 2 + (allow ? 1 : 0);
-    if (this.isClean(vs, ve)) {
+    if (this.raw || this.isClean(vs, ve)) {
       this.patternText += text.slice(vs, ve);
       this.patternLength += ve - vs;
     } else {
@@ -502,19 +526,26 @@ class Scanner {
     if (vs === ve) {
       this.report(line, 'empty-value', text.slice(ks, ke));
       token = '';
-    } else if (product && text.charCodeAt(vs) === 42) {
+    } else if (
+      product &&
+      text.charCodeAt(vs) === 42 &&
+      (ve - vs === 1 || isWhitespace(text.charCodeAt(vs + 1)))
+    ) {
+      // '*', alone or followed by whitespace and more (as Google reads it), is the global
+      // group; '*bot*' is not: it names no crawler (below), as with Google.
       token = '*';
       if (ve - vs > 1) this.report(line, 'invalid-product-token', '*');
     } else {
+      // Product tokens: A-Z a-z _ -; purpose tokens also 0-9.
+      const table = product ? PRODUCT_CHARS : PURPOSE_CHARS;
       let i = vs;
-      while (
-        i < ve &&
-        (product ? isProductTokenChar(text.charCodeAt(i)) : isPurposeTokenChar(text.charCodeAt(i)))
-      ) {
-        i++;
+      for (; i < ve; i++) {
+        const c = text.charCodeAt(i);
+        if (c >= 128 || table[c] === 0) break;
       }
       token = text.slice(vs, i);
-      if (i < ve) this.report(line, product ? 'invalid-product-token' : 'invalid-purpose-token', token);
+      if (i < ve)
+        this.report(line, product ? 'invalid-product-token' : 'invalid-purpose-token', token);
       token = token.toLowerCase();
     }
     this.entryText += (product ? ENTRY_PRODUCT : ENTRY_PURPOSE) + token + '\n';
@@ -570,12 +601,14 @@ class Scanner {
       delays: this.delays,
       sitemapText: this.sitemapText === undefined ? undefined : flatten(this.sitemapText),
       diagnosticText: this.diagnosticText === undefined ? undefined : flatten(this.diagnosticText),
-      utf8Bytes: this.latin1 ? this.text.length : utf8Length(this.text),
+      normalized: !this.raw,
     };
   }
 }
 
 const shared = new Scanner();
+/** Work arrays longer than this are dropped after a parse instead of being kept for reuse. */
+const KEEP_ARRAYS = 4096;
 
 /** For a line without a colon: the end of the key when the line is exactly two words, else `ks`. */
 function twoWordsKeyEnd(text: string, ks: number, ce: number): number {

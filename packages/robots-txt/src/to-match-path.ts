@@ -67,7 +67,6 @@ const HTTP_AUTHORITY =
  * possible dot segment.
  */
 const NOT_PLAIN = /[^A-Za-z0-9\-._~!&()+,;=:@/[\]?]|\/\./g;
-
 function stringMatchPath(s: string): string {
   const n = s.length;
   if (n === 0) throw invalidUrl(s, 'empty');
@@ -82,7 +81,8 @@ function stringMatchPath(s: string): string {
   if (r === n) return '/';
   // Fast path: only plain characters and no dot segment; the path is the rest as it is.
   NOT_PLAIN.lastIndex = r;
-  if (!NOT_PLAIN.test(s)) return s.charCodeAt(r) === 47 ? (r === 0 ? s : s.slice(r)) : '/' + s.slice(r);
+  if (!NOT_PLAIN.test(s))
+    return s.charCodeAt(r) === 47 ? (r === 0 ? s : s.slice(r)) : '/' + s.slice(r);
   return scanMatchPath(s, r);
 }
 

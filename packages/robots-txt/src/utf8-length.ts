@@ -18,7 +18,10 @@ export function utf8Length(s: string, start = 0, end = s.length): number {
       const last = s.charCodeAt(stop - 1);
       if (last >= 0xd800 && last <= 0xdbff) stop--;
     }
-    total += encoder.encodeInto(i === 0 && stop === s.length ? s : s.slice(i, stop), scratch).written;
+    total += encoder.encodeInto(
+      i === 0 && stop === s.length ? s : s.slice(i, stop),
+      scratch,
+    ).written;
     i = stop;
   }
   return total;

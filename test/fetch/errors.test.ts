@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as api from '@polite-crawler/fetch';
+import {
+  ERROR_CODES,
+  RobotsClosedError,
+  RobotsDeniedError,
+  RobotsInvalidOptionError,
+  RobotsInvalidUrlError,
+  RobotsNoIndexError,
+  RobotsRedirectError,
+  RobotsTooManyRedirectsError,
+  isRobotsClosedError,
+  isRobotsDeniedError,
+  isRobotsInvalidOptionError,
+  isRobotsInvalidUrlError,
+  isRobotsNoIndexError,
+  isRobotsRedirectError,
+  isRobotsTooManyRedirectsError,
+} from '@polite-crawler/fetch';
+import type { Decision, RobotsDirectives } from '@polite-crawler/fetch';
+
+const README = readFileSync(new URL('../../packages/fetch/README.md', import.meta.url), 'utf8');
+
+const decision: Decision = {
+  allowed: false,
+  url: 'https://example.com/private',
+  origin: 'https://example.com',
+  reason: 'disallowed',
+  rule: { kind: 'disallow', pattern: '/private', normalizedPattern: '/private', line: 4 },
+  line: 4,
+  robotsStatus: 'ok',
+  stale: false,
+};
+const directives = { noindex: true, rules: [] } as unknown as RobotsDirectives;
+
+/** One instance of every error class, with its guard. */
+const samples: [Error & { code: string }, (value: unknown) => boolean][] = [
+  [new RobotsDeniedError({ reason: 'disallowed', decision }), isRobotsDeniedError],
+  [
+    new RobotsNoIndexError({ url: 'https://example.com/a', status: 200, directives }),
+    isRobotsNoIndexError,
+  ],
+  [
+    new RobotsTooManyRedirectsError({
+      url: 'https://example.com/a',
+      redirects: [],
+      maxRedirects: 0,
+    }),
+    isRobotsTooManyRedirectsError,
+  ],
+  [
+    new RobotsRedirectError({
+      url: 'https://example.com/a',
+      reason: 'invalid-location',
+      location: 'http://[',
+      status: 301,
+    }),
+    isRobotsRedirectError,
+  ],
+  [new RobotsInvalidOptionError('concurrency', 0, 'an integer'), isRobotsInvalidOptionError],
+  [new RobotsInvalidUrlError('ftp://x', 'not http(s)'), isRobotsInvalidUrlError],
+  [new RobotsClosedError(), isRobotsClosedError],
+];
+
+/** Codes in the README's errors table (first column, under "## Errors"). */
+function readmeCodes(): string[] {
+  const section = README.slice(
+    README.indexOf('## Errors'),
+    README.indexOf('\n## ', README.indexOf('## Errors') + 1),
+  );
+  return [...section.matchAll(/^\| `(ERR_[A-Z_]+)` \|/gm)].map((m) => m[1]!);
+}
+
+describe('error classes', () => {
+  it('each has a literal name, a stable code from ERROR_CODES, and a working guard', () => {
+    expect(samples.map(([error]) => error.code).sort()).toEqual([...ERROR_CODES].sort());
+    for (const [error, guard] of samples) {
+      expect(error.name).toBe(error.constructor.name);
+      expect(guard(error)).toBe(true);
+      for (const [other] of samples) if (other !== error) expect(guard(other)).toBe(false);
+      expect(guard(new Error(error.message))).toBe(false);
+      expect(guard(null)).toBe(false);
+      expect(guard('ERR')).toBe(false);
+    }
+  });
+
+  it('guards recognise errors from another copy of the package (Symbol.for brand)', () => {
+    const foreign = Object.defineProperty(
+      new Error('from a duplicate install'),
+      Symbol.for('polite-crawler.RobotsDeniedError'),
+      {
+        value: true,
+      },
+    );
+    expect(isRobotsDeniedError(foreign)).toBe(true);
+    expect(isRobotsNoIndexError(foreign)).toBe(false);
+  });
+
+  it('carries the fields callers branch on, and says what failed and why', () => {
+    const denied = new RobotsDeniedError({
+      reason: 'redirect-disallowed',
+      decision,
+      originalUrl: 'https://a.example/',
+    });
+    expect(denied).toMatchObject({
+      url: decision.url,
+      origin: decision.origin,
+      line: 4,
+      originalUrl: 'https://a.example/',
+    });
+    expect(denied.message).toBe(
+      'Redirect refused by robots.txt: https://example.com/private (redirected from https://a.example/; disallowed by line 4 "Disallow: /private")',
+    );
+    const unreachable = new RobotsDeniedError({
+      reason: 'unreachable',
+      decision: { ...decision, reason: 'unreachable' },
+    });
+    expect(unreachable.message).toBe(
+      'Request denied by robots.txt: https://example.com/private (robots.txt of https://example.com is unreachable)',
+    );
+    const cause = new Error('bad');
+    expect(new RobotsInvalidUrlError('x', 'not a URL', cause).cause).toBe(cause);
+    expect(
+      new RobotsRedirectError({
+        url: 'https://e.x/',
+        reason: 'invalid-location',
+        status: 302,
+        cause,
+      }).cause,
+    ).toBe(cause);
+  });
+});
+
+describe('README errors table', () => {
+  it('lists every exported error code, and only those', () => {
+    expect(readmeCodes().sort()).toEqual([...ERROR_CODES].sort());
+  });
+
+  it('names each error class and its guard', () => {
+    for (const [error] of samples) {
+      expect(README).toContain(`| \`${error.code}\` | \`${error.name}\` (\`is${error.name}\`)`);
+    }
+  });
+});
+
+describe('README options table', () => {
+  it('documents every option with its default', () => {
+    const documented = [...README.matchAll(/^\| `([A-Za-z0-9]+)` \| /gm)].map((m) => m[1]!);
+    for (const name of Object.keys(api.DEFAULTS)) {
+      if (name === 'prefetchConcurrency') {
+        expect(README).toContain('DEFAULTS.prefetchConcurrency');
+        continue;
+      }
+      expect(documented, name).toContain(name);
+      const row = README.split('\n').find((line) => line.startsWith(`| \`${name}\` |`))!;
+      const value = (api.DEFAULTS as Record<string, unknown>)[name];
+      const shown = typeof value === 'string' ? `'${value}'` : String(value);
+      expect(row.replaceAll('_', ''), name).toContain(`\`${shown}\``);
+    }
+  });
+
+  it('documents every diagnostics channel', () => {
+    for (const channel of Object.values(api.CHANNELS)) expect(README).toContain(`\`${channel}\``);
+  });
+});

@@ -1,0 +1,224 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CHANNELS, DEFAULTS, isRobotsInvalidUrlError } from '@polite-crawler/fetch';
+import type { PoliteEvent } from '@polite-crawler/fetch';
+import { OriginScheduler } from '../../packages/fetch/src/origin-scheduler.js';
+import { createEventSink } from '../../packages/fetch/src/events.js';
+import { startServer, routes } from './helpers/server.js';
+import type { Handler, TestServer } from './helpers/server.js';
+import { policyRig, rig } from './helpers/setup.js';
+import type { Rig } from './helpers/setup.js';
+import { FakeClock, tick, until } from './helpers/fake-clock.js';
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+async function server(handler: Handler): Promise<TestServer> {
+  const s = await startServer(handler);
+  cleanup.push(() => s.close());
+  return s;
+}
+
+function polite(options: Parameters<typeof rig>[0] = {}): Rig {
+  const r = rig(options);
+  cleanup.push(() => r.close());
+  return r;
+}
+
+describe('events', () => {
+  it('are published on the diagnostics channels and given to onEvent, one state object each', async () => {
+    const s = await server(
+      routes({
+        '/robots.txt': { body: 'User-agent: *\nDisallow: /no\n' },
+        '/busy': { status: 503, headers: { 'retry-after': '5' } },
+      }),
+    );
+    const published: unknown[] = [];
+    const listener = (message: unknown): void => {
+      published.push(message);
+    };
+    for (const name of Object.values(CHANNELS)) subscribe(name, listener);
+    cleanup.push(async () => {
+      for (const name of Object.values(CHANNELS)) unsubscribe(name, listener);
+      await Promise.resolve();
+    });
+    const hooked: PoliteEvent[] = [];
+    const { fetch } = polite({ onEvent: (e) => hooked.push(e) });
+    await fetch(`${s.origin}/busy`);
+    await fetch(`${s.origin}/no`).catch(() => undefined);
+    expect(hooked.map((e) => e.type)).toEqual([
+      'robots-fetched',
+      'robots-cache',
+      'origin-paused',
+      'robots-cache',
+      'request-denied',
+    ]);
+    expect(published).toEqual(hooked);
+    expect(hooked[0]).toMatchObject({
+      type: 'robots-fetched',
+      origin: s.origin,
+      status: 'ok',
+      httpStatus: 200,
+      bytes: 28,
+    });
+    expect(hooked[1]).toMatchObject({ type: 'robots-cache', state: 'miss' });
+    expect(hooked[3]).toMatchObject({ type: 'robots-cache', state: 'hit' });
+  });
+
+  it('a throwing onEvent hook never breaks a request', async () => {
+    const s = await server(routes({ '/robots.txt': { body: '' }, '/p': { body: 'ok' } }));
+    const { fetch } = polite({
+      onEvent: () => {
+        throw new Error('hook bug');
+      },
+    });
+    expect(await (await fetch(`${s.origin}/p`)).text()).toBe('ok');
+  });
+
+  it('the sink reports whether anyone listens, so hot paths can skip building events', () => {
+    expect(createEventSink(undefined).wants('robots-cache')).toBe(false);
+    expect(createEventSink(() => {}).wants('robots-cache')).toBe(true);
+  });
+});
+
+describe('checks', () => {
+  it('peek() answers from memory only, synchronously', async () => {
+    const s = await server(routes({ '/robots.txt': { body: 'User-agent: *\nDisallow: /no\n' } }));
+    const { policy, agent } = policyRig();
+    cleanup.push(
+      () => policy.close(),
+      () => agent.close(),
+    );
+    expect(policy.peek(`${s.origin}/no`)).toBeUndefined();
+    await policy.prefetch([s.origin, `${s.origin}/elsewhere`, new URL(s.origin)]);
+    expect(s.hits('/robots.txt')).toHaveLength(1);
+    expect(policy.peek(`${s.origin}/no`)).toMatchObject({
+      allowed: false,
+      reason: 'disallowed',
+      line: 2,
+    });
+    expect(policy.peek(`${s.origin}/yes`)).toMatchObject({ allowed: true, reason: 'allowed' });
+    expect(() => policy.peek('mailto:someone@example.com')).toThrow(
+      /^Invalid URL: mailto:someone@example.com/,
+    );
+    await expect(policy.check('/relative')).rejects.toSatisfy(isRobotsInvalidUrlError);
+  });
+
+  it('uses the purpose group when no group names the product token', async () => {
+    const robots =
+      'User-agent: *\nDisallow: /\n\nUser-agent-purpose: search\nAllow: /\nDisallow: /ads\n';
+    const s = await server(routes({ '/robots.txt': { body: robots } }));
+    const { policy, agent } = policyRig({
+      userAgent: 'Mozilla/5.0 (compatible; ExampleBot/1.0; search)',
+      productToken: 'ExampleBot',
+      purpose: 'search',
+    });
+    cleanup.push(
+      () => policy.close(),
+      () => agent.close(),
+    );
+    expect(await policy.check(`${s.origin}/page`)).toMatchObject({ allowed: true });
+    const ads = await policy.explain(`${s.origin}/ads/1`);
+    expect(ads).toMatchObject({ allowed: false, line: 6 });
+    expect(ads.verdict?.selection).toBe('purpose');
+  });
+
+  it('explain() reports sitemaps, crawl-delay and diagnostics', async () => {
+    const robots =
+      'User-agent: examplebot\nCrawl-delay: 2\nDisalow: /typo\n\nSitemap: https://example.com/s.xml\n';
+    const s = await server(routes({ '/robots.txt': { body: robots } }));
+    const { policy, agent } = policyRig();
+    cleanup.push(
+      () => policy.close(),
+      () => agent.close(),
+    );
+    const explanation = await policy.explain(`${s.origin}/typo`);
+    expect(explanation.robotsTxt).toMatchObject({
+      sitemaps: ['https://example.com/s.xml'],
+      crawlDelay: 2,
+    });
+    expect(explanation.robotsTxt.diagnostics).toBeGreaterThan(0);
+    expect(explanation.verdict?.selection).toBe('product');
+  });
+});
+
+describe('limits on the clock', () => {
+  it(`robotsTimeout: still waiting at ${DEFAULTS.robotsTimeout - 1} ms, unreachable at ${DEFAULTS.robotsTimeout}`, async () => {
+    const s = await server(() => {
+      /* never answers */
+    });
+    const clock = new FakeClock();
+    const { policy, agent } = policyRig({ clock });
+    cleanup.push(
+      () => policy.close(),
+      () => agent.close(),
+    );
+    let settled = false;
+    const pending = policy.explain(`${s.origin}/x`).finally(() => (settled = true));
+    await until(() => s.seen.length === 1, 'robots.txt request');
+    await clock.advance(DEFAULTS.robotsTimeout - 1);
+    for (let i = 0; i < 20; i += 1) await tick();
+    expect(settled).toBe(false);
+    await clock.advance(1);
+    const explanation = await pending;
+    expect(explanation).toMatchObject({ allowed: false, reason: 'unreachable' });
+    expect(explanation.robotsTxt.latest.failure).toMatchObject({
+      kind: 'timeout',
+      code: 'ERR_ROBOTS_FETCH_TIMEOUT',
+    });
+  });
+});
+
+describe('pacing state is bounded', () => {
+  it('keeps at most maxTrackedOrigins idle origins', async () => {
+    const clock = new FakeClock();
+    const scheduler = new OriginScheduler({
+      concurrency: 1,
+      minInterval: 0,
+      maxRetryAfter: 60_000,
+      maxTrackedOrigins: 3,
+      clock,
+      events: createEventSink(undefined),
+      crawlDelayFor: () => 0,
+    });
+    for (let i = 0; i < 10; i += 1)
+      await scheduler.run(`http://o${i}.localhost`, () => Promise.resolve(i));
+    expect(scheduler.size).toBe(3);
+    scheduler.noteResponse('http://p.localhost', 429, { 'retry-after': '30' });
+    expect(scheduler.pausedUntil('http://p.localhost')).toBe(clock.now() + 30_000);
+    expect(scheduler.size).toBe(3);
+  });
+
+  it('never drops an origin with work in flight', async () => {
+    const clock = new FakeClock();
+    const scheduler = new OriginScheduler({
+      concurrency: 1,
+      minInterval: 0,
+      maxRetryAfter: 60_000,
+      maxTrackedOrigins: 1,
+      clock,
+      events: createEventSink(undefined),
+      crawlDelayFor: () => 0,
+    });
+    let release: (() => void) | undefined;
+    const busy = scheduler.run(
+      'http://busy.localhost',
+      () => new Promise<void>((resolve) => (release = resolve)),
+    );
+    await until(() => release !== undefined, 'task started');
+    await scheduler.run('http://other.localhost', () => Promise.resolve());
+    let second = false;
+    const queued = scheduler.run('http://busy.localhost', () => {
+      second = true;
+      return Promise.resolve();
+    });
+    for (let i = 0; i < 20; i += 1) await tick();
+    expect(second).toBe(false);
+    release!();
+    await Promise.all([busy, queued]);
+    expect(second).toBe(true);
+  });
+});
