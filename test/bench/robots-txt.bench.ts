@@ -31,7 +31,9 @@ const collect = (): void => {
   for (let i = 0; i < 4; i++) gc();
 };
 
-const manifest = JSON.parse(readFileSync(new URL('manifest.json', corpusDir), 'utf8')) as ManifestEntry[];
+const manifest = JSON.parse(
+  readFileSync(new URL('manifest.json', corpusDir), 'utf8'),
+) as ManifestEntry[];
 const readBytes = (id: string): Uint8Array => readFileSync(new URL(`robots/${id}`, corpusDir));
 const decoder = new TextDecoder();
 const files = manifest.map((m) => {
@@ -104,7 +106,10 @@ const matchPeer = (): void => {
   for (const q of peerList) if (q.robots.isAllowed(q.url, AGENT)) sink++;
 };
 // A cold pass: freshly parsed objects, so per-agent compilation is inside the timing.
-const coldOursList = queries.map((q) => ({ robots: parseRobotsTxt(files.find((f) => f.id === q.id)!.text), url: q.url }));
+const coldOursList = queries.map((q) => ({
+  robots: parseRobotsTxt(files.find((f) => f.id === q.id)!.text),
+  url: q.url,
+}));
 const coldStart = process.hrtime.bigint();
 for (const q of coldOursList) if (q.robots.isAllowed(q.url, AGENT)) sink++;
 const coldSeconds = Number(process.hrtime.bigint() - coldStart) / 1e9;
