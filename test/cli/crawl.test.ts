@@ -2,6 +2,7 @@ import type { CrawlJson } from '@polite-crawler/cli';
 import { CLI_DEFAULTS } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ESCAPE, parseJson, runCli } from './helpers/run-cli.js';
+import type { CliResult, RunCliOptions } from './helpers/run-cli.js';
 import { closedPort, redirect, routes, send, startServer, status } from './helpers/test-server.js';
 import type { Route, TestServer } from './helpers/test-server.js';
 
@@ -17,6 +18,15 @@ function pageEndingWithLink(size: number, href: string): string {
   const page = `${head}${filler}${close}${link}`;
   if (Buffer.byteLength(page) !== size) throw new Error('bad test page');
   return page;
+}
+
+/** `polite crawl <url> --agent ExampleBot --delay 0 …flags`: no spacing unless the flags ask. */
+function crawlAsExampleBot(
+  url: string,
+  flags: readonly string[] = [],
+  options: RunCliOptions = {},
+): Promise<CliResult> {
+  return runCli(['crawl', url, '--agent', 'ExampleBot', '--delay', '0', ...flags], options);
 }
 
 let site: TestServer;
@@ -77,13 +87,7 @@ describe('crawl', () => {
   let stderr: string;
 
   beforeAll(async () => {
-    const result = await runCli([
-      'crawl',
-      `${site.origin}/`,
-      '--agent',
-      'ExampleBot',
-      '--delay',
-      '0',
+    const result = await crawlAsExampleBot(`${site.origin}/`, [
       '--max-crawl-delay',
       '200',
       '--json',
@@ -195,16 +199,7 @@ describe('crawl', () => {
 
 describe('crawl output', () => {
   it('prints a summary table, with no progress line or colours when piped', async () => {
-    const result = await runCli([
-      'crawl',
-      `${site.origin}/`,
-      '--agent',
-      'ExampleBot',
-      '--delay',
-      '0',
-      '--max-crawl-delay',
-      '0',
-    ]);
+    const result = await crawlAsExampleBot(`${site.origin}/`, ['--max-crawl-delay', '0']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).not.toContain(ESCAPE);
@@ -222,21 +217,12 @@ describe('crawl output', () => {
   });
 
   it('colours the output when FORCE_COLOR is set, even when piped, and not with FORCE_COLOR=0', async () => {
-    const args = [
-      'crawl',
-      `${site.origin}/a`,
-      '--agent',
-      'ExampleBot',
-      '--delay',
-      '0',
-      '--max-crawl-delay',
-      '0',
-      '--max-pages',
-      '1',
-    ];
-    const forced = await runCli(args, { env: { FORCE_COLOR: '1' } });
+    const flags = ['--max-crawl-delay', '0', '--max-pages', '1'];
+    const forced = await crawlAsExampleBot(`${site.origin}/a`, flags, {
+      env: { FORCE_COLOR: '1' },
+    });
     expect(forced.stdout).toContain(`${ESCAPE}32mfetched`);
-    const off = await runCli(args, { env: { FORCE_COLOR: '0' } });
+    const off = await crawlAsExampleBot(`${site.origin}/a`, flags, { env: { FORCE_COLOR: '0' } });
     expect(off.stdout).not.toContain(ESCAPE);
   });
 });
@@ -260,17 +246,7 @@ describe('crawl limits', () => {
 
   it('visits exactly --max-pages URLs when the site has that many', async () => {
     const json = parseJson<CrawlJson>(
-      await runCli([
-        'crawl',
-        `${chain.origin}/`,
-        '--agent',
-        'ExampleBot',
-        '--delay',
-        '0',
-        '--max-pages',
-        '3',
-        '--json',
-      ]),
+      await crawlAsExampleBot(`${chain.origin}/`, ['--max-pages', '3', '--json']),
     );
     expect(json.pages).toHaveLength(3);
     expect(json.notVisited).toBe(0);
@@ -278,16 +254,7 @@ describe('crawl limits', () => {
 
   it('stops one short and says so when the site has one more', async () => {
     const before = chain.paths().filter((path) => path === '/p2').length;
-    const result = await runCli([
-      'crawl',
-      `${chain.origin}/`,
-      '--agent',
-      'ExampleBot',
-      '--delay',
-      '0',
-      '--max-pages',
-      '2',
-    ]);
+    const result = await crawlAsExampleBot(`${chain.origin}/`, ['--max-pages', '2']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('1 not visited (--max-pages 2)');
     expect(chain.paths().filter((path) => path === '/p2')).toHaveLength(before);
@@ -321,13 +288,7 @@ describe('crawl limits', () => {
   });
 
   it(`accepts the highest --max-pages (${CLI_DEFAULTS.maxPagesLimit}) and --concurrency (${CLI_DEFAULTS.concurrencyLimit})`, async () => {
-    const result = await runCli([
-      'crawl',
-      `${chain.origin}/`,
-      '--agent',
-      'ExampleBot',
-      '--delay',
-      '0',
+    const result = await crawlAsExampleBot(`${chain.origin}/`, [
       '--max-pages',
       String(CLI_DEFAULTS.maxPagesLimit),
       '--concurrency',
@@ -344,27 +305,13 @@ describe('crawl limits', () => {
 
 describe('crawl start URL', () => {
   it('exits 1 when robots.txt refuses the start URL', async () => {
-    const result = await runCli([
-      'crawl',
-      `${site.origin}/private/start`,
-      '--agent',
-      'ExampleBot',
-      '--delay',
-      '0',
-    ]);
+    const result = await crawlAsExampleBot(`${site.origin}/private/start`);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('Summary: 0 fetched (0 noindex), 1 denied by robots.txt');
   });
 
   it('exits 4 when the start URL fails', async () => {
-    const result = await runCli([
-      'crawl',
-      `${site.origin}/missing`,
-      '--agent',
-      'ExampleBot',
-      '--delay',
-      '0',
-    ]);
+    const result = await crawlAsExampleBot(`${site.origin}/missing`);
     expect(result.code).toBe(4);
     expect(result.stdout).toContain('1 error');
   });

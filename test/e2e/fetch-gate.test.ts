@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   isRobotsDeniedError,
   isRobotsInvalidUrlError,
@@ -6,37 +6,12 @@ import {
   isRobotsTooManyRedirectsError,
 } from '@polite-crawler/fetch';
 import type { PoliteEvent } from '@polite-crawler/fetch';
-import { startServer, routes } from '../fetch/helpers/server.js';
-import type { Handler, TestServer } from '../fetch/helpers/server.js';
-import { USER_AGENT, rig } from '../fetch/helpers/setup.js';
-import type { Rig } from '../fetch/helpers/setup.js';
-import { undici } from '../fetch/helpers/undici.js';
+import { routes } from '../fetch/helpers/server.js';
+import { caught } from '../fetch/helpers/thrown.js';
+import { USER_AGENT, useRigs } from '../fetch/helpers/setup.js';
+import { Agent, Request as UndiciRequest } from 'undici';
 
-let cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
-  cleanup = [];
-});
-
-async function server(handler: Handler): Promise<TestServer> {
-  const s = await startServer(handler);
-  cleanup.push(() => s.close());
-  return s;
-}
-
-function polite(options: Parameters<typeof rig>[0] = {}): Rig {
-  const r = rig(options);
-  cleanup.push(() => r.close());
-  return r;
-}
-
-const caught = (promise: Promise<unknown>): Promise<unknown> =>
-  promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
-  );
+const { server, polite, defer } = useRigs();
 
 describe('the gate', () => {
   it('never sends anything to a disallowed URL and names the rule and line', async () => {
@@ -101,9 +76,7 @@ describe('the gate', () => {
       new Request(`${s.origin}/p`, { method: 'POST', body: 'payload', headers: { 'x-a': '1' } }),
     );
     expect(fromGlobal.status).toBe(200);
-    const fromUndici = await fetch(
-      new undici.Request(`${s.origin}/p`, { headers: { 'x-a': '2' } }),
-    );
+    const fromUndici = await fetch(new UndiciRequest(`${s.origin}/p`, { headers: { 'x-a': '2' } }));
     expect(fromUndici.status).toBe(200);
     const [first, second] = s.hits('/p');
     expect(first).toMatchObject({ method: 'POST', body: 'payload' });
@@ -130,8 +103,8 @@ describe('robots.txt requests', () => {
   it('go through the caller’s dispatcher (proxies and TLS settings apply)', async () => {
     const s = await server(routes({ '/robots.txt': { body: '' }, '/p': { body: 'ok' } }));
     const through: string[] = [];
-    const agent = new undici.Agent();
-    cleanup.push(() => agent.close());
+    const agent = new Agent();
+    defer(() => agent.close());
     const recording = agent.compose((dispatch) => (options, handler) => {
       through.push(`${options.method} ${options.path}`);
       return dispatch(options, handler);
@@ -144,8 +117,8 @@ describe('robots.txt requests', () => {
   it('a per-request dispatcher carries the page request', async () => {
     const s = await server(routes({ '/robots.txt': { body: '' }, '/p': { body: 'ok' } }));
     const through: string[] = [];
-    const agent = new undici.Agent();
-    cleanup.push(() => agent.close());
+    const agent = new Agent();
+    defer(() => agent.close());
     const recording = agent.compose((dispatch) => (options, handler) => {
       through.push(`${options.path}`);
       return dispatch(options, handler);

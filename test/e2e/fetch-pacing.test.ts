@@ -1,29 +1,11 @@
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PoliteEvent } from '@polite-crawler/fetch';
-import { startServer } from '../fetch/helpers/server.js';
 import type { Handler, TestServer } from '../fetch/helpers/server.js';
-import { rig } from '../fetch/helpers/setup.js';
-import type { Rig } from '../fetch/helpers/setup.js';
+import { useRigs } from '../fetch/helpers/setup.js';
 import { FakeClock, tick, until } from '../fetch/helpers/fake-clock.js';
 
-let cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
-  cleanup = [];
-});
-
-async function server(handler: Handler, clock: FakeClock): Promise<TestServer> {
-  const s = await startServer(handler, () => clock.now());
-  cleanup.push(() => s.close());
-  return s;
-}
-
-function polite(options: Parameters<typeof rig>[0] = {}): Rig {
-  const r = rig(options);
-  cleanup.push(() => r.close());
-  return r;
-}
+const { server, polite } = useRigs();
 
 /** Serves `robots`, and holds every page until the test releases it. */
 function holding(robots: string): { handler: Handler; held: ServerResponse[]; releaseAll(): void } {

@@ -1,30 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isRobotsNoIndexError } from '@polite-crawler/fetch';
-import { startServer, routes } from '../fetch/helpers/server.js';
-import type { Handler, TestServer } from '../fetch/helpers/server.js';
-import { rig } from '../fetch/helpers/setup.js';
-import type { Rig } from '../fetch/helpers/setup.js';
+import { routes } from '../fetch/helpers/server.js';
+import { useRigs } from '../fetch/helpers/setup.js';
 import { tick, until } from '../fetch/helpers/fake-clock.js';
 
-let cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
-  cleanup = [];
-});
-
-async function server(handler: Handler): Promise<TestServer> {
-  const s = await startServer(handler);
-  cleanup.push(() => s.close());
-  return s;
-}
-
-function polite(options: Parameters<typeof rig>[0] = {}): Rig {
-  const r = rig(options);
-  cleanup.push(() => r.close());
-  return r;
-}
+const { server, polite } = useRigs();
 
 const sha = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 

@@ -1,37 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createMemoryRobotsStore,
   createRobotsPolicy,
   isRobotsDeniedError,
 } from '@polite-crawler/fetch';
 import type { PoliteEvent, StoredRobots } from '@polite-crawler/fetch';
-import { startServer } from '../fetch/helpers/server.js';
-import type { Handler, TestServer } from '../fetch/helpers/server.js';
-import { USER_AGENT, localAgent, rig } from '../fetch/helpers/setup.js';
-import type { Rig } from '../fetch/helpers/setup.js';
+import type { Handler } from '../fetch/helpers/server.js';
+import { USER_AGENT, localAgent, useRigs } from '../fetch/helpers/setup.js';
 import { FakeClock } from '../fetch/helpers/fake-clock.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const RULES = 'User-agent: *\nDisallow: /private\n';
 
-let cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
-  cleanup = [];
-});
-
-async function server(handler: Handler, clock?: FakeClock): Promise<TestServer> {
-  const s = await startServer(handler, clock === undefined ? undefined : () => clock.now());
-  cleanup.push(() => s.close());
-  return s;
-}
-
-function polite(options: Parameters<typeof rig>[0] = {}): Rig {
-  const r = rig(options);
-  cleanup.push(() => r.close());
-  return r;
-}
+const { server, polite, defer } = useRigs();
 
 /** A robots.txt server whose answer the test switches: a status, headers and body. */
 function switchable(initial: { status: number; headers?: Record<string, string>; body?: string }): {
@@ -326,12 +308,12 @@ describe('store', () => {
     const store = createMemoryRobotsStore({ maxOrigins: 10 });
     const clock = new FakeClock();
     const agent = localAgent();
-    cleanup.push(() => agent.close());
+    defer(() => agent.close());
     const make = () =>
       createRobotsPolicy({ userAgent: USER_AGENT, store, clock, dispatcher: agent });
     const a = make();
     const b = make();
-    cleanup.push(
+    defer(
       () => a.close(),
       () => b.close(),
     );
@@ -351,7 +333,7 @@ describe('store', () => {
     // An expired stored copy is revalidated from the store's validators.
     await clock.advance(DAY);
     const c = make();
-    cleanup.push(() => c.close());
+    defer(() => c.close());
     expect((await c.check(`${s.origin}/private`)).allowed).toBe(false);
     expect(s.hits('/robots.txt')[1]!.headers['if-none-match']).toBe('"e"');
   });

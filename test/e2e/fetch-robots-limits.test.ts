@@ -1,28 +1,10 @@
 import { brotliCompressSync, createGzip, gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULTS, isRobotsDeniedError } from '@polite-crawler/fetch';
-import { startServer, routes } from '../fetch/helpers/server.js';
-import type { Handler, TestServer } from '../fetch/helpers/server.js';
-import { rig } from '../fetch/helpers/setup.js';
-import type { Rig } from '../fetch/helpers/setup.js';
+import { routes } from '../fetch/helpers/server.js';
+import { rig, useRigs } from '../fetch/helpers/setup.js';
 
-let cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
-  cleanup = [];
-});
-
-async function server(handler: Handler): Promise<TestServer> {
-  const s = await startServer(handler);
-  cleanup.push(() => s.close());
-  return s;
-}
-
-function polite(options: Parameters<typeof rig>[0] = {}): Rig {
-  const r = rig(options);
-  cleanup.push(() => r.close());
-  return r;
-}
+const { server, polite } = useRigs();
 
 const LIMIT = DEFAULTS.robotsMaxBytes;
 

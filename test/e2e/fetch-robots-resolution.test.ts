@@ -1,33 +1,15 @@
 import { createServer } from 'node:net';
 import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isRobotsDeniedError } from '@polite-crawler/fetch';
 import type { RobotsDeniedError } from '@polite-crawler/fetch';
 import { startServer, routes } from '../fetch/helpers/server.js';
-import type { TestServer } from '../fetch/helpers/server.js';
-import { rig } from '../fetch/helpers/setup.js';
-import type { Rig } from '../fetch/helpers/setup.js';
+import { useRigs } from '../fetch/helpers/setup.js';
 import { until } from '../fetch/helpers/fake-clock.js';
 
 const RULES = 'User-agent: *\nDisallow: /private\n';
 
-let cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
-  cleanup = [];
-});
-
-async function server(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const s = await startServer(handler);
-  cleanup.push(() => s.close());
-  return s;
-}
-
-function polite(options: Parameters<typeof rig>[0] = {}): Rig {
-  const r = rig(options);
-  cleanup.push(() => r.close());
-  return r;
-}
+const { server, polite, defer } = useRigs();
 
 async function denial(promise: Promise<unknown>): Promise<RobotsDeniedError> {
   const error = await promise.then(
@@ -199,10 +181,9 @@ describe('robots.txt status codes', () => {
 
 describe('robots.txt transport failures → unreachable', () => {
   it('connection refused', async () => {
-    const probe = await server(routes({}));
+    const probe = await startServer(routes({}));
     const { port } = probe;
     await probe.close();
-    cleanup.pop();
     const { fetch, policy } = polite();
     const error = await denial(fetch(`http://127.0.0.1:${port}/page`));
     expect(error.reason).toBe('unreachable');
@@ -304,7 +285,7 @@ describe('robots.txt transport failures → unreachable', () => {
       socket.end('SSH-2.0-OpenSSH\r\n\r\n');
     });
     await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
-    cleanup.push(
+    defer(
       () =>
         new Promise<void>((resolve) => {
           for (const socket of sockets) socket.destroy();

@@ -1,32 +1,14 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHANNELS, DEFAULTS, isRobotsInvalidUrlError } from '@polite-crawler/fetch';
 import type { PoliteEvent } from '@polite-crawler/fetch';
 import { OriginScheduler } from '../../packages/fetch/src/origin-scheduler.js';
 import { createEventSink } from '../../packages/fetch/src/events.js';
-import { startServer, routes } from './helpers/server.js';
-import type { Handler, TestServer } from './helpers/server.js';
-import { policyRig, rig } from './helpers/setup.js';
-import type { Rig } from './helpers/setup.js';
+import { routes } from './helpers/server.js';
+import { policyRig, useRigs } from './helpers/setup.js';
 import { FakeClock, tick, until } from './helpers/fake-clock.js';
 
-let cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
-  cleanup = [];
-});
-
-async function server(handler: Handler): Promise<TestServer> {
-  const s = await startServer(handler);
-  cleanup.push(() => s.close());
-  return s;
-}
-
-function polite(options: Parameters<typeof rig>[0] = {}): Rig {
-  const r = rig(options);
-  cleanup.push(() => r.close());
-  return r;
-}
+const { server, polite, defer } = useRigs();
 
 describe('events', () => {
   it('are published on the diagnostics channels and given to onEvent, one state object each', async () => {
@@ -41,7 +23,7 @@ describe('events', () => {
       published.push(message);
     };
     for (const name of Object.values(CHANNELS)) subscribe(name, listener);
-    cleanup.push(async () => {
+    defer(async () => {
       for (const name of Object.values(CHANNELS)) unsubscribe(name, listener);
       await Promise.resolve();
     });
@@ -88,7 +70,7 @@ describe('checks', () => {
   it('peek() answers from memory only, synchronously', async () => {
     const s = await server(routes({ '/robots.txt': { body: 'User-agent: *\nDisallow: /no\n' } }));
     const { policy, agent } = policyRig();
-    cleanup.push(
+    defer(
       () => policy.close(),
       () => agent.close(),
     );
@@ -116,7 +98,7 @@ describe('checks', () => {
       productToken: 'ExampleBot',
       purpose: 'search',
     });
-    cleanup.push(
+    defer(
       () => policy.close(),
       () => agent.close(),
     );
@@ -131,7 +113,7 @@ describe('checks', () => {
       'User-agent: examplebot\nCrawl-delay: 2\nDisalow: /typo\n\nSitemap: https://example.com/s.xml\n';
     const s = await server(routes({ '/robots.txt': { body: robots } }));
     const { policy, agent } = policyRig();
-    cleanup.push(
+    defer(
       () => policy.close(),
       () => agent.close(),
     );
@@ -152,7 +134,7 @@ describe('limits on the clock', () => {
     });
     const clock = new FakeClock();
     const { policy, agent } = policyRig({ clock });
-    cleanup.push(
+    defer(
       () => policy.close(),
       () => agent.close(),
     );

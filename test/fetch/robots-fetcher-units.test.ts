@@ -152,6 +152,34 @@ describe('readCapped', () => {
     expect(pulled).toBeLessThan(40);
   });
 
+  it('reads a null body (a body-less response) as empty, not truncated', async () => {
+    expect(await readCapped(null, 5)).toEqual({ bytes: new Uint8Array(0), truncated: false });
+  });
+
+  it('with a cap of 0 reads nothing and tells whether there was a body', async () => {
+    expect(await readCapped(source('a'), 0)).toEqual({ bytes: new Uint8Array(0), truncated: true });
+    expect(await readCapped(source(), 0)).toEqual({ bytes: new Uint8Array(0), truncated: false });
+  });
+
+  it('cancels a web stream (a fetch body) at the cap', async () => {
+    let cancelled = false;
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new Uint8Array(100).fill(0x62));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const { bytes, truncated } = await readCapped(body, 250);
+    expect(bytes.byteLength).toBe(250);
+    expect(truncated).toBe(true);
+    expect(cancelled).toBe(true);
+    expect(pulled).toBeLessThan(10);
+  });
+
   it('counts decompressed bytes', async () => {
     const body = Readable.from([gzipSync(Buffer.alloc(1_000_000, 0x23))]);
     const { bytes, truncated } = await readCapped(decodedBody(body, 'gzip'), 1_000);

@@ -1,6 +1,6 @@
+import { readCapped } from '@polite-crawler/fetch';
 import { CliError } from './cli-error.js';
 import { describeNetworkError } from './network-error.js';
-import { readStreamCapped } from './read-stream-capped.js';
 
 /** What {@link readUrlCapped} read. */
 export interface UrlInput {
@@ -77,7 +77,7 @@ export async function readUrlCapped(url: URL, options: ReadUrlCappedOptions): Pr
       continue;
     }
     try {
-      const { bytes } = await readStreamCapped(response.body, options.maxBytes + 1);
+      const { bytes } = await readCapped(response.body, options.maxBytes + 1);
       return {
         kind: 'url',
         url: url.href,

@@ -8,13 +8,13 @@ import type {
   StreamingHttpResponse,
 } from '@crawlee/core';
 import {
+  REDIRECT_STATUSES,
   RobotsDeniedError,
-  RobotsRedirectError,
   RobotsTooManyRedirectsError,
+  nextRedirectHop,
 } from '@polite-crawler/fetch';
 import type { Decision } from '@polite-crawler/fetch';
 import { rawHeaderPairs } from '@polite-crawler/robots-tag';
-import { REDIRECT_STATUSES, nextHop, withoutHeaders } from './next-hop.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
 
 /**
@@ -65,6 +65,15 @@ function headerPairs(response: BaseHttpResponseData): Array<[string, string]> {
     for (const line of Array.isArray(value) ? value : [value]) pairs.push([name, line]);
   }
   return pairs;
+}
+
+/** `headers` without the named ones (lower-case names), compared case-insensitively. */
+function withoutHeaders(headers: Headers, names: readonly string[]): Headers {
+  const out: Headers = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!names.includes(name.toLowerCase())) out[name] = value;
+  }
+  return out;
 }
 
 function locationOf(response: BaseHttpResponseData): string | undefined {
@@ -195,42 +204,18 @@ export class PoliteHttpClient implements BaseHttpClient {
           maxRedirects: options.maxRedirects,
         });
       }
-      let target: URL;
-      try {
-        target = new URL(location, url);
-      } catch (cause) {
-        throw new RobotsRedirectError({
-          url: url.href,
-          reason: 'invalid-location',
-          location,
-          status: response.statusCode,
-          cause,
-        });
-      }
-      if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-        throw new RobotsRedirectError({
-          url: url.href,
-          reason: 'unsupported-scheme',
-          location,
-          status: response.statusCode,
-        });
-      }
-      const change = nextHop(method, headers, response.statusCode, url, target);
-      if (change.keepBody && !isReplayable(body)) {
-        throw new RobotsRedirectError({
-          url: url.href,
-          reason: 'unreplayable-body',
-          location,
-          status: response.statusCode,
-        });
-      }
+      const change = nextRedirectHop(
+        { url, method, replayableBody: isReplayable(body) },
+        response.statusCode,
+        location,
+      );
       // Crawlee's handler moves session cookies over to the new URL (and may change it).
       const updated: { url?: string | URL; headers: Headers } = {
-        url: target,
-        headers: change.headers,
+        url: change.url,
+        headers: withoutHeaders(headers, change.dropHeaders),
       };
       onRedirect?.(response, updated);
-      target = new URL(String(updated.url ?? target));
+      const target = new URL(String(updated.url ?? change.url));
 
       const decision = await policy.check(
         target,

@@ -1,7 +1,14 @@
 import { Configuration } from '@crawlee/core';
-import { RobotsInvalidOptionError } from '@polite-crawler/fetch';
+import {
+  OPTION_BOUNDS,
+  RobotsInvalidOptionError,
+  functionOption,
+  integerOption,
+  oneOfOption,
+  robotsPolicyOption,
+} from '@polite-crawler/fetch';
 import type { RobotsPolicy } from '@polite-crawler/fetch';
-import { BOUNDS, DEFAULTS } from './defaults.js';
+import { DEFAULTS } from './defaults.js';
 import type { BrowserGate, CrawleeEvent, PoliteCrawleeOptions } from './types.js';
 
 /** Adapter options after validation, every default applied. */
@@ -17,40 +24,6 @@ export interface ResolvedCrawleeOptions {
   readonly onEvent: ((event: CrawleeEvent) => void) | undefined;
 }
 
-const POLICY_METHODS = ['check', 'peek', 'schedule', 'noteResponse', 'directives'] as const;
-
-function integerIn(name: keyof typeof BOUNDS, value: number | undefined): number {
-  const [min, max] = BOUNDS[name];
-  if (value === undefined) return DEFAULTS[name];
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new RobotsInvalidOptionError(name, value, `an integer from ${min} to ${max}`);
-  }
-  return value;
-}
-
-function oneOf<T extends string>(
-  name: string,
-  value: T | undefined,
-  allowed: readonly T[],
-  fallback: T,
-): T {
-  if (value === undefined) return fallback;
-  if (!allowed.includes(value)) {
-    throw new RobotsInvalidOptionError(
-      name,
-      value,
-      `one of ${allowed.map((v) => `'${v}'`).join(', ')}`,
-    );
-  }
-  return value;
-}
-
-function functionOrUndefined(name: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'function') {
-    throw new RobotsInvalidOptionError(name, value, 'a function');
-  }
-}
-
 /**
  * Validates the policy and {@link PoliteCrawleeOptions} once, naming the bad option, and applies defaults.
  * @example
@@ -60,19 +33,7 @@ export function resolveCrawleeOptions(
   policy: RobotsPolicy,
   options: PoliteCrawleeOptions = {},
 ): ResolvedCrawleeOptions {
-  const isPolicy =
-    typeof policy === 'object' &&
-    policy !== null &&
-    POLICY_METHODS.every(
-      (method) => typeof (policy as unknown as Record<string, unknown>)[method] === 'function',
-    ) &&
-    typeof policy.userAgent === 'string';
-  if (!isPolicy)
-    throw new RobotsInvalidOptionError(
-      'policy',
-      policy,
-      'a RobotsPolicy from createRobotsPolicy()',
-    );
+  robotsPolicyOption('policy', policy);
   if (typeof options !== 'object' || options === null) {
     throw new RobotsInvalidOptionError('options', options, 'an object');
   }
@@ -87,17 +48,27 @@ export function resolveCrawleeOptions(
   ) {
     throw new RobotsInvalidOptionError('browser', browser, 'a gate from createPlaywrightGate()');
   }
-  functionOrUndefined('now', options.now);
-  functionOrUndefined('onEvent', options.onEvent);
+  const now = functionOption('now', options.now) ?? Date.now;
+  const onEvent = functionOption('onEvent', options.onEvent);
   return {
     policy,
-    noindex: oneOf('noindex', options.noindex, ['handle', 'skip'], DEFAULTS.noindex),
+    noindex: oneOfOption('noindex', options.noindex, ['handle', 'skip'], DEFAULTS.noindex),
     browser,
-    userAgent: oneOf('userAgent', options.userAgent, ['policy', 'keep'], DEFAULTS.userAgent),
-    maxRedirects: integerIn('maxRedirects', options.maxRedirects),
-    maxHeadBytes: integerIn('maxHeadBytes', options.maxHeadBytes),
+    userAgent: oneOfOption('userAgent', options.userAgent, ['policy', 'keep'], DEFAULTS.userAgent),
+    maxRedirects: integerOption(
+      'maxRedirects',
+      options.maxRedirects,
+      OPTION_BOUNDS.maxRedirects,
+      DEFAULTS.maxRedirects,
+    ),
+    maxHeadBytes: integerOption(
+      'maxHeadBytes',
+      options.maxHeadBytes,
+      OPTION_BOUNDS.maxHeadBytes,
+      DEFAULTS.maxHeadBytes,
+    ),
     config: options.config ?? Configuration.getGlobalConfig(),
-    now: options.now ?? Date.now,
-    onEvent: options.onEvent,
+    now,
+    onEvent,
   };
 }

@@ -14,16 +14,19 @@ export interface CappedBody {
 }
 
 /**
- * Reads at most `maxBytes` from `source`, then stops reading (the caller destroys the
- * stream). Memory held is bounded by `maxBytes` plus one chunk. At exactly `maxBytes` one
- * more read tells whether anything follows.
+ * Reads at most `maxBytes` from `source`, then stops reading, so that a huge or endless body
+ * costs at most `maxBytes` of memory (plus one chunk). Breaking out of the iteration cancels a
+ * web `ReadableStream` (a fetch `Response.body`); a Node stream is left to the caller to
+ * destroy. At exactly `maxBytes` one more read tells whether anything follows. A `null`
+ * source (a body-less response) is empty.
  * @example
  * const { bytes, truncated } = await readCapped(response.body, 512_000);
  */
 export async function readCapped(
-  source: AsyncIterable<Uint8Array>,
+  source: AsyncIterable<Uint8Array> | null,
   maxBytes: number,
 ): Promise<CappedBody> {
+  if (source === null) return { bytes: new Uint8Array(0), truncated: false };
   const chunks: Uint8Array[] = [];
   let total = 0;
   let truncated = false;

@@ -1,6 +1,7 @@
 import { isValidProductToken } from '@polite-crawler/robots-txt';
 import { RobotsInvalidOptionError } from './errors.js';
 import { systemClock } from './clock.js';
+import { booleanOption, functionOption, integerOption, oneOfOption } from './validate-option.js';
 import type { Clock, PageOptions, PoliteEvent, RobotsPolicyOptions, RobotsStore } from './types.js';
 import type { Dispatcher } from 'undici';
 
@@ -116,38 +117,7 @@ export interface ResolvedPageOptions {
 
 function numberOption(options: object, name: NumericOption): number {
   const value: unknown = (options as Record<string, unknown>)[name];
-  const fallback = (DEFAULTS as Record<string, unknown>)[name] as number;
-  if (value === undefined) return fallback;
-  const [min, max] = OPTION_BOUNDS[name];
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new RobotsInvalidOptionError(name, value, `an integer from ${min} to ${max}`);
-  }
-  return value;
-}
-
-function oneOf<T extends string>(
-  options: object,
-  name: string,
-  allowed: readonly T[],
-  fallback: T,
-): T {
-  const value: unknown = (options as Record<string, unknown>)[name];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    throw new RobotsInvalidOptionError(
-      name,
-      value,
-      `one of ${allowed.map((a) => `'${a}'`).join(', ')}`,
-    );
-  }
-  return value as T;
-}
-
-function booleanOption(options: object, name: string, fallback: boolean): boolean {
-  const value: unknown = (options as Record<string, unknown>)[name];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw new RobotsInvalidOptionError(name, value, 'a boolean');
-  return value;
+  return integerOption(name, value, OPTION_BOUNDS[name], DEFAULTS[name]);
 }
 
 /**
@@ -280,10 +250,7 @@ export function resolvePolicyOptions(options: RobotsPolicyOptions): ResolvedPoli
       'an object with now() and sleep(ms, signal)',
     );
   }
-  const onEvent: unknown = options.onEvent;
-  if (onEvent !== undefined && typeof onEvent !== 'function') {
-    throw new RobotsInvalidOptionError('onEvent', onEvent, 'a function');
-  }
+  const onEvent = functionOption('onEvent', options.onEvent);
   const resolved: ResolvedPolicyOptions = {
     userAgent,
     productToken,
@@ -300,20 +267,25 @@ export function resolvePolicyOptions(options: RobotsPolicyOptions): ResolvedPoli
     maxUnreachableRetryInterval: numberOption(options, 'maxUnreachableRetryInterval'),
     staleIfUnreachable: numberOption(options, 'staleIfUnreachable'),
     treat429AsUnreachable: booleanOption(
-      options,
       'treat429AsUnreachable',
+      options.treat429AsUnreachable,
       DEFAULTS.treat429AsUnreachable,
     ),
     maxOrigins: numberOption(options, 'maxOrigins'),
     store: store as RobotsStore | undefined,
     concurrency: numberOption(options, 'concurrency'),
     minInterval: numberOption(options, 'minInterval'),
-    crawlDelay: oneOf(options, 'crawlDelay', ['honor', 'ignore'] as const, DEFAULTS.crawlDelay),
+    crawlDelay: oneOfOption(
+      'crawlDelay',
+      options.crawlDelay,
+      ['honor', 'ignore'],
+      DEFAULTS.crawlDelay,
+    ),
     maxCrawlDelay: numberOption(options, 'maxCrawlDelay'),
     maxRetryAfter: numberOption(options, 'maxRetryAfter'),
     maxTrackedOrigins: numberOption(options, 'maxTrackedOrigins'),
     clock: (clock as Clock | undefined) ?? systemClock,
-    onEvent: onEvent as ((event: PoliteEvent) => void) | undefined,
+    onEvent,
   };
   if (resolved.robotsMinTtl > resolved.robotsMaxTtl) {
     throw new RobotsInvalidOptionError(
@@ -340,8 +312,8 @@ export function resolvePolicyOptions(options: RobotsPolicyOptions): ResolvedPoli
 export function resolvePageOptions(options: PageOptions): ResolvedPageOptions {
   return {
     maxRedirects: numberOption(options, 'maxRedirects'),
-    noindex: oneOf(options, 'noindex', ['annotate', 'reject'] as const, DEFAULTS.noindex),
-    scanMeta: booleanOption(options, 'scanMeta', DEFAULTS.scanMeta),
+    noindex: oneOfOption('noindex', options.noindex, ['annotate', 'reject'], DEFAULTS.noindex),
+    scanMeta: booleanOption('scanMeta', options.scanMeta, DEFAULTS.scanMeta),
     maxHeadBytes: numberOption(options, 'maxHeadBytes'),
   };
 }
@@ -352,9 +324,5 @@ export function resolvePageOptions(options: PageOptions): ResolvedPageOptions {
  * resolvePrefetchConcurrency(undefined); // 16
  */
 export function resolvePrefetchConcurrency(value: unknown): number {
-  if (value === undefined) return DEFAULTS.prefetchConcurrency;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000) {
-    throw new RobotsInvalidOptionError('concurrency', value, 'an integer from 1 to 10000');
-  }
-  return value;
+  return integerOption('concurrency', value, [1, 10_000], DEFAULTS.prefetchConcurrency);
 }

@@ -1,6 +1,6 @@
 import { Headers } from 'undici';
 import type { HeadersInit, RequestInit } from 'undici';
-import { RobotsRedirectError } from './errors.js';
+import { REDIRECT_STATUSES, nextRedirectHop } from './redirect-rule.js';
 
 /**
  * One hop of a page request: what is sent to `url`.
@@ -14,20 +14,6 @@ export interface Hop {
   readonly headers: Headers | HeadersInit;
   readonly body: NonNullable<RequestInit['body']> | null;
 }
-
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-
-/** Headers that describe a request body and go when the body goes (fetch's request-body-header names). */
-const BODY_HEADERS = [
-  'content-encoding',
-  'content-language',
-  'content-location',
-  'content-type',
-  'content-length',
-];
-
-/** Credentials that never follow a redirect to another origin (fetch drops `authorization`; undici also the others). */
-const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'host'];
 
 /**
  * Whether `status` is a redirect a fetch follows (301, 302, 303, 307, 308).
@@ -52,56 +38,24 @@ export function isReplayableBody(body: RequestInit['body']): boolean {
 }
 
 /**
- * The request for the next hop after a redirect, following the fetch standard
- * (§4.4 HTTP-redirect fetch): 301/302 turn POST into GET and 303 turns anything but
- * GET/HEAD into GET, dropping the body and its headers; a hop to another origin drops
- * `Authorization`, `Proxy-Authorization` and `Cookie`. Throws {@link RobotsRedirectError}
- * for a missing/invalid `Location`, a non-http(s) target, or a 307/308 that would resend a
- * streamed body.
+ * The request for the next hop after a redirect: {@link nextRedirectHop}'s rule applied to a
+ * fetch request (301/302 turn POST into GET and 303 turns anything but GET/HEAD into GET,
+ * dropping the body and its headers; a hop to another origin drops `Authorization`,
+ * `Proxy-Authorization`, `Cookie` and `Host`), and the fragment kept when `Location` has none.
+ * Throws `RobotsRedirectError` for a missing/invalid `Location`, a non-http(s) target, or
+ * a 307/308 that would resend a streamed body.
  * @example
  * const next = nextHop(hop, 303, '/done'); // GET https://example.com/done, no body
  */
 export function nextHop(hop: Hop, status: number, location: string): Hop {
-  let url: URL;
-  try {
-    url = new URL(location, hop.url);
-  } catch (error) {
-    throw new RobotsRedirectError({
-      url: hop.url.href,
-      reason: 'invalid-location',
-      location,
-      status,
-      cause: error,
-    });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new RobotsRedirectError({
-      url: hop.url.href,
-      reason: 'unsupported-scheme',
-      location,
-      status,
-    });
-  }
+  const next = nextRedirectHop(
+    { url: hop.url, method: hop.method, replayableBody: isReplayableBody(hop.body) },
+    status,
+    location,
+  );
+  const { url } = next;
   if (url.hash === '' && hop.url.hash !== '') url.hash = hop.url.hash;
   const headers = new Headers(hop.headers);
-  let { method, body } = hop;
-  if (
-    ((status === 301 || status === 302) && method === 'POST') ||
-    (status === 303 && method !== 'GET' && method !== 'HEAD')
-  ) {
-    method = 'GET';
-    body = null;
-    for (const name of BODY_HEADERS) headers.delete(name);
-  } else if (!isReplayableBody(body)) {
-    throw new RobotsRedirectError({
-      url: hop.url.href,
-      reason: 'unreplayable-body',
-      location,
-      status,
-    });
-  }
-  if (url.origin !== hop.url.origin) {
-    for (const name of CREDENTIAL_HEADERS) headers.delete(name);
-  }
-  return { url, method, headers, body };
+  for (const name of next.dropHeaders) headers.delete(name);
+  return { url, method: next.method, headers, body: next.keepBody ? hop.body : null };
 }

@@ -1,3 +1,5 @@
+import { DEFAULTS as FETCH_DEFAULTS } from '@polite-crawler/fetch';
+
 /**
  * Every default of {@link createPlaywrightGate}, in one frozen object used by the code and the
  * README alike.
@@ -6,7 +8,7 @@
  */
 export const DEFAULTS = Object.freeze({
   /** Redirect hops followed for one browser request, each gated by its own origin's robots.txt. */
-  maxRedirects: 20,
+  maxRedirects: FETCH_DEFAULTS.maxRedirects,
   /** Which User-Agent the gated requests carry: the policy's (as robots.txt was fetched with). */
   userAgent: 'policy',
   /** Which requests wait for the origin's pacing slot: every request, or documents only. */
@@ -14,11 +16,5 @@ export const DEFAULTS = Object.freeze({
   /** Which robots metas count: those served in the HTML, those in the rendered DOM, or both. */
   metas: 'both',
   /** Bytes of a served HTML body read looking for robots metas in `<head>`. */
-  maxHeadBytes: 262_144,
-} as const);
-
-/** Hard bounds on the numeric options: [min, max]. */
-export const BOUNDS = Object.freeze({
-  maxRedirects: [0, 100],
-  maxHeadBytes: [1_024, 16 * 1024 * 1024],
+  maxHeadBytes: FETCH_DEFAULTS.maxHeadBytes,
 } as const);

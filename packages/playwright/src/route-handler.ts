@@ -1,12 +1,11 @@
 import {
+  REDIRECT_STATUSES,
   RobotsDeniedError,
-  RobotsRedirectError,
   RobotsTooManyRedirectsError,
+  nextRedirectHop,
 } from '@polite-crawler/fetch';
 import type { Decision } from '@polite-crawler/fetch';
 import type { APIRequestContext, APIResponse, Page, Request, Route } from 'playwright-core';
-import { REDIRECT_STATUSES, nextHop } from './redirect-hop.js';
-import type { Hop } from './redirect-hop.js';
 import type { ResolvedGateOptions } from './resolve-options.js';
 import type { GateEvent } from './types.js';
 
@@ -26,6 +25,15 @@ export interface RouteHandlerDeps {
   readonly api: APIRequestContext;
   readonly served: WeakMap<Request, ServedRecord>;
   readonly deniedNavigations: WeakMap<Page, RobotsDeniedError>;
+}
+
+/** One request of a redirect chain, as the gate sends it. */
+interface Hop {
+  readonly url: string;
+  readonly method: string;
+  /** Lower-case header names; never `cookie` or `host` (the browser context adds them per URL). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer | undefined;
 }
 
 /** Headers the browser context adds itself, per hop: never copied from the first request. */
@@ -166,34 +174,25 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
             }),
           );
         }
-        let target: URL;
-        try {
-          target = new URL(location, hop.url);
-        } catch (cause) {
-          return await fail(
-            new RobotsRedirectError({
-              url: hop.url,
-              reason: 'invalid-location',
-              location,
-              status,
-              cause,
-            }),
-          );
-        }
-        if (!isHttpUrl(target.href)) {
-          return await fail(
-            new RobotsRedirectError({
-              url: hop.url,
-              reason: 'unsupported-scheme',
-              location,
-              status,
-            }),
-          );
-        }
+        // A bad Location throws a RobotsRedirectError: the request fails (catch below).
+        // The body is a Buffer, always replayable.
+        const next = nextRedirectHop(
+          { url: new URL(hop.url), method: hop.method, replayableBody: true },
+          status,
+          location,
+        );
+        const target = next.url;
         const hopDecision = await policy.check(target);
         if (!hopDecision.allowed) return await refuse(deniedFor(hopDecision, url));
         redirects.push(target.href);
-        hop = nextHop(hop, status, target);
+        const headers = { ...hop.headers };
+        for (const name of next.dropHeaders) delete headers[name];
+        hop = {
+          url: target.href,
+          method: next.method,
+          headers,
+          body: next.keepBody ? hop.body : undefined,
+        };
       }
     } catch (error) {
       await fail(error);

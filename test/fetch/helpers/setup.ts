@@ -1,7 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { undici } from './undici.js';
-import type { Undici } from './undici.js';
+import { Agent } from 'undici';
+import type { Dispatcher } from 'undici';
+import { afterEach } from 'vitest';
 import { createPoliteFetch, createRobotsPolicy } from '@polite-crawler/fetch';
 import type {
   PoliteFetch,
@@ -10,6 +11,8 @@ import type {
   RobotsPolicyOptions,
 } from '@polite-crawler/fetch';
 import { FakeClock } from './fake-clock.js';
+import { startServer } from './server.js';
+import type { Handler, TestServer } from './server.js';
 
 export const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
 
@@ -39,8 +42,8 @@ export const localLookup: LookupFunction = (hostname, options, callback) => {
 };
 
 /** A fresh undici Agent that resolves names locally (closed by the test). */
-export function localAgent(options: Undici.Agent.Options = {}): Undici.Agent {
-  return new undici.Agent({
+export function localAgent(options: Agent.Options = {}): Agent {
+  return new Agent({
     ...options,
     connect: { lookup: localLookup, ...(options.connect as object) },
   });
@@ -48,7 +51,7 @@ export function localAgent(options: Undici.Agent.Options = {}): Undici.Agent {
 
 export interface Rig {
   readonly clock: FakeClock;
-  readonly dispatcher: Undici.Dispatcher;
+  readonly dispatcher: Dispatcher;
   readonly fetch: PoliteFetch;
   readonly policy: RobotsPolicy;
   close(): Promise<void>;
@@ -58,9 +61,10 @@ export interface Rig {
  * A polite fetch on a fake clock and its own local Agent. Tests' defaults: no spacing, a
  * few requests per origin at once; everything else as shipped.
  */
-export function rig(
-  options: Partial<RobotsPolicyOptions> & Omit<PoliteFetchOptions, 'userAgent' | 'policy'> = {},
-): Rig {
+export type RigOptions = Partial<RobotsPolicyOptions> &
+  Omit<PoliteFetchOptions, 'userAgent' | 'policy'>;
+
+export function rig(options: RigOptions = {}): Rig {
   const clock = (options.clock as FakeClock | undefined) ?? new FakeClock();
   const agent = localAgent();
   const fetch = createPoliteFetch({
@@ -87,7 +91,7 @@ export function rig(
 export function policyRig(options: Partial<RobotsPolicyOptions> = {}): {
   clock: FakeClock;
   policy: RobotsPolicy;
-  agent: Undici.Agent;
+  agent: Agent;
 } {
   const clock = (options.clock as FakeClock | undefined) ?? new FakeClock();
   const agent = localAgent();
@@ -99,4 +103,41 @@ export function policyRig(options: Partial<RobotsPolicyOptions> = {}): {
     ...options,
   });
   return { clock, policy, agent };
+}
+
+/** What {@link useRigs} gives a test file: servers and polite fetches closed after each test. */
+export interface Rigs {
+  /** A recording server ({@link startServer}; arrival times on `clock` when given). */
+  server(handler: Handler, clock?: FakeClock): Promise<TestServer>;
+  /** A polite fetch on a fake clock ({@link rig}). */
+  polite(options?: RigOptions): Rig;
+  /** Runs `steps` after the test; steps run last-registered first. */
+  defer(...steps: (() => unknown)[]): void;
+}
+
+/**
+ * Registers an `afterEach` that closes, in reverse order, every server, rig and deferred step
+ * the test created. Call once at the top of a test file.
+ */
+export function useRigs(): Rigs {
+  let cleanup: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const step of cleanup.reverse()) await step();
+    cleanup = [];
+  });
+  return {
+    server: async (handler, clock) => {
+      const s = await startServer(handler, clock === undefined ? undefined : () => clock.now());
+      cleanup.push(() => s.close());
+      return s;
+    },
+    polite: (options = {}) => {
+      const r = rig(options);
+      cleanup.push(() => r.close());
+      return r;
+    },
+    defer: (...steps) => {
+      cleanup.push(...steps);
+    },
+  };
 }

@@ -1,14 +1,8 @@
 /**
- * undici exactly as @polite-crawler/fetch resolves it (the package's own dependency), so that
- * tests build Agents and dispatchers of the same undici the package uses. The repo root does
- * not depend on undici itself.
+ * The undici the tests build Agents with: the root's own devDependency, the same copy
+ * @polite-crawler/fetch resolves. Kept for the benchmark's import; tests import `undici` by name.
  */
-import { createRequire } from 'node:module';
-import type * as Undici from '../../../packages/fetch/node_modules/undici/index.js';
+import * as undici from 'undici';
 
-const requireFromFetch = createRequire(
-  new URL('../../../packages/fetch/package.json', import.meta.url),
-);
-
-export const undici = requireFromFetch('undici') as typeof Undici;
-export type { Undici };
+export { undici };
+export type * as Undici from 'undici';

@@ -1,5 +1,5 @@
 import type { PoliteResponse } from '@polite-crawler/fetch';
-import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
+import { createPoliteFetch, isRobotsDeniedError, readCapped } from '@polite-crawler/fetch';
 import type { Command } from 'commander';
 import { resolveAgent } from '../agent.js';
 import type { AgentOptionValues } from '../agent-options.js';
@@ -17,7 +17,6 @@ import { describeNetworkError } from '../network-error.js';
 import type { FetchedJson } from '../output/format-fetch.js';
 import { directivesJson, fetchJson, formatFetch } from '../output/format-fetch.js';
 import { writeJson } from '../output/write-json.js';
-import { readStreamCapped } from '../read-stream-capped.js';
 import { robotsInfoFromReport } from '../robots-report-info.js';
 import { statusPhrase } from '../status-phrase.js';
 
@@ -77,7 +76,7 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
         if (answer !== undefined) {
           let body;
           try {
-            body = await readStreamCapped(answer.body, CLI_DEFAULTS.maxBodyBytes);
+            body = await readCapped(answer.body, CLI_DEFAULTS.maxBodyBytes);
           } catch (error) {
             throw CliError.input(
               `cannot read the body of ${url.href}`,
@@ -92,7 +91,7 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
             statusText: answer.statusText,
             contentType: answer.headers.get('content-type'),
             bytes: body.bytes.byteLength,
-            complete: body.complete,
+            complete: !body.truncated,
             robots: directivesJson(answer.robots),
           };
         }

@@ -1,11 +1,10 @@
 import type { PoliteEvent, PoliteResponse } from '@polite-crawler/fetch';
-import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
+import { createPoliteFetch, isRobotsDeniedError, readCapped } from '@polite-crawler/fetch';
 import type { CliAgent } from '../agent.js';
 import { createCliPolicy } from '../cli-policy.js';
 import { createCaptureStore } from '../capture-store.js';
 import { describeNetworkError } from '../network-error.js';
 import { statusPhrase } from '../status-phrase.js';
-import { readStreamCapped } from '../read-stream-capped.js';
 import { robotsInfoFromReport } from '../robots-report-info.js';
 import { deniedInfo } from '../denied-info.js';
 import type {
@@ -164,9 +163,8 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
     const isHtml = contentType !== null && HTML_TYPE.test(contentType);
     let body: Uint8Array = new Uint8Array(0);
     try {
-      body = (
-        await readStreamCapped(response.body, isHtml && response.ok ? options.maxHtmlBytes : 0)
-      ).bytes;
+      body = (await readCapped(response.body, isHtml && response.ok ? options.maxHtmlBytes : 0))
+        .bytes;
     } catch (error) {
       pages.push({
         ...base,
