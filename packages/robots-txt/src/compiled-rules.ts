@@ -1,18 +1,9 @@
+import { directMatch } from './direct-match.js';
 import { normalizePattern } from './normalize-pattern.js';
+import { tableAt } from './number-table.js';
+import { hasPrefix, wildcardMatch, wildcardSegments } from './pattern-match.js';
 import { PrefixIndex } from './prefix-index.js';
-
-/** Where a rule of the file lives, for {@link compileRules}. */
-export interface RuleTable {
-  readonly text: string;
-  /** The number table's value at `i`. */
-  readonly at: (i: number) => number;
-  /** Index in the table of `ruleStart[0]` (rule r's pattern is `text[ruleStart[r], ruleStart[r+1])`). */
-  readonly ruleStartAt: number;
-  /** Index in the table of `ruleInfo[0]` (`line * 2 + allow`). */
-  readonly ruleInfoAt: number;
-  /** The patterns in `text` are normalised already (else: as written, pure ASCII). */
-  readonly normalized: boolean;
-}
+import type { RuleRanges, RuleTable } from './rule-table.js';
 
 // Bits of a rule's packed word: flags, then the literal characters at indices 1, 2 and 3 of
 // the pattern (0 where its literal prefix is shorter), 7 bits each.
@@ -21,146 +12,152 @@ const FLAG_ANCHORED = 2;
 const FLAG_WILDCARD = 4;
 /** The literal prefix is '/' plus at most the three probed characters: probes decide it. */
 const FLAG_SHORT_PREFIX = 8;
-const PROBE_SHIFT = 4;
+/** The literal prefix starts with '/' (as every path does): probes checked its first 4 characters. */
+const FLAG_SLASH = 16;
+const PROBE_SHIFT = 5;
 
+/**
+ * Queries answered straight from the file's text ({@link directMatch}) before the rules
+ * are compiled. A crawler that asks once per origin (or per agent) never pays for
+ * compiling; one that keeps asking gets the compiled form from the next query on.
+ */
+const DIRECT_QUERIES = 1;
 /** Rule sets up to this size are scanned in order. */
 const SMALL = 16;
 /**
  * Rule sets larger than this are searched through a {@link PrefixIndex}, built once the
- * set has answered INDEX_AFTER queries (sorting thousands of prefixes would cost more than
- * a few scans); until then, and for sets between SMALL and LARGE, rules are bucketed.
+ * set has answered INDEX_AFTER compiled queries (sorting thousands of prefixes would cost
+ * more than a few scans); until then, and for sets between SMALL and LARGE, rules are
+ * bucketed.
  */
 const LARGE = 128;
 const INDEX_AFTER = 3;
 
+const NO_POSITIONS = new Uint32Array(0);
+const NO_BIGRAMS = new Int32Array(0);
+
 /**
- * The rules of the selected groups, sorted so that the first rule that matches decides:
- * longest normalised pattern first (RFC 9309 §2.2.2 "most octets"), `allow` before
- * `disallow` on equal length, then file order. Matching never backtracks: a pattern is
- * split at `*` and its pieces are found left to right, each at its leftmost place, which
- * is exact for `*`-only globs; cost is at most O(pattern × path) per rule.
+ * The rules of the groups selected for an agent. The first {@link DIRECT_QUERIES} queries
+ * are decided from the file's text as it is; then the rules are compiled, in place, into
+ * decision order: longest normalised pattern first (RFC 9309 §2.2.2 "most octets"),
+ * `allow` before `disallow` on equal length, then file order — so the first rule that
+ * matches decides. Matching never backtracks (see `wildcardMatch`).
  *
- * Layout, for speed on a cold cache: one array holds, per rule, its pattern body (without
- * a final `$`) and a packed word (flags and three literal "probe" characters that reject
- * most rules without a string call). Larger sets add buckets by the second character
- * (17–128 rules) or a {@link PrefixIndex} (more), and 64-bit bigram masks that reject
- * most wildcard rules in two word operations.
+ * Compiled layout, for speed on a cold cache: one array holds, per rule, its pattern body
+ * (without a final `$`), a packed word (flags and the three literal "probe" characters
+ * after the leading '/') and the mask of the probes that are set; the path's own three
+ * characters are packed once per query, so most rules are rejected by one AND and one
+ * compare. Larger sets add buckets by the second character (17–128 rules) or a
+ * {@link PrefixIndex} (more), and 64-bit bigram masks that reject most wildcard rules in
+ * two word operations.
  */
 export class CompiledRules {
-  /** Rule index in the file, in decision order. */
-  readonly ruleIndex: Uint32Array;
-  /** `[body0, word0, body1, word1, …]` in decision order. */
-  readonly #items: (string | number)[];
-  /** Pieces between `*` of the wildcard rules (first and last kept even when empty). */
-  readonly #segments: (readonly string[] | undefined)[];
-  /** Bigram masks of the wildcard rules (low and high word, interleaved); empty if none. */
-  readonly #bigrams: Int32Array;
-  /** Positions by the pattern's second character (bucketed sets only). */
-  readonly #buckets: readonly (Uint32Array | undefined)[] | undefined;
-  /** Positions without a literal second character (bucketed sets), or all (small sets). */
-  readonly #generic: Uint32Array;
-  #index: PrefixIndex | undefined;
+  /** Number of rules. */
+  readonly size: number;
+  readonly #file: RuleTable;
+  readonly #ranges: RuleRanges;
+  #compiled = false;
+  /** Queries answered: directly at first, then compiled ones until the index is built. */
   #queries = 0;
-  #testAt: ((position: number) => boolean) | undefined;
+  /** File index of each rule, in decision order. */
+  #ruleIndex: Uint32Array = NO_POSITIONS;
+  /** `[body0, word0, mask0, body1, …]` in decision order. */
+  #items: (string | number)[] = [];
+  /** Pieces between `*` of the wildcard rules (first and last kept even when empty). */
+  #segments: (readonly string[] | undefined)[] = [];
+  /** Bigram masks of the wildcard rules (low and high word, interleaved); empty if none. */
+  #bigrams: Int32Array = NO_BIGRAMS;
+  /** Positions by the pattern's second character (bucketed sets only). */
+  #buckets: readonly (Uint32Array | undefined)[] | undefined = undefined;
+  /** Positions without a literal second character (bucketed sets only). */
+  #generic: Uint32Array = NO_POSITIONS;
+  #index: PrefixIndex | undefined = undefined;
+  #testAt: ((position: number) => boolean) | undefined = undefined;
+  /** The path and its probe word, while the prefix index calls back into #test. */
   #path = '';
+  #probe = 0;
   /** The bigrams of the last path hashed. */
   #hashed = '';
   #pathLo = 0;
   #pathHi = 0;
 
-  constructor(
-    ruleIndex: Uint32Array,
-    items: (string | number)[],
-    segments: (readonly string[] | undefined)[],
-  ) {
-    this.ruleIndex = ruleIndex;
-    this.#items = items;
-    this.#segments = segments;
-    const n = ruleIndex.length;
-
-    let hasWildcards = false;
-    for (let i = 0; i < n; i++) if (segments[i] !== undefined) hasWildcards = true;
-    this.#bigrams = hasWildcards && n > SMALL ? new Int32Array(2 * n) : NO_BIGRAMS;
-    if (this.#bigrams.length > 0) {
-      for (let i = 0; i < n; i++) {
-        let lo = 0;
-        let hi = 0;
-        for (const piece of segments[i] ?? []) {
-          for (let k = 0; k + 1 < piece.length; k++) {
-            const h = bigram(piece.charCodeAt(k), piece.charCodeAt(k + 1));
-            if (h < 32) lo |= 1 << h;
-            else hi |= 1 << (h - 32);
-          }
-        }
-        this.#bigrams[2 * i] = lo;
-        this.#bigrams[2 * i + 1] = hi;
-      }
-    }
-
-    this.#index = undefined;
-    this.#buckets = undefined;
-    if (n <= SMALL) {
-      this.#generic = SEQUENCES[n]!;
-    } else {
-      const lists: number[][] = [];
-      const generic: number[] = [];
-      for (let i = 0; i < n; i++) {
-        const key = ((items[2 * i + 1] as number) >>> PROBE_SHIFT) & 0x7f;
-        if (key === 0) generic.push(i);
-        else (lists[key] ??= []).push(i);
-      }
-      const buckets: (Uint32Array | undefined)[] = [];
-      for (let c = 0; c < 128; c++) {
-        const list = lists[c];
-        buckets.push(list === undefined ? undefined : Uint32Array.from(list));
-      }
-      this.#buckets = buckets;
-      this.#generic = Uint32Array.from(generic);
-    }
+  constructor(file: RuleTable, ranges: RuleRanges) {
+    this.#file = file;
+    this.#ranges = ranges;
+    let size = 0;
+    for (const [from, to] of ranges) size += to - from;
+    this.size = size;
   }
 
-  get size(): number {
-    return this.ruleIndex.length;
+  /** True when `path` (a normalised match path) is allowed: no rule, or an allow rule, decides. */
+  allows(path: string): boolean {
+    if (!this.#compiled) {
+      const r = this.#direct(path);
+      if (r !== -2) return r < 0 || this.isAllow(r);
+    }
+    const position = this.#firstMatch(path);
+    return position < 0 || ((this.#items[3 * position + 1] as number) & FLAG_ALLOW) !== 0;
   }
 
-  /** True when the rule at `position` (decision order) is an `allow` rule. */
-  isAllow(position: number): boolean {
-    return ((this.#items[2 * position + 1] as number) & FLAG_ALLOW) !== 0;
+  /** File index of the rule that decides `path`, or -1 when no rule matches. */
+  decide(path: string): number {
+    if (!this.#compiled) {
+      const r = this.#direct(path);
+      if (r !== -2) return r;
+    }
+    const position = this.#firstMatch(path);
+    return position < 0 ? -1 : this.#ruleIndex[position]!;
+  }
+
+  /** True when rule `r` (a file index) is an `allow` rule. */
+  isAllow(r: number): boolean {
+    const file = this.#file;
+    return (tableAt(file.table, file.ruleInfoAt + r) & 1) === 1;
+  }
+
+  /** The direct answer while queries remain for it; else compiles and returns -2. */
+  #direct(path: string): number {
+    if (this.#queries < DIRECT_QUERIES) {
+      this.#queries++;
+      return directMatch(this.#file, this.#ranges, path);
+    }
+    this.#compile();
+    return -2;
   }
 
   /** Position (decision order) of the deciding rule for `path`, or -1 when none matches. */
-  firstMatch(path: string): number {
+  #firstMatch(path: string): number {
+    // The path's characters 1..3, packed like a rule's probes (a missing one reads as 0).
+    const probe =
+      (path.charCodeAt(1) & 0x7f) |
+      ((path.charCodeAt(2) & 0x7f) << 7) |
+      ((path.charCodeAt(3) & 0x7f) << 14);
     let index = this.#index;
-    if (index === undefined && this.ruleIndex.length > LARGE && ++this.#queries > INDEX_AFTER) {
-      const items = this.#items;
-      const segments = this.#segments;
-      index = this.#index = new PrefixIndex(
-        Array.from(
-          { length: this.ruleIndex.length },
-          (_, i) => segments[i]?.[0] ?? (items[2 * i] as string),
-        ),
-      );
+    if (index === undefined && this.size > LARGE && ++this.#queries > INDEX_AFTER) {
+      index = this.#index = this.#buildIndex();
     }
     if (index !== undefined) {
       this.#path = path;
+      this.#probe = probe;
       const found = index.firstMatch(
         path,
-        (this.#testAt ??= (position) => this.#test(position, this.#path)),
+        (this.#testAt ??= (position) => this.#test(position, this.#path, this.#probe)),
       );
       this.#path = '';
       return found;
     }
-    const generic = this.#generic;
-    const gl = generic.length;
     const buckets = this.#buckets;
     if (buckets === undefined) {
-      for (let j = 0; j < gl; j++) if (this.#test(generic[j]!, path)) return generic[j]!;
+      const n = this.size;
+      for (let i = 0; i < n; i++) if (this.#test(i, path, probe)) return i;
       return -1;
     }
-    const c = path.length >= 2 ? path.charCodeAt(1) : 128;
-    const bucket = c < 128 ? buckets[c] : undefined;
+    const generic = this.#generic;
+    const gl = generic.length;
+    const c = probe & 0x7f;
+    const bucket = c === 0 ? undefined : buckets[c];
     if (bucket === undefined) {
-      for (let j = 0; j < gl; j++) if (this.#test(generic[j]!, path)) return generic[j]!;
+      for (let j = 0; j < gl; j++) if (this.#test(generic[j]!, path, probe)) return generic[j]!;
       return -1;
     }
     const bl = bucket.length;
@@ -170,28 +167,21 @@ export class CompiledRules {
     while (i < bl) {
       const b = bucket[i]!;
       while (j < gl && generic[j]! < b) {
-        if (this.#test(generic[j]!, path)) return generic[j]!;
+        if (this.#test(generic[j]!, path, probe)) return generic[j]!;
         j++;
       }
-      if (this.#test(b, path)) return b;
+      if (this.#test(b, path, probe)) return b;
       i++;
     }
-    for (; j < gl; j++) if (this.#test(generic[j]!, path)) return generic[j]!;
+    for (; j < gl; j++) if (this.#test(generic[j]!, path, probe)) return generic[j]!;
     return -1;
   }
 
-  #test(position: number, path: string): boolean {
+  #test(position: number, path: string, probe: number): boolean {
     const items = this.#items;
-    const word = items[2 * position + 1] as number;
-    const probes = word >>> PROBE_SHIFT;
-    if (probes !== 0) {
-      const a = probes & 0x7f;
-      if (a !== 0 && path.charCodeAt(1) !== a) return false;
-      const b = (probes >>> 7) & 0x7f;
-      if (b !== 0 && path.charCodeAt(2) !== b) return false;
-      const c = probes >>> 14;
-      if (c !== 0 && path.charCodeAt(3) !== c) return false;
-    }
+    const k = 3 * position;
+    const word = items[k + 1] as number;
+    if ((probe & (items[k + 2] as number)) !== word >>> PROBE_SHIFT) return false;
     if ((word & FLAG_WILDCARD) !== 0) {
       const bigrams = this.#bigrams;
       if (bigrams.length > 0) {
@@ -209,8 +199,9 @@ export class CompiledRules {
         path,
       );
     }
-    if ((word & FLAG_ANCHORED) !== 0) return path === items[2 * position];
-    return (word & FLAG_SHORT_PREFIX) !== 0 || path.startsWith(items[2 * position] as string);
+    if ((word & FLAG_ANCHORED) !== 0) return path === items[k];
+    if ((word & FLAG_SHORT_PREFIX) !== 0) return true;
+    return hasPrefix(path, items[k] as string, (word & FLAG_SLASH) !== 0 ? 4 : 0);
   }
 
   #hashPath(path: string): void {
@@ -228,107 +219,130 @@ export class CompiledRules {
     this.#pathHi = hi;
     this.#hashed = path;
   }
-}
 
-const NO_BIGRAMS = new Int32Array(0);
-/** `[0, 1, …, n - 1]` for the small sets. */
-const SEQUENCES: readonly Uint32Array[] = Array.from({ length: SMALL + 1 }, (_, n) =>
-  Uint32Array.from({ length: n }, (_, i) => i),
-);
+  #buildIndex(): PrefixIndex {
+    const items = this.#items;
+    const segments = this.#segments;
+    return new PrefixIndex(
+      Array.from({ length: this.size }, (_, i) => segments[i]?.[0] ?? (items[3 * i] as string)),
+    );
+  }
+
+  /** Sorts the rules into decision order and builds the lookup structures. */
+  #compile(): void {
+    const { text, table, ruleStartAt, ruleInfoAt, normalized } = this.#file;
+    const n = this.size;
+    // The normalised patterns, and one number per rule, sorted natively: specificity, then
+    // allow, then file order (earlier first), packed as
+    // ((length * 2 + allow) * 2^21 + (2^21 - 1 - k)), k being the rule's place in `patterns`.
+    const patterns: string[] = new Array<string>(n);
+    const rules = new Uint32Array(n);
+    const keys = new Float64Array(n);
+    let k = 0;
+    for (const [from, to] of this.#ranges) {
+      for (let r = from; r < to; r++) {
+        const written = text.slice(
+          tableAt(table, ruleStartAt + r),
+          tableAt(table, ruleStartAt + r + 1),
+        );
+        const pattern = normalized ? written : normalizePattern(written);
+        patterns[k] = pattern;
+        rules[k] = r;
+        const allow = tableAt(table, ruleInfoAt + r) & 1;
+        keys[k] = (pattern.length * 2 + allow) * 0x200000 + (0x1fffff - k);
+        k++;
+      }
+    }
+    keys.sort();
+    const ruleIndex = new Uint32Array(n);
+    const items: (string | number)[] = new Array<string | number>(3 * n);
+    const segments: (readonly string[] | undefined)[] = new Array<readonly string[] | undefined>(n);
+    let hasWildcards = false;
+    for (let i = 0; i < n; i++) {
+      const place = 0x1fffff - (keys[n - 1 - i]! % 0x200000);
+      const r = rules[place]!;
+      ruleIndex[i] = r;
+      let body = patterns[place]!;
+      let word = (tableAt(table, ruleInfoAt + r) & 1) === 1 ? FLAG_ALLOW : 0;
+      if (body.charCodeAt(body.length - 1) === 36) {
+        word |= FLAG_ANCHORED;
+        body = body.slice(0, -1);
+      }
+      let literal = body;
+      if (body.includes('*')) {
+        word |= FLAG_WILDCARD;
+        const kept = wildcardSegments(body);
+        segments[i] = kept;
+        literal = kept[0]!;
+        hasWildcards = true;
+      }
+      // Probes: literal characters 1..3 (patterns are ASCII once normalised), and the mask
+      // of those that are set.
+      let probes = 0;
+      let mask = 0;
+      for (let p = 3; p >= 1; p--) {
+        const c = p < literal.length ? literal.charCodeAt(p) & 0x7f : 0;
+        probes = (probes << 7) | c;
+        mask = (mask << 7) | (c === 0 ? 0 : 0x7f);
+      }
+      word |= probes << PROBE_SHIFT;
+      // Paths always start with '/': a literal prefix of '/' and up to 3 more characters is
+      // fully checked by the probes.
+      if (literal.charCodeAt(0) === 47)
+        word |= literal.length <= 4 ? FLAG_SHORT_PREFIX : FLAG_SLASH;
+      items[3 * i] = body;
+      items[3 * i + 1] = word;
+      items[3 * i + 2] = mask;
+    }
+    this.#ruleIndex = ruleIndex;
+    this.#items = items;
+    this.#segments = segments;
+    if (hasWildcards && n > SMALL) this.#bigrams = bigramMasks(segments);
+    if (n > SMALL) this.#bucket();
+    this.#queries = 0;
+    this.#compiled = true;
+  }
+
+  /** Groups the positions by the pattern's second character (sets larger than SMALL). */
+  #bucket(): void {
+    const items = this.#items;
+    const lists: number[][] = [];
+    const generic: number[] = [];
+    for (let i = 0; i < this.size; i++) {
+      const key = ((items[3 * i + 1] as number) >>> PROBE_SHIFT) & 0x7f;
+      if (key === 0) generic.push(i);
+      else (lists[key] ??= []).push(i);
+    }
+    const buckets: (Uint32Array | undefined)[] = [];
+    for (let c = 0; c < 128; c++) {
+      const list = lists[c];
+      buckets.push(list === undefined ? undefined : Uint32Array.from(list));
+    }
+    this.#buckets = buckets;
+    this.#generic = Uint32Array.from(generic);
+  }
+}
 
 /** Hash of two adjacent characters into 0 … 63. */
 function bigram(a: number, b: number): number {
   return (a * 7 + b) & 63;
 }
 
-/**
- * True when `path` matches the pattern whose pieces between `*` are `segments` (first and
- * last always present, possibly empty; empty middle pieces removed), anchored at the end
- * when the pattern ended in `$`. `prefixChecked`: the caller knows the path starts with
- * the first piece.
- */
-export function wildcardMatch(
-  segments: readonly string[],
-  anchored: boolean,
-  prefixChecked: boolean,
-  path: string,
-): boolean {
-  const first = segments[0]!;
-  if (!prefixChecked && !path.startsWith(first)) return false;
-  const last = segments.length - 1;
-  const tail = segments[last]!;
-  // The end is cheap to check first, and most anchored patterns fail there.
-  if (anchored && !path.endsWith(tail)) return false;
-  let pos = first.length;
-  for (let k = 1; k < last; k++) {
-    const piece = segments[k]!;
-    const at = path.indexOf(piece, pos);
-    if (at < 0) return false;
-    pos = at + piece.length;
-  }
-  if (anchored) return path.length - tail.length >= pos;
-  return tail.length === 0 || path.indexOf(tail, pos) >= 0;
-}
-
-/** Compiles the rules `[from, to)` ranges of the file into decision order. */
-export function compileRules(
-  table: RuleTable,
-  ranges: readonly (readonly [number, number])[],
-): CompiledRules {
-  const { text, at, ruleStartAt, ruleInfoAt, normalized } = table;
-  let n = 0;
-  for (const [from, to] of ranges) n += to - from;
-  // The normalised patterns, and one number per rule, sorted natively: specificity, then
-  // allow, then file order (earlier first), packed as
-  // ((length * 2 + allow) * 2^21 + (2^21 - 1 - k)), k being the rule's place in `patterns`.
-  const patterns: string[] = new Array<string>(n);
-  const rules = new Uint32Array(n);
-  const keys = new Float64Array(n);
-  let k = 0;
-  for (const [from, to] of ranges) {
-    for (let r = from; r < to; r++) {
-      const written = text.slice(at(ruleStartAt + r), at(ruleStartAt + r + 1));
-      const pattern = normalized ? written : normalizePattern(written);
-      patterns[k] = pattern;
-      rules[k] = r;
-      keys[k] = (pattern.length * 2 + (at(ruleInfoAt + r) & 1)) * 0x200000 + (0x1fffff - k);
-      k++;
+/** Per rule, the bigrams its wildcard pieces contain (low and high word, interleaved). */
+function bigramMasks(segments: readonly (readonly string[] | undefined)[]): Int32Array {
+  const masks = new Int32Array(2 * segments.length);
+  for (let i = 0; i < segments.length; i++) {
+    let lo = 0;
+    let hi = 0;
+    for (const piece of segments[i] ?? []) {
+      for (let k = 0; k + 1 < piece.length; k++) {
+        const h = bigram(piece.charCodeAt(k), piece.charCodeAt(k + 1));
+        if (h < 32) lo |= 1 << h;
+        else hi |= 1 << (h - 32);
+      }
     }
+    masks[2 * i] = lo;
+    masks[2 * i + 1] = hi;
   }
-  keys.sort();
-  const indices = new Uint32Array(n);
-  const items: (string | number)[] = new Array<string | number>(2 * n);
-  const segments: (readonly string[] | undefined)[] = new Array<readonly string[] | undefined>(n);
-  for (let i = 0; i < n; i++) {
-    const place = 0x1fffff - (keys[n - 1 - i]! % 0x200000);
-    const r = rules[place]!;
-    indices[i] = r;
-    let body = patterns[place]!;
-    let word = (at(ruleInfoAt + r) & 1) === 1 ? FLAG_ALLOW : 0;
-    if (body.charCodeAt(body.length - 1) === 36) {
-      word |= FLAG_ANCHORED;
-      body = body.slice(0, -1);
-    }
-    let literal = body;
-    if (body.includes('*')) {
-      word |= FLAG_WILDCARD;
-      const pieces = body.split('*');
-      const kept = [pieces[0]!];
-      for (let p = 1; p < pieces.length - 1; p++) if (pieces[p] !== '') kept.push(pieces[p]!);
-      kept.push(pieces[pieces.length - 1]!);
-      segments[i] = kept;
-      literal = kept[0]!;
-    }
-    // Probes: literal characters 1..3 (patterns are ASCII once normalised).
-    let probes = 0;
-    for (let p = 3; p >= 1; p--)
-      probes = (probes << 7) | (p < literal.length ? literal.charCodeAt(p) & 0x7f : 0);
-    word |= probes << PROBE_SHIFT;
-    // Paths always start with '/': a literal prefix of '/' and up to 3 more characters is
-    // fully checked by the probes.
-    if (literal.length <= 4 && literal.charCodeAt(0) === 47) word |= FLAG_SHORT_PREFIX;
-    items[2 * i] = body;
-    items[2 * i + 1] = word;
-  }
-  return new CompiledRules(indices, items, segments);
+  return masks;
 }

@@ -1,9 +1,10 @@
-import { compileRules, type CompiledRules, type RuleTable } from './compiled-rules.js';
+import { CompiledRules } from './compiled-rules.js';
 import { materializeDiagnostics } from './diagnostics.js';
 import { normalizePattern } from './normalize-pattern.js';
 import { tableAt, type NumberTable } from './number-table.js';
 import { isValidProductToken, isValidPurposeToken } from './product-token.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
+import type { RuleTable } from './rule-table.js';
 import {
   ENTRY_PRODUCT,
   ENTRY_PURPOSE,
@@ -26,7 +27,12 @@ const NO_LINES: readonly number[] = Object.freeze([]);
 const NO_SITEMAPS: readonly string[] = Object.freeze([]);
 
 function isRobotsTxtPath(path: string): boolean {
-  return path.startsWith('/robots.txt') && (path.length === 11 || path.charCodeAt(11) === 63);
+  // The length and 'r' first: this runs on every disallowed path, and rarely matches.
+  return (
+    (path.length === 11 || path.charCodeAt(11) === 63) &&
+    path.charCodeAt(1) === 114 &&
+    path.startsWith('/robots.txt')
+  );
 }
 
 function describe(value: unknown): string {
@@ -93,12 +99,16 @@ class SelectedRules implements AgentRules {
     return this.allowsPath(toMatchPath(url));
   }
 
+  /** @internal The compiled rules; `undefined` when no rule applies. */
+  get compiled(): CompiledRules | undefined {
+    return this.#rules;
+  }
+
   /** @internal The verdict for a match path that is already normalised (see `toMatchPath`). */
   allowsPath(path: string): boolean {
     const rules = this.#rules;
     if (rules === undefined) return true;
-    const i = rules.firstMatch(path);
-    return i < 0 || rules.isAllow(i) || isRobotsTxtPath(path);
+    return rules.allows(path) || isRobotsTxtPath(path);
   }
 
   explain(url: string | URL): Verdict {
@@ -109,9 +119,9 @@ class SelectedRules implements AgentRules {
     const rules = this.#rules;
     if (this.selection === 'none')
       return Object.freeze({ allowed: true, reason: 'no-applicable-group', ...base });
-    const i = rules === undefined ? -1 : rules.firstMatch(path);
-    if (i < 0) return Object.freeze({ allowed: true, reason: 'no-matching-rule', ...base });
-    const rule = this.#file.matchedRule(rules!.ruleIndex[i]!);
+    const r = rules === undefined ? -1 : rules.decide(path);
+    if (r < 0) return Object.freeze({ allowed: true, reason: 'no-matching-rule', ...base });
+    const rule = this.#file.matchedRule(r);
     return Object.freeze({ allowed: rule.kind === 'allow', reason: 'rule', ...base, rule });
   }
 }
@@ -128,7 +138,7 @@ interface Extras {
 interface Caches {
   /** Agent (as passed) → its rules; bounded by `maxCachedAgents`. */
   readonly agents: Map<string, SelectedRules>;
-  /** Selected groups (`'1,4'`) → compiled rules, shared across agents; same bound. */
+  /** Selected groups (`'1,4'`) → their rules, shared across agents; same bound. */
   readonly compiled: Map<string, CompiledRules>;
 }
 
@@ -151,6 +161,8 @@ export class ParsedRobotsTxt implements RobotsTxt {
   #diagnostics: readonly Diagnostic[] | undefined;
   #lastAgent: Agent | undefined;
   #lastRules: SelectedRules | undefined;
+  /** The compiled rules of `#lastRules` (`null`: it has none), read without a hop. */
+  #lastCompiled: CompiledRules | null = null;
 
   constructor(scan: ScanResult, parsedBytes: number, truncated: boolean, maxAgents: number) {
     this.parsedBytes = parsedBytes;
@@ -181,9 +193,11 @@ export class ParsedRobotsTxt implements RobotsTxt {
 
   isAllowed(url: string | URL, agent: Agent): boolean {
     // The last agent is remembered: a crawler asks with the same agent again and again.
-    const last = this.#lastRules;
-    const rules = last !== undefined && agent === this.#lastAgent ? last : this.#rulesFor(agent);
-    return rules.allowsPath(toMatchPath(url));
+    let compiled = this.#lastCompiled;
+    if (agent !== this.#lastAgent || this.#lastRules === undefined)
+      compiled = this.#rulesFor(agent).compiled ?? null;
+    const path = toMatchPath(url);
+    return compiled === null || compiled.allows(path) || isRobotsTxtPath(path);
   }
 
   explain(url: string | URL, agent: Agent): Verdict {
@@ -243,6 +257,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
     if (typeof agent === 'string') {
       this.#lastAgent = agent;
       this.#lastRules = rules;
+      this.#lastCompiled = rules.compiled ?? null;
     }
     return rules;
   }
@@ -309,12 +324,12 @@ export class ParsedRobotsTxt implements RobotsTxt {
     if (compiled === undefined) {
       const ruleTable: RuleTable = {
         text: this.#text,
-        at: (i) => tableAt(t, i),
+        table: t,
         ruleStartAt: layout.ruleStartAt,
         ruleInfoAt: layout.ruleInfoAt,
         normalized: this.#normalized,
       };
-      compiled = compileRules(ruleTable, ranges);
+      compiled = new CompiledRules(ruleTable, ranges);
       if (caches.compiled.size >= this.#maxAgents)
         caches.compiled.delete(caches.compiled.keys().next().value!);
       caches.compiled.set(signature, compiled);
