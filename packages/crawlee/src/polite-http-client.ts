@@ -13,7 +13,6 @@ import {
   RobotsTooManyRedirectsError,
   nextRedirectHop,
 } from '@polite-crawler/fetch';
-import type { Decision } from '@polite-crawler/fetch';
 import { rawHeaderPairs } from '@polite-crawler/robots-tag';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
 
@@ -85,15 +84,6 @@ function isReplayable(body: AnyRequest['body']): boolean {
   return body === undefined || typeof body === 'string' || Buffer.isBuffer(body);
 }
 
-function deniedFor(decision: Decision, originalUrl?: string): RobotsDeniedError {
-  if (originalUrl !== undefined)
-    return new RobotsDeniedError({ reason: 'redirect-disallowed', decision, originalUrl });
-  return new RobotsDeniedError({
-    reason: decision.reason === 'unreachable' ? 'unreachable' : 'disallowed',
-    decision,
-  });
-}
-
 /**
  * A Crawlee `BaseHttpClient` that puts a robots policy in front of another one (by default
  * Crawlee's got-scraping client). Every request is checked against robots.txt and sent in its
@@ -155,7 +145,7 @@ export class PoliteHttpClient implements BaseHttpClient {
       originalUrl,
       plain.signal === undefined ? {} : { signal: plain.signal },
     );
-    if (!first.allowed) throw refuse(deniedFor(first));
+    if (!first.allowed) throw refuse(RobotsDeniedError.fromDecision(first));
 
     let url = new URL(originalUrl);
     let method: string = plain.method ?? 'GET';
@@ -222,7 +212,7 @@ export class PoliteHttpClient implements BaseHttpClient {
         plain.signal === undefined ? {} : { signal: plain.signal },
       );
       if (!decision.allowed) {
-        const error = refuse(deniedFor(decision, originalUrl));
+        const error = refuse(RobotsDeniedError.fromDecision(decision, originalUrl));
         await onRedirectDenied(owner, error);
         throw error;
       }

@@ -113,6 +113,23 @@ export class RobotsDeniedError extends Error {
     this.decision = decision;
     Object.defineProperty(this, DENIED, { value: true });
   }
+
+  /**
+   * The error for a refused decision: `redirect-disallowed` when the URL was a redirect
+   * target of `originalUrl`, else `unreachable` or `disallowed` as the decision says.
+   * @example
+   * const decision = await policy.check(url);
+   * if (!decision.allowed) throw RobotsDeniedError.fromDecision(decision);
+   */
+  static fromDecision(decision: Decision, originalUrl?: string): RobotsDeniedError {
+    if (originalUrl !== undefined) {
+      return new RobotsDeniedError({ reason: 'redirect-disallowed', decision, originalUrl });
+    }
+    return new RobotsDeniedError({
+      reason: decision.reason === 'unreachable' ? 'unreachable' : 'disallowed',
+      decision,
+    });
+  }
 }
 
 /**

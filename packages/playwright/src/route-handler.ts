@@ -4,7 +4,6 @@ import {
   RobotsTooManyRedirectsError,
   nextRedirectHop,
 } from '@polite-crawler/fetch';
-import type { Decision } from '@polite-crawler/fetch';
 import type { APIRequestContext, APIResponse, Page, Request, Route } from 'playwright-core';
 import type { ResolvedGateOptions } from './resolve-options.js';
 import type { GateEvent } from './types.js';
@@ -52,16 +51,6 @@ function mainFramePage(request: Request): Page | undefined {
   } catch {
     return undefined; // service worker requests have no frame
   }
-}
-
-function deniedFor(decision: Decision, originalUrl?: string): RobotsDeniedError {
-  if (originalUrl !== undefined) {
-    return new RobotsDeniedError({ reason: 'redirect-disallowed', decision, originalUrl });
-  }
-  return new RobotsDeniedError({
-    reason: decision.reason === 'unreachable' ? 'unreachable' : 'disallowed',
-    decision,
-  });
 }
 
 function locationOf(response: APIResponse): string | undefined {
@@ -146,7 +135,7 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
 
     try {
       const decision = await policy.check(url);
-      if (!decision.allowed) return await refuse(deniedFor(decision));
+      if (!decision.allowed) return await refuse(RobotsDeniedError.fromDecision(decision));
 
       let hop = await firstHop(request, options);
       const redirects: string[] = [];
@@ -183,7 +172,8 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
         );
         const target = next.url;
         const hopDecision = await policy.check(target);
-        if (!hopDecision.allowed) return await refuse(deniedFor(hopDecision, url));
+        if (!hopDecision.allowed)
+          return await refuse(RobotsDeniedError.fromDecision(hopDecision, url));
         redirects.push(target.href);
         const headers = { ...hop.headers };
         for (const name of next.dropHeaders) delete headers[name];
