@@ -1,10 +1,14 @@
 /**
  * Benchmark of @polite-crawler/fetch on loopback. Not a vitest test: run it with
- *   pnpm exec tsx test/bench/fetch.bench.ts
+ *   node --expose-gc --import tsx test/bench/fetch.bench.ts
  * It prints a markdown table and writes it to test/bench/results/fetch.md.
  *
  * - throughput: requests/s through createPoliteFetch (warm robots cache, high per-origin
- *   concurrency, no spacing) against plain undici fetch, same server, same Agent settings;
+ *   concurrency, no spacing) against plain undici fetch: same server, same Agent settings (one
+ *   Agent each, so that neither borrows the other's warm connections), same requests. Each
+ *   round runs both back to back (order alternating), after a full GC each, and the ratio is
+ *   the median of the per-round ratios: on a shared machine the load drifts from second to
+ *   second, and pairing adjacent runs cancels most of that drift;
  * - cold storm: 10,000 requests across 1,000 origins (distinct *.localhost host names on one
  *   server), counting robots.txt fetches and the time to drain;
  * - memory: heap held by a robots cache of 10,000 origins.
@@ -15,9 +19,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import type { LookupFunction } from 'node:net';
+import * as undici from 'undici';
 import { createPoliteFetch, createRobotsPolicy } from '@polite-crawler/fetch';
-import { localLookup } from '../fetch/helpers/setup.js';
-import { undici } from '../fetch/helpers/undici.js';
 
 const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
 const ROBOTS = [
@@ -74,6 +78,15 @@ process.on('message', (message) => {
 });
 `;
 
+/** `*.localhost` is 127.0.0.1, answered here (no resolver involved). */
+const localLookup: LookupFunction = (hostname, options, callback) => {
+  if (options.all === true) {
+    (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+      { address: '127.0.0.1', family: 4 },
+    ]);
+  } else callback(null, '127.0.0.1', 4);
+};
+
 interface Stats {
   robots: number;
   robotsHosts: number;
@@ -112,14 +125,20 @@ async function drive(
 
 const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const low = (values: number[]): number => Math.min(...values);
+const high = (values: number[]): number => Math.max(...values);
 const fmt = (n: number, digits = 0): string =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-function heapUsed(): number {
+function fullGc(): void {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   gc();
   gc();
+}
+
+function heapUsed(): number {
+  fullGc();
   return process.memoryUsage().heapUsed;
 }
 
@@ -136,8 +155,9 @@ async function main(): Promise<void> {
   const agentOptions = { connections: 128, connect: { lookup: localLookup } };
 
   // --- throughput -------------------------------------------------------------------------
-  const REQUESTS = 20_000;
+  const REQUESTS = 10_000;
   const PARALLEL = 64;
+  const ROUNDS = 9;
   const plainAgent = new undici.Agent(agentOptions);
   const politeAgent = new undici.Agent(agentOptions);
   const polite = createPoliteFetch({
@@ -148,53 +168,51 @@ async function main(): Promise<void> {
   });
   await (await polite(`${base}/warm`)).arrayBuffer();
   for (const path of ['/page', '/html']) {
-    const plainRates: number[] = [];
-    const politeRates: number[] = [];
-    const plainCpu: number[] = [];
-    const politeCpu: number[] = [];
-    const plainRun = async (): Promise<void> => {
-      const { ms, cpu } = await drive(REQUESTS, PARALLEL, async (i) => {
+    const plainRun = (): Promise<{ ms: number; cpu: number }> =>
+      drive(REQUESTS, PARALLEL, async (i) => {
         const response = await undici.fetch(`${base}${path}?${i}`, {
           dispatcher: plainAgent,
           headers: { 'user-agent': USER_AGENT },
         });
         await response.arrayBuffer();
       });
-      plainRates.push((REQUESTS / ms) * 1_000);
-      plainCpu.push(cpu / REQUESTS);
-    };
-    const politeRun = async (): Promise<void> => {
-      const { ms, cpu } = await drive(REQUESTS, PARALLEL, async (i) => {
+    const politeRun = (): Promise<{ ms: number; cpu: number }> =>
+      drive(REQUESTS, PARALLEL, async (i) => {
         const response = await polite(`${base}${path}?${i}`);
         await response.arrayBuffer();
       });
-      politeRates.push((REQUESTS / ms) * 1_000);
-      politeCpu.push(cpu / REQUESTS);
+    const measured = async (
+      run: () => Promise<{ ms: number; cpu: number }>,
+    ): Promise<{ rate: number; cpu: number }> => {
+      // Each side starts on a clean heap: no run pays for the other's garbage.
+      fullGc();
+      const { ms, cpu } = await run();
+      return { rate: (REQUESTS / ms) * 1_000, cpu: cpu / REQUESTS };
     };
-    await plainRun(); // warm-up, discarded
+    await plainRun(); // warm-up (JIT, connections), discarded
     await politeRun();
-    plainRates.length = 0;
-    politeRates.length = 0;
-    plainCpu.length = 0;
-    politeCpu.length = 0;
-    for (let round = 0; round < 5; round += 1) {
+    const plain: { rate: number; cpu: number }[] = [];
+    const politeResults: { rate: number; cpu: number }[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
       if (round % 2 === 0) {
-        await plainRun();
-        await politeRun();
+        plain.push(await measured(plainRun));
+        politeResults.push(await measured(politeRun));
       } else {
-        await politeRun();
-        await plainRun();
+        politeResults.push(await measured(politeRun));
+        plain.push(await measured(plainRun));
       }
     }
-    const plain = median(plainRates);
-    const politeRate = median(politeRates);
+    const ratios = politeResults.map((result, round) => result.rate / plain[round]!.rate);
+    const cpuRatios = politeResults.map((result, round) => plain[round]!.cpu / result.cpu);
+    const plainCpu = median(plain.map((result) => result.cpu));
+    const politeCpu = median(politeResults.map((result) => result.cpu));
     const what =
       path === '/page' ? 'text/plain 1 KiB' : 'text/html 4 KiB (robots metas read from the head)';
     rows.push([
       `Throughput, warm cache, ${what}`,
-      `undici fetch ${fmt(plain)} req/s (${fmt(median(plainCpu))} µs CPU/req)`,
-      `polite fetch ${fmt(politeRate)} req/s (${fmt(median(politeCpu))} µs CPU/req)`,
-      `ratio **${fmt(politeRate / plain, 2)}×** req/s, ${fmt(median(plainCpu) / median(politeCpu), 2)}× CPU efficiency`,
+      `undici fetch ${fmt(median(plain.map((result) => result.rate)))} req/s (${fmt(plainCpu)} µs CPU/req)`,
+      `polite fetch ${fmt(median(politeResults.map((result) => result.rate)))} req/s (${fmt(politeCpu)} µs CPU/req, +${fmt(politeCpu - plainCpu)} µs)`,
+      `ratio **${fmt(median(ratios), 2)}×** req/s (rounds ${fmt(low(ratios), 2)}–${fmt(high(ratios), 2)}), ${fmt(median(cpuRatios), 2)}× CPU efficiency`,
     ]);
   }
   await polite.close();
@@ -268,7 +286,8 @@ async function main(): Promise<void> {
   ].join('\n');
   const note = [
     `Node ${process.version}, ${process.platform}/${process.arch}, ${availableParallelism()} cores shared with other work; server in a child process on 127.0.0.1;`,
-    `throughput: ${fmt(REQUESTS)} requests per run, ${PARALLEL} in flight, median of 5 alternating runs.`,
+    `throughput: ${fmt(REQUESTS)} requests per run, ${PARALLEL} in flight, ${ROUNDS} rounds of one run per side back to back (order alternating, full GC before each run);`,
+    'req/s and CPU are medians over the rounds, ratios the median of the per-round ratios.',
   ].join(' ');
   const markdown = `# @polite-crawler/fetch benchmark\n\n${table}\n\n${note}\n`;
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });

@@ -1,6 +1,4 @@
 import { setMaxListeners } from 'node:events';
-import pLimit from 'p-limit';
-import type { LimitFunction } from 'p-limit';
 import type { EventSink } from './events.js';
 import { headerLines } from './header-input.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -22,8 +20,20 @@ export interface OriginSchedulerSettings {
   readonly crawlDelayFor: (origin: string) => number;
 }
 
+/** A caller waiting for a slot: a node of its origin's FIFO queue (doubly linked, O(1) removal). */
+interface Waiter {
+  readonly resolve: () => void;
+  readonly onAbort: () => void;
+  previous: Waiter | undefined;
+  next: Waiter | undefined;
+}
+
 interface OriginState {
-  readonly limit: LimitFunction;
+  /** Slots taken (tasks running, or waiting out the spacing while holding their slot). */
+  active: number;
+  /** Oldest waiter first. */
+  head: Waiter | undefined;
+  tail: Waiter | undefined;
   /** Earliest start of the next request (clock ms). */
   nextStart: number;
   /** Paused by Retry-After until (clock ms). */
@@ -33,8 +43,11 @@ interface OriginState {
 /**
  * Per-origin pacing: at most `concurrency` tasks at once, starts at least `minInterval` (or
  * the origin's crawl-delay) apart, and no start while the origin is paused by a Retry-After.
- * Origins never slow each other down. Idle origins' state is dropped beyond
- * `maxTrackedOrigins` (least recently used first).
+ * Waiters are served first come, first served. Origins never slow each other down. Idle
+ * origins' state is dropped beyond `maxTrackedOrigins` (least recently used first).
+ *
+ * The common case costs no promise: {@link OriginScheduler.acquire} takes a free slot
+ * synchronously when nobody waits and the origin may start now.
  * @example
  * await scheduler.run('https://example.com', (signal) => fetch(url, { signal }));
  */
@@ -42,10 +55,12 @@ export class OriginScheduler {
   readonly #settings: OriginSchedulerSettings;
   readonly #states = new Map<string, OriginState>();
   readonly #closing = new AbortController();
+  /** The origin last marked recently used (the last key of `#states`, when it is there). */
+  #recent: string | undefined;
 
   constructor(settings: OriginSchedulerSettings) {
     this.#settings = settings;
-    // One listener per task in flight (bounded by the work itself), removed as each settles.
+    // One listener per waiter (bounded by the work itself), removed as each one leaves.
     setMaxListeners(0, this.#closing.signal);
   }
 
@@ -55,48 +70,87 @@ export class OriginScheduler {
     task: (signal: AbortSignal) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
-    if (this.#closing.signal.aborted) return Promise.reject(this.#closing.signal.reason as Error);
+    const closing = this.#closing.signal;
+    if (closing.aborted) return Promise.reject(closing.reason as Error);
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    // Tracked from the call on; this state is the one the task is paced by.
     const state = this.#state(origin);
-    if (signal === undefined) {
-      // No caller signal: the policy's own close signal is enough (creating an AbortSignal per
-      // request costs more than the rest of the pacing put together).
-      const closing = this.#closing.signal;
-      return state
-        .limit(async () => {
-          closing.throwIfAborted();
-          await this.#waitForStart(origin, state, closing);
-          return task(closing);
-        })
-        .finally(() => this.#release(origin, state));
-    }
+    // No caller signal: the scheduler's own close signal is enough (creating an AbortSignal per
+    // request costs more than the rest of the pacing put together).
+    if (signal === undefined) return this.#runInSlot(origin, state, task, closing);
     // One short-lived signal per task, linked to the caller's and to close(); the links are
     // removed when the task settles, so long-lived signals never collect listeners.
     const controller = new AbortController();
-    const closing = this.#closing.signal;
     const onClose = (): void => controller.abort(closing.reason);
-    const onCaller = (): void => controller.abort(signal?.reason);
+    const onCaller = (): void => controller.abort(signal.reason);
     closing.addEventListener('abort', onClose, { once: true });
-    signal?.addEventListener('abort', onCaller, { once: true });
+    signal.addEventListener('abort', onCaller, { once: true });
     const taskSignal = controller.signal;
-    const running = state.limit(async () => {
-      taskSignal.throwIfAborted();
-      await this.#waitForStart(origin, state, taskSignal);
-      return task(taskSignal);
-    });
-    const settled = running.finally(() => {
+    const settled = this.#runInSlot(origin, state, task, taskSignal).finally(() => {
       closing.removeEventListener('abort', onClose);
-      signal?.removeEventListener('abort', onCaller);
-      this.#release(origin, state);
+      signal.removeEventListener('abort', onCaller);
     });
     return raceSignal(settled, taskSignal);
+  }
+
+  /**
+   * Takes one of `origin`'s slots for the caller, who must {@link OriginScheduler.release} it
+   * when done. Returns `undefined` when the slot was taken at once (a slot is free, nobody
+   * waits, the origin may start now), else a promise that resolves once the slot is taken and
+   * the spacing waited out, or rejects when `signal` aborts first. `signal` defaults to the
+   * scheduler's close signal and replaces it: pass one linked to both when both matter (as
+   * {@link OriginScheduler.run} does). `crawlDelay` is the origin's crawl-delay spacing when
+   * the caller already knows it (saves a lookup for the first try).
+   * @example
+   * const waiting = scheduler.acquire(origin);
+   * if (waiting !== undefined) await waiting;
+   * try { await work(); } finally { scheduler.release(origin); }
+   */
+  acquire(origin: string, signal?: AbortSignal, crawlDelay?: number): Promise<void> | undefined {
+    return this.#acquire(origin, this.#state(origin), signal, crawlDelay);
+  }
+
+  /** Gives back a slot taken with {@link OriginScheduler.acquire}; the oldest waiter gets it. */
+  release(origin: string): void {
+    const state = this.#states.get(origin);
+    if (state !== undefined) this.#release(origin, state);
+  }
+
+  #acquire(
+    origin: string,
+    state: OriginState,
+    signal: AbortSignal | undefined,
+    crawlDelay: number | undefined,
+  ): Promise<void> | undefined {
+    const closing = this.#closing.signal;
+    if (closing.aborted) return Promise.reject(closing.reason as Error);
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    if (state.active < this.#settings.concurrency && state.head === undefined) {
+      state.active += 1;
+      if (this.#tryStart(origin, state, crawlDelay)) return undefined;
+      return this.#waitForStart(origin, state, signal ?? closing);
+    }
+    return this.#enqueue(state, signal ?? closing).then(() =>
+      this.#waitForStart(origin, state, signal ?? closing),
+    );
+  }
+
+  #release(origin: string, state: OriginState): void {
+    state.active -= 1;
+    const waiter = state.head;
+    if (waiter !== undefined && state.active < this.#settings.concurrency) {
+      this.#unlink(state, waiter);
+      state.active += 1;
+      waiter.resolve();
+    }
+    this.#touch(origin, state);
   }
 
   /** Pauses `origin` until `until` (clock ms), unless already paused longer. */
   pause(origin: string, until: number): void {
     const state = this.#state(origin);
     state.pausedUntil = Math.max(state.pausedUntil, until);
-    this.#release(origin, state);
+    this.#touch(origin, state);
   }
 
   /** A 429 or 503 with a parseable `Retry-After` pauses the origin (capped at `maxRetryAfter`). */
@@ -131,37 +185,112 @@ export class OriginScheduler {
     this.#closing.abort(reason);
   }
 
+  async #runInSlot<T>(
+    origin: string,
+    state: OriginState,
+    task: (signal: AbortSignal) => Promise<T>,
+    signal: AbortSignal,
+  ): Promise<T> {
+    // The slot is asked for after the caller's synchronous code, never inside `run()` itself
+    // (a pause or close right after `run()` applies to this task, as it always did).
+    await Promise.resolve();
+    try {
+      const waiting = this.#acquire(origin, state, signal, undefined);
+      if (waiting !== undefined) await waiting;
+    } catch (error) {
+      // Never started: the origin still counts as used now.
+      this.#touch(origin, state);
+      throw error;
+    }
+    try {
+      return await task(signal);
+    } finally {
+      this.#release(origin, state);
+    }
+  }
+
   #state(origin: string): OriginState {
     let state = this.#states.get(origin);
     if (state === undefined) {
-      state = { limit: pLimit(this.#settings.concurrency), nextStart: 0, pausedUntil: 0 };
+      state = { active: 0, head: undefined, tail: undefined, nextStart: 0, pausedUntil: 0 };
       this.#states.set(origin, state);
+      this.#recent = origin;
     }
     return state;
   }
 
+  /** Starts now if spacing and pauses allow it (booking the next start); `false` otherwise. */
+  #tryStart(origin: string, state: OriginState, crawlDelay?: number): boolean {
+    const { clock, minInterval, crawlDelayFor } = this.#settings;
+    const now = clock.now();
+    if (state.nextStart > now || state.pausedUntil > now) return false;
+    const delay = crawlDelay ?? crawlDelayFor(origin);
+    state.nextStart = now + (delay > minInterval ? delay : minInterval);
+    return true;
+  }
+
+  /** Holding a slot: waits until the origin may start; gives the slot back when `signal` aborts. */
   async #waitForStart(origin: string, state: OriginState, signal: AbortSignal): Promise<void> {
-    const { clock, minInterval } = this.#settings;
-    for (;;) {
-      const now = clock.now();
-      const startAt = Math.max(now, state.nextStart, state.pausedUntil);
-      if (startAt <= now) {
-        state.nextStart = now + Math.max(minInterval, this.#settings.crawlDelayFor(origin));
-        return;
+    const { clock } = this.#settings;
+    try {
+      signal.throwIfAborted();
+      while (!this.#tryStart(origin, state)) {
+        const now = clock.now();
+        await clock.sleep(Math.max(state.nextStart, state.pausedUntil) - now, signal);
       }
-      await clock.sleep(startAt - now, signal);
+    } catch (error) {
+      this.#release(origin, state);
+      throw error;
     }
   }
 
+  /** Queues for a slot; resolves once `release` hands one over (already counted as taken). */
+  #enqueue(state: OriginState, signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve: () => {
+          signal.removeEventListener('abort', waiter.onAbort);
+          resolve();
+        },
+        onAbort: () => {
+          this.#unlink(state, waiter);
+          reject(signal.reason as Error);
+        },
+        previous: state.tail,
+        next: undefined,
+      };
+      if (state.tail === undefined) state.head = waiter;
+      else state.tail.next = waiter;
+      state.tail = waiter;
+      signal.addEventListener('abort', waiter.onAbort, { once: true });
+    });
+  }
+
+  #unlink(state: OriginState, waiter: Waiter): void {
+    if (waiter.previous === undefined) state.head = waiter.next;
+    else waiter.previous.next = waiter.next;
+    if (waiter.next === undefined) state.tail = waiter.previous;
+    else waiter.next.previous = waiter.previous;
+    waiter.previous = undefined;
+    waiter.next = undefined;
+  }
+
   /** Marks `origin` recently used; drops idle states beyond the bound, oldest first. */
-  #release(origin: string, state: OriginState): void {
-    this.#states.delete(origin);
-    this.#states.set(origin, state);
-    if (this.#states.size <= this.#settings.maxTrackedOrigins) return;
-    for (const [key, candidate] of this.#states) {
-      if (this.#states.size <= this.#settings.maxTrackedOrigins) break;
-      if (candidate.limit.activeCount === 0 && candidate.limit.pendingCount === 0)
-        this.#states.delete(key);
+  #touch(origin: string, state: OriginState): void {
+    const states = this.#states;
+    const bound = this.#settings.maxTrackedOrigins;
+    if (origin !== this.#recent) {
+      states.delete(origin);
+      states.set(origin, state);
+      this.#recent = origin;
+    }
+    if (states.size <= bound) return;
+    for (const [key, candidate] of states) {
+      if (states.size <= bound) break;
+      if (candidate.active === 0 && candidate.head === undefined) {
+        states.delete(key);
+        if (key === this.#recent) this.#recent = undefined;
+      }
     }
   }
 }

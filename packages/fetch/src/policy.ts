@@ -89,6 +89,62 @@ export function decide(entry: CacheEntry, url: URL, origin: string = url.origin)
   return rule === undefined ? base : { ...base, rule, line: rule.line };
 }
 
+/** Whether `entry` allows `url`: `decide(entry, url).allowed` without building the decision. */
+function allows(entry: CacheEntry, url: URL): boolean {
+  const { inForce, rules } = entry;
+  if (inForce === 'unavailable') return true;
+  if (inForce === 'unreachable' || rules === undefined) return false;
+  return rules.isAllowed(url);
+}
+
+/**
+ * What `createPoliteFetch` uses on its hot path when it drives a policy made by
+ * {@link createRobotsPolicy}: the same checks, pacing and events as the public methods, on an
+ * already parsed URL and its origin, answering synchronously when nothing has to be waited for.
+ * @example
+ * const gate = politeGate(policy)!;
+ * const entered = gate.enter(url, url.origin, undefined);
+ * if (entered !== undefined) await entered;
+ * try { response = await fetch(url); } finally { gate.release(url.origin); }
+ */
+export interface PoliteGate {
+  /**
+   * `assertAllowed` and then a pacing slot of `origin` (as `schedule` takes it; close aborts
+   * the wait), for a caller without a signal, who gives the slot back with `release`.
+   * `undefined` when both are done at once (the origin's rules are cached and allow `url`, a
+   * slot is free and no spacing is due); otherwise a promise that settles when they are done.
+   * Throws (or the promise rejects with) what `assertAllowed` and `schedule` reject with.
+   */
+  enter(url: URL, origin: string, redirectedFrom: string | undefined): Promise<void> | undefined;
+  /**
+   * `assertAllowed` alone, for a caller with a signal: `undefined` when `url` may be fetched
+   * now, or a promise of the decision when robots.txt must be resolved first.
+   */
+  admit(
+    url: URL,
+    origin: string,
+    signal: AbortSignal,
+    redirectedFrom: string | undefined,
+  ): Promise<Decision> | undefined;
+  /** Gives back a slot taken by `enter`. */
+  release(origin: string): void;
+  /** `noteResponse` for an origin. */
+  noteResponse(origin: string, status: number, headers: HeaderInput): void;
+}
+
+const gates = new WeakMap<object, PoliteGate>();
+
+/**
+ * The hot-path gate of a policy made by {@link createRobotsPolicy} in this copy of the
+ * package, or `undefined` for any other {@link RobotsPolicy} (which is then driven through its
+ * public methods).
+ * @example
+ * const gate = politeGate(policy) ?? publicGate(policy);
+ */
+export function politeGate(policy: RobotsPolicy): PoliteGate | undefined {
+  return gates.get(policy);
+}
+
 function report(resolved: Resolved, url: URL, agent: Agent): RobotsTxtReport {
   const { entry, state } = resolved;
   const { stored, robots } = entry;
@@ -181,6 +237,66 @@ class Policy implements RobotsPolicy {
       events: this.#events,
       crawlDelayFor: (origin) => this.#crawlDelay(origin),
     });
+    const scheduler = this.#scheduler;
+    gates.set(this, {
+      enter: (url, origin, redirectedFrom) => this.#enter(url, origin, redirectedFrom),
+      admit: (url, origin, signal, redirectedFrom) =>
+        this.#admit(url, origin, signal, redirectedFrom),
+      release: (origin) => scheduler.release(origin),
+      noteResponse: (origin, status, headers) => {
+        if (!this.#closed) scheduler.noteResponse(origin, status, headers);
+      },
+    });
+  }
+
+  #enter(url: URL, origin: string, redirectedFrom: string | undefined): Promise<void> | undefined {
+    if (this.#closed) throw new RobotsClosedError();
+    const entry = this.#cache.peek(origin);
+    if (entry === undefined) return this.#enterLater(url, origin, redirectedFrom);
+    this.#noteCache(origin, entry.stale ? 'stale' : 'hit');
+    if (!allows(entry, url)) {
+      this.#deny(
+        decide(entry, url, origin),
+        redirectedFrom === undefined ? {} : { redirectedFrom },
+      );
+    }
+    // The crawl-delay of the rules that just admitted the request (no second lookup).
+    return this.#scheduler.acquire(origin, undefined, this.#crawlDelayOf(entry));
+  }
+
+  async #enterLater(url: URL, origin: string, redirectedFrom: string | undefined): Promise<void> {
+    const resolved = await this.#resolve(origin, undefined);
+    const decision = decide(resolved.entry, url, origin);
+    if (!decision.allowed) {
+      this.#deny(decision, redirectedFrom === undefined ? {} : { redirectedFrom });
+    }
+    if (this.#closed) throw new RobotsClosedError();
+    const waiting = this.#scheduler.acquire(origin);
+    if (waiting !== undefined) await waiting;
+  }
+
+  #admit(
+    url: URL,
+    origin: string,
+    signal: AbortSignal,
+    redirectedFrom: string | undefined,
+  ): Promise<Decision> | undefined {
+    if (this.#closed) throw new RobotsClosedError();
+    signal.throwIfAborted();
+    const entry = this.#cache.peek(origin);
+    if (entry === undefined) {
+      const options = redirectedFrom === undefined ? {} : { redirectedFrom };
+      return this.#resolve(origin, signal).then((resolved) => {
+        const decision = decide(resolved.entry, url, origin);
+        return decision.allowed ? decision : this.#deny(decision, options);
+      });
+    }
+    this.#noteCache(origin, entry.stale ? 'stale' : 'hit');
+    if (allows(entry, url)) return undefined;
+    return this.#deny(
+      decide(entry, url, origin),
+      redirectedFrom === undefined ? {} : { redirectedFrom },
+    );
   }
 
   async check(url: string | URL, options: CheckOptions = {}): Promise<Decision> {
@@ -317,8 +433,13 @@ class Policy implements RobotsPolicy {
   }
 
   #crawlDelay(origin: string): number {
+    return this.#crawlDelayOf(this.#cache.peek(origin));
+  }
+
+  /** The spacing `entry`'s crawl-delay asks for (capped), ms; 0 when none or ignored. */
+  #crawlDelayOf(entry: CacheEntry | undefined): number {
     if (this.#options.crawlDelay === 'ignore') return 0;
-    const seconds = this.#cache.peek(origin)?.rules?.crawlDelay;
+    const seconds = entry?.rules?.crawlDelay;
     if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) return 0;
     return Math.min(this.#options.maxCrawlDelay, Math.round(seconds * 1_000));
   }

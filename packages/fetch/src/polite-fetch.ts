@@ -10,7 +10,7 @@ import type { TapRecord } from './response-tap.js';
 import { resolvePageOptions } from './options.js';
 import { isRedirectStatus, nextHop } from './page-redirects.js';
 import type { Hop } from './page-redirects.js';
-import { createRobotsPolicy, toHttpUrl } from './policy.js';
+import { createRobotsPolicy, politeGate, toHttpUrl } from './policy.js';
 import { checkResponse } from './response-checker.js';
 import type {
   PoliteFetch,
@@ -53,50 +53,60 @@ type RequestLike = {
   arrayBuffer(): Promise<ArrayBuffer>;
 };
 
-async function prepare(
+const NO_INIT: PoliteRequestInit = Object.freeze({});
+
+/**
+ * The first hop of a call. Synchronous unless the input is a Request whose body must be read
+ * (one promise less on every ordinary call).
+ */
+function prepare(
   input: PoliteRequestInput,
   init: PoliteRequestInit,
   userAgent: string,
-): Promise<Prepared> {
+  defaultHeaders: Hop['headers'],
+): Prepared | Promise<Prepared> {
   const request =
     typeof input === 'string' || input instanceof URL ? undefined : (input as RequestLike);
   const url = toHttpUrl(request === undefined ? (input as string | URL) : request.url);
   const given = init.headers ?? request?.headers;
   let headers: Hop['headers'];
   if (given === undefined) {
-    headers = { 'user-agent': userAgent };
+    // Shared and frozen: fetch and nextHop only read it.
+    headers = defaultHeaders;
   } else {
     headers = new Headers(given as ConstructorParameters<typeof Headers>[0]);
     // The identity robots.txt was checked for is the identity the site sees.
     headers.set('user-agent', userAgent);
   }
-  let body: RequestInit['body'] = init.body;
-  if (
-    body === undefined &&
-    request !== undefined &&
-    request.body !== null &&
-    request.body !== undefined
-  ) {
-    body = new Uint8Array(await request.arrayBuffer());
-  }
   const method = (init.method ?? request?.method ?? 'GET').toUpperCase();
   const redirect =
     init.redirect ?? (request?.redirect as 'follow' | 'manual' | 'error' | undefined) ?? 'follow';
   const signal = init.signal ?? request?.signal ?? undefined;
-  return {
-    hop: { url, method, headers, body: body ?? null },
+  const prepared: Prepared = {
+    hop: { url, method, headers, body: init.body ?? null },
     init,
     redirect,
     signal,
     dispatcher: init.dispatcher,
   };
+  if (
+    init.body === undefined &&
+    request !== undefined &&
+    request.body !== null &&
+    request.body !== undefined
+  ) {
+    return request.arrayBuffer().then((buffer) => ({
+      ...prepared,
+      hop: { ...prepared.hop, body: new Uint8Array(buffer) },
+    }));
+  }
+  return prepared;
 }
 
+/** `url.href` without a non-empty fragment. */
 function withoutHash(url: URL): string {
-  if (url.hash === '') return url.href;
-  const copy = new URL(url);
-  copy.hash = '';
-  return copy.href;
+  const { href, hash } = url;
+  return hash === '' ? href : href.slice(0, href.length - hash.length);
 }
 
 function isStream(body: RequestInit['body']): boolean {
@@ -160,82 +170,105 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     maxHeadBytes: page.maxHeadBytes,
   };
 
-  const fetchHop = async (
-    prepared: Prepared,
-    hop: Hop,
-  ): Promise<{ response: Response; tap: TapRecord }> => {
-    let tap: TapRecord = { headers: undefined, meta: undefined };
-    const response = await policy.schedule(
-      hop.url,
+  const gate = politeGate(policy);
+  const defaultHeaders: Hop['headers'] = Object.freeze({ 'user-agent': policy.userAgent });
+
+  /** undici's init for one hop, through a fresh tap that records into `tap`. */
+  const hopInit = (prepared: Prepared, hop: Hop, tap: TapRecord): RequestInit => {
+    const init: RequestInit = {
+      ...prepared.init,
+      method: hop.method,
+      headers: hop.headers,
+      body: hop.body,
+      redirect: 'manual',
       // The caller's own signal goes to undici, so that it also aborts the body later.
+      signal: prepared.signal ?? null,
+      dispatcher: tapResponse(prepared.dispatcher ?? policy.dispatcher, tapSettings, tap),
+    };
+    if (isStream(hop.body)) (init as { duplex?: string }).duplex = 'half';
+    return init;
+  };
+
+  /** One hop run by `policy.schedule` (kept for a caller signal, whose handling it owns, and for policies from elsewhere). */
+  const scheduledHop = (prepared: Prepared, hop: Hop, tap: TapRecord): Promise<Response> =>
+    policy.schedule(
+      hop.url,
       async () => {
-        const tapped = tapResponse(prepared.dispatcher ?? policy.dispatcher, tapSettings);
-        tap = tapped.record;
-        const { dispatcher } = tapped;
-        const init: RequestInit = {
-          ...prepared.init,
-          method: hop.method,
-          headers: hop.headers,
-          body: hop.body,
-          redirect: 'manual',
-          signal: prepared.signal ?? null,
-          dispatcher,
-        };
-        if (isStream(hop.body)) (init as { duplex?: string }).duplex = 'half';
-        const answer = await undiciFetch(hop.url, init);
+        const answer = await undiciFetch(hop.url.href, hopInit(prepared, hop, tap));
         policy.noteResponse(hop.url, answer.status, tap.headers ?? answer.headers);
         return answer;
       },
       prepared.signal === undefined ? {} : { signal: prepared.signal },
     );
-    return { response, tap };
-  };
 
   const politeFetch = async (
     input: PoliteRequestInput,
-    init: PoliteRequestInit = {},
+    init: PoliteRequestInit = NO_INIT,
   ): Promise<PoliteResponse> => {
-    const prepared = await prepare(input, init, policy.userAgent);
+    const ready = prepare(input, init, policy.userAgent, defaultHeaders);
+    const prepared = ready instanceof Promise ? await ready : ready;
     const { signal } = prepared;
-    const requested = prepared.hop.url.href;
-    const redirects: string[] = [];
+    let redirects: string[] | undefined;
     let hop = prepared.hop;
     for (;;) {
-      await policy.assertAllowed(hop.url, {
-        ...(signal === undefined ? {} : { signal }),
-        ...(redirects.length === 0 ? {} : { redirectedFrom: requested }),
-      });
-      const { response, tap } = await fetchHop(prepared, hop);
-      const location = response.headers.get('location');
-      if (
-        prepared.redirect !== 'manual' &&
-        isRedirectStatus(response.status) &&
-        location !== null
-      ) {
-        await response.body?.cancel().catch(() => {});
-        if (prepared.redirect === 'error') {
-          throw new RobotsRedirectError({
-            url: hop.url.href,
-            reason: 'redirect-mode-error',
-            location,
-            status: response.status,
-          });
+      const { url } = hop;
+      const redirectedFrom = redirects === undefined ? undefined : prepared.hop.url.href;
+      const tap: TapRecord = { headers: undefined, meta: undefined };
+      let response: Response;
+      if (gate === undefined) {
+        await policy.assertAllowed(url, {
+          ...(signal === undefined ? {} : { signal }),
+          ...(redirectedFrom === undefined ? {} : { redirectedFrom }),
+        });
+        response = await scheduledHop(prepared, hop, tap);
+      } else if (signal === undefined) {
+        // The hot path: admission and the pacing slot in one step, and the slot given back
+        // here (no task closure, and no promise at all when nothing has to be waited for).
+        const origin = url.origin;
+        const request = hopInit(prepared, hop, tap);
+        const entered = gate.enter(url, origin, redirectedFrom);
+        if (entered !== undefined) await entered;
+        try {
+          response = await undiciFetch(url.href, request);
+          gate.noteResponse(origin, response.status, tap.headers ?? response.headers);
+        } finally {
+          gate.release(origin);
         }
-        if (redirects.length >= page.maxRedirects) {
-          throw new RobotsTooManyRedirectsError({
-            url: requested,
-            redirects,
-            maxRedirects: page.maxRedirects,
-          });
+      } else {
+        const admitted = gate.admit(url, url.origin, signal, redirectedFrom);
+        if (admitted !== undefined) await admitted;
+        response = await scheduledHop(prepared, hop, tap);
+      }
+      if (prepared.redirect !== 'manual' && isRedirectStatus(response.status)) {
+        const location = response.headers.get('location');
+        if (location !== null) {
+          await response.body?.cancel().catch(() => {});
+          if (prepared.redirect === 'error') {
+            throw new RobotsRedirectError({
+              url: hop.url.href,
+              reason: 'redirect-mode-error',
+              location,
+              status: response.status,
+            });
+          }
+          redirects ??= [];
+          if (redirects.length >= page.maxRedirects) {
+            throw new RobotsTooManyRedirectsError({
+              url: prepared.hop.url.href,
+              redirects,
+              maxRedirects: page.maxRedirects,
+            });
+          }
+          hop = nextHop(hop, response.status, location);
+          redirects.push(hop.url.href);
+          continue;
         }
-        hop = nextHop(hop, response.status, location);
-        redirects.push(hop.url.href);
-        continue;
       }
       return checkResponse(
         response,
         tap,
-        { url: withoutHash(hop.url), redirected: redirects.length > 0 },
+        withoutHash(hop.url),
+        redirects !== undefined,
         checkSettings,
       );
     }

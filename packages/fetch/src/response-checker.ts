@@ -49,31 +49,45 @@ export function robotsTagLines(
  * `noindex: 'reject'`, a noindex page (or one whose `unavailable_after` has passed) rejects
  * with {@link RobotsNoIndexError} and its body is cancelled.
  * @example
- * const polite = await checkResponse(response, tap.record, { url, redirected: false }, settings);
+ * const polite = await checkResponse(response, record, url, false, settings);
  * polite.robots.noindex;
  */
 export function checkResponse(
   response: Response,
   tap: TapRecord,
-  where: { readonly url: string; readonly redirected: boolean },
+  url: string,
+  redirected: boolean,
   settings: ResponseCheckSettings,
 ): PoliteResponse | Promise<never> {
-  const lines = robotsTagLines(tap.headers, response.headers);
-  const robots: RobotsDirectives =
-    lines.length === 0 && (tap.meta === undefined || tap.meta.rules.length === 0)
-      ? settings.none
-      : directivesFor(
-          tap.meta === undefined
-            ? parseRobotsTagHeaders(lines)
-            : [parseRobotsTagHeaders(lines), tap.meta],
-          settings.productToken,
-        );
+  const { headers: raw, meta } = tap;
+  const noMeta = meta === undefined || meta.rules.length === 0;
+  let robots: RobotsDirectives;
+  if (
+    noMeta &&
+    raw !== undefined &&
+    raw['robots-tag'] === undefined &&
+    raw['x-robots-tag'] === undefined
+  ) {
+    // The common case: nothing to parse (and no array to build).
+    robots = settings.none;
+  } else {
+    const lines = robotsTagLines(raw, response.headers);
+    robots =
+      lines.length === 0 && noMeta
+        ? settings.none
+        : directivesFor(
+            meta === undefined
+              ? parseRobotsTagHeaders(lines)
+              : [parseRobotsTagHeaders(lines), meta],
+            settings.productToken,
+          );
+  }
   if (
     settings.noindex === 'reject' &&
     (robots.noindex || isUnavailable(robots, settings.clock.now()))
   ) {
     const error = new RobotsNoIndexError({
-      url: where.url,
+      url,
       status: response.status,
       directives: robots,
     });
@@ -84,9 +98,8 @@ export function checkResponse(
     );
   }
   Object.defineProperty(response, 'robots', { value: robots, enumerable: true });
-  if (response.url !== where.url)
-    Object.defineProperty(response, 'url', { value: where.url, enumerable: true });
-  if (where.redirected)
-    Object.defineProperty(response, 'redirected', { value: true, enumerable: true });
+  if (response.url !== url)
+    Object.defineProperty(response, 'url', { value: url, enumerable: true });
+  if (redirected) Object.defineProperty(response, 'redirected', { value: true, enumerable: true });
   return response as Response & PoliteResponse;
 }

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
@@ -51,6 +52,9 @@ const DECODERS: Record<string, (() => Transform) | undefined> = {
   br: createBrotliDecompress,
 };
 
+/** The media type before any parameter, spaces around it allowed, case-insensitive (ASCII only without the `u` flag). */
+const HTML_ESSENCE = /^\s*(?:text\/html|application\/xhtml\+xml)\s*(?:;|$)/i;
+
 /**
  * Whether a `Content-Type` names HTML (`text/html`, `application/xhtml+xml`), whose `<head>`
  * may hold robots metas.
@@ -59,13 +63,8 @@ const DECODERS: Record<string, (() => Transform) | undefined> = {
  */
 export function isHtml(contentType: string | undefined | null): boolean {
   if (contentType === undefined || contentType === null) return false;
-  const semicolon = contentType.indexOf(';');
-  const essence = (semicolon === -1 ? contentType : contentType.slice(0, semicolon))
-    .trim()
-    .toLowerCase();
-  return essence === 'text/html' || essence === 'application/xhtml+xml';
+  return HTML_ESSENCE.test(contentType);
 }
-
 /** A decoder chain for `Content-Encoding`, or `null` when a coding is unknown. */
 function decodersFor(contentEncoding: readonly string[] | undefined): Transform[] | null {
   if (contentEncoding === undefined) return [];
@@ -94,16 +93,44 @@ function recordHeaders(pairs: Iterable<readonly [string, string]>): RawHeaders {
   return headers;
 }
 
-/** Lengths of the recorded names: most header names are skipped without being decoded. */
-const RECORDED_LENGTHS = new Set([...RECORDED].map((name) => name.length));
+/** A header name's length and lower-cased last character. */
+function nameKey(length: number, last: number): number {
+  return (length << 8) | (last | 0x20);
+}
+
+/**
+ * The recorded names by {@link nameKey} (distinct for these six): a raw name is compared with
+ * its one candidate byte by byte, and most names are skipped without being decoded.
+ */
+const RECORDED_BY_KEY = new Map(
+  [...RECORDED].map((name) => [nameKey(name.length, name.charCodeAt(name.length - 1)), name]),
+);
+if (RECORDED_BY_KEY.size !== RECORDED.size)
+  throw new Error('response-tap: recorded header keys collide');
+
+/** Whether the raw header name `raw` is `name` (lower case), ASCII case-insensitively. */
+function isName(raw: Buffer, name: string): boolean {
+  for (let i = 0; i < name.length; i += 1) {
+    const byte = raw[i]!;
+    if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== name.charCodeAt(i)) return false;
+  }
+  return true;
+}
 
 function recordRawHeaders(rawHeaders: readonly (Buffer | Buffer[] | string)[]): RawHeaders {
   const headers: Record<string, string[]> = {};
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const rawName = rawHeaders[i]!;
-    if (!RECORDED_LENGTHS.has(rawName.length)) continue;
-    const name = rawName.toString().toLowerCase();
-    if (!RECORDED.has(name)) continue;
+    let name: string | undefined;
+    if (Buffer.isBuffer(rawName)) {
+      const { length } = rawName;
+      if (length === 0) continue;
+      name = RECORDED_BY_KEY.get(nameKey(length, rawName[length - 1]!));
+      if (name === undefined || !isName(rawName, name)) continue;
+    } else {
+      name = rawName.toString().toLowerCase();
+      if (!RECORDED.has(name)) continue;
+    }
     const value = rawHeaders[i + 1]!;
     const lines = (headers[name] ??= []);
     if (Array.isArray(value)) for (const item of value) lines.push(item.toString('latin1'));
@@ -122,34 +149,52 @@ function* objectPairs(
   }
 }
 
+/** Receives what a {@link HeadScan} held once it lets go. */
+interface HeadScanOwner {
+  /** `meta` is `undefined` when the body could not be decoded; `ended`: the body is complete. */
+  released(chunks: Buffer[], meta: RobotsTagRules | undefined, ended: boolean): void;
+}
+
+/** The first piece of a body handed to the scanner; each next one is twice as big, up to {@link MAX_PIECE}. */
+const FIRST_PIECE = 1_024;
+/** The scanner tokenizes at most this much per write anyway. */
+const MAX_PIECE = 16_384;
+
 /**
  * Holds a response's body chunks while its `<head>` is scanned, then passes everything on.
  * Bounded: releases once the head is over, or `maxHeadBytes` have arrived (compressed) or been
  * decoded, or the body ends, whichever comes first.
+ *
+ * The scanner is fed in pieces that start small and grow (most heads end within the first
+ * kilobyte, so the rest of the chunk is never decoded), and ASCII pieces of the first chunk
+ * are fed as text: the same characters UTF-8 decoding gives, without the decoder. The text
+ * part stops one byte short of a non-ASCII byte and of the chunk's end, so the scanner's own
+ * decoder always starts either at the start of the body or on an ASCII byte (never on a
+ * byte-order mark that decoding the whole body would have kept as content), and is used for
+ * everything after that.
  */
 class HeadScan {
   readonly #chunks: Buffer[] = [];
   readonly #scanner: MetaScanner;
   readonly #decoders: Transform[];
   readonly #maxHeadBytes: number;
-  readonly #onRelease: (chunks: Buffer[], meta: RobotsTagRules | undefined, ended: boolean) => void;
+  readonly #owner: HeadScanOwner;
   #rawBytes = 0;
+  #piece = FIRST_PIECE;
+  /** Nothing has been scanned yet: the next chunk is the first one. */
+  #first = true;
   #ended = false;
   #failed = false;
   #done = false;
 
-  constructor(
-    settings: TapSettings,
-    decoders: Transform[],
-    onRelease: (chunks: Buffer[], meta: RobotsTagRules | undefined, ended: boolean) => void,
-  ) {
+  constructor(settings: TapSettings, decoders: Transform[], owner: HeadScanOwner) {
     this.#maxHeadBytes = settings.maxHeadBytes;
     this.#scanner = createMetaScanner({
       maxHeadBytes: settings.maxHeadBytes,
       productTokens: [settings.productToken],
     });
     this.#decoders = decoders;
-    this.#onRelease = onRelease;
+    this.#owner = owner;
     const last = decoders.at(-1);
     if (last !== undefined) {
       last.on('data', (chunk: Buffer) => this.#scan(chunk));
@@ -196,11 +241,42 @@ class HeadScan {
     for (const decoder of this.#decoders) decoder.destroy();
     this.#scanner.end();
     const chunks = this.#chunks.splice(0);
-    this.#onRelease(chunks, this.#failed ? undefined : this.#scanner.result(), this.#ended);
+    this.#owner.released(chunks, this.#failed ? undefined : this.#scanner.result(), this.#ended);
   }
 
   #scan(chunk: Buffer): void {
-    if (!this.#done && this.#scanner.write(chunk)) this.release();
+    if (this.#done) return;
+    const scanner = this.#scanner;
+    const { length } = chunk;
+    let at = 0;
+    if (this.#first) {
+      this.#first = false;
+      const last = length - 1;
+      while (at < last) {
+        const end = Math.min(last, at + this.#nextPiece());
+        // The byte after the piece is checked too: the bytes part may start there.
+        if (!isAscii(chunk.subarray(at, end + 1))) break;
+        if (scanner.write(chunk.toString('latin1', at, end))) {
+          this.release();
+          return;
+        }
+        at = end;
+      }
+    }
+    while (at < length) {
+      const end = Math.min(length, at + this.#nextPiece());
+      if (scanner.write(chunk.subarray(at, end))) {
+        this.release();
+        return;
+      }
+      at = end;
+    }
+  }
+
+  #nextPiece(): number {
+    const piece = this.#piece;
+    if (piece < MAX_PIECE) this.#piece = piece * 2;
+    return piece;
   }
 }
 
@@ -237,13 +313,17 @@ type LegacyHandler = {
 };
 
 /** Tap for handlers of undici's classic callback API (what undici's fetch uses). */
-class LegacyTap implements LegacyHandler {
+class LegacyTap implements LegacyHandler, HeadScanOwner {
   readonly #handler: LegacyHandler;
   readonly #record: TapRecord;
   readonly #settings: TapSettings;
   readonly #method: string;
   #scan: HeadScan | undefined;
-  #completeWith: { trailers: string[] | null } | undefined;
+  #trailers: string[] | null = null;
+  /** The response head, replayed when the scan lets go. */
+  #head:
+    | { statusCode: number; rawHeaders: Buffer[]; resume: () => void; statusText: string }
+    | undefined;
 
   constructor(handler: LegacyHandler, record: TapRecord, settings: TapSettings, method: string) {
     this.#handler = handler;
@@ -285,16 +365,21 @@ class LegacyTap implements LegacyHandler {
     if (wantsScan(this.#settings, this.#method, statusCode, headers)) {
       const decoders = decodersFor(headers['content-encoding']);
       if (decoders !== null) {
-        this.#scan = new HeadScan(this.#settings, decoders, (chunks, meta, ended) => {
-          this.#record.meta = meta;
-          this.#handler.onHeaders?.(statusCode, rawHeaders, resume, statusText);
-          for (const chunk of chunks) this.#handler.onData?.(chunk);
-          if (ended) this.#handler.onComplete?.(this.#completeWith?.trailers ?? null);
-        });
+        this.#head = { statusCode, rawHeaders, resume, statusText };
+        this.#scan = new HeadScan(this.#settings, decoders, this);
         return true;
       }
     }
     return this.#handler.onHeaders?.(statusCode, rawHeaders, resume, statusText) ?? true;
+  }
+
+  released(chunks: Buffer[], meta: RobotsTagRules | undefined, ended: boolean): void {
+    this.#record.meta = meta;
+    const head = this.#head!;
+    const handler = this.#handler;
+    handler.onHeaders?.(head.statusCode, head.rawHeaders, head.resume, head.statusText);
+    for (const chunk of chunks) handler.onData?.(chunk);
+    if (ended) handler.onComplete?.(this.#trailers);
   }
 
   onData(chunk: Buffer): boolean {
@@ -309,7 +394,7 @@ class LegacyTap implements LegacyHandler {
   onComplete(trailers: string[] | null): void {
     const scan = this.#scan;
     if (scan !== undefined && !scan.done) {
-      this.#completeWith = { trailers };
+      this.#trailers = trailers;
       scan.end();
       return;
     }
@@ -326,13 +411,22 @@ type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseS
 type HeaderObject = Record<string, string | string[] | undefined>;
 
 /** Tap for handlers of undici's newer controller API. */
-class ControllerTap implements Dispatcher.DispatchHandler {
+class ControllerTap implements Dispatcher.DispatchHandler, HeadScanOwner {
   readonly #handler: Dispatcher.DispatchHandler;
   readonly #record: TapRecord;
   readonly #settings: TapSettings;
   readonly #method: string;
   #scan: HeadScan | undefined;
   #trailers: HeaderObject = {};
+  /** The response head, replayed when the scan lets go. */
+  #head:
+    | {
+        controller: Controller;
+        statusCode: number;
+        headers: HeaderObject;
+        statusMessage: string | undefined;
+      }
+    | undefined;
 
   constructor(
     handler: Dispatcher.DispatchHandler,
@@ -368,17 +462,22 @@ class ControllerTap implements Dispatcher.DispatchHandler {
       if (wantsScan(this.#settings, this.#method, statusCode, recorded)) {
         const decoders = decodersFor(recorded['content-encoding']);
         if (decoders !== null) {
-          this.#scan = new HeadScan(this.#settings, decoders, (chunks, meta, ended) => {
-            this.#record.meta = meta;
-            this.#handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
-            for (const chunk of chunks) this.#handler.onResponseData?.(controller, chunk);
-            if (ended) this.#handler.onResponseEnd?.(controller, this.#trailers);
-          });
+          this.#head = { controller, statusCode, headers, statusMessage };
+          this.#scan = new HeadScan(this.#settings, decoders, this);
           return;
         }
       }
     }
     this.#handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
+  }
+
+  released(chunks: Buffer[], meta: RobotsTagRules | undefined, ended: boolean): void {
+    this.#record.meta = meta;
+    const { controller, statusCode, headers, statusMessage } = this.#head!;
+    const handler = this.#handler;
+    handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
+    for (const chunk of chunks) handler.onResponseData?.(controller, chunk);
+    if (ended) handler.onResponseEnd?.(controller, this.#trailers);
   }
 
   onResponseData(controller: Controller, chunk: Buffer): void {
@@ -404,26 +503,24 @@ class ControllerTap implements Dispatcher.DispatchHandler {
 }
 
 /**
- * A dispatcher view of `dispatcher` that records the final response's header lines and, for
- * HTML, reads the robots metas in `<head>` *before* the response reaches fetch: body chunks
- * are held (at most `maxHeadBytes`, plus one chunk) until the head is over, then passed on
- * untouched and in order. The caller's body is the original one, byte for byte, with no copy
- * and no second stream. The underlying dispatcher (and its connection pool) is shared; the
- * view costs one small object per request.
+ * A dispatcher view of `dispatcher` that records the final response's header lines into
+ * `record` and, for HTML, reads the robots metas in `<head>` *before* the response reaches
+ * fetch: body chunks are held (at most `maxHeadBytes`, plus one chunk) until the head is over,
+ * then passed on untouched and in order. The caller's body is the original one, byte for byte,
+ * with no copy and no second stream. The underlying dispatcher (and its connection pool) is
+ * shared; the view costs one small object per request.
  * @example
- * const tap = tapResponse(getGlobalDispatcher(), { scanMeta: true, maxHeadBytes: 262_144, productToken: 'ExampleBot' });
- * const response = await fetch(url, { dispatcher: tap.dispatcher });
- * tap.record.meta; // robots metas of the page
+ * const record: TapRecord = { headers: undefined, meta: undefined };
+ * const dispatcher = tapResponse(getGlobalDispatcher(), { scanMeta: true, maxHeadBytes: 262_144, productToken: 'ExampleBot' }, record);
+ * const response = await fetch(url, { dispatcher });
+ * record.meta; // robots metas of the page
  */
 export function tapResponse(
   dispatcher: Dispatcher,
   settings: TapSettings,
-): { dispatcher: Dispatcher; record: TapRecord } {
-  const record: TapRecord = { headers: undefined, meta: undefined };
-  return {
-    dispatcher: new TapDispatcher(dispatcher, record, settings) as unknown as Dispatcher,
-    record,
-  };
+  record: TapRecord,
+): Dispatcher {
+  return new TapDispatcher(dispatcher, record, settings) as unknown as Dispatcher;
 }
 
 /** The per-request view: `dispatch` wraps the handler; the rest is the underlying dispatcher's. */

@@ -1,0 +1,229 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { Dispatcher } from 'undici';
+import { scanRobotsMeta } from '@polite-crawler/robots-tag';
+import { tapResponse } from '../../packages/fetch/src/response-tap.js';
+import type { TapRecord, TapSettings } from '../../packages/fetch/src/response-tap.js';
+
+const SETTINGS: TapSettings = { productToken: 'ExampleBot', scanMeta: true, maxHeadBytes: 65_536 };
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** undici's classic handler API, which undici's fetch uses and the tap implements. */
+interface ClassicHandler {
+  onConnect(abort: () => void): void;
+  onHeaders(status: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean;
+  onData(chunk: Buffer): boolean;
+  onComplete(trailers: string[] | null): void;
+}
+
+interface Replayed {
+  readonly record: TapRecord;
+  /** What the handler behind the tap received, in order. */
+  readonly events: string[];
+  readonly body: Buffer;
+}
+
+/**
+ * Plays one response through the real tap, as undici's classic handler API delivers it:
+ * `rawHeaders` as Buffers, then `chunks` exactly as split here (the network's part, scripted so
+ * that chunk boundaries are known).
+ */
+function replay(rawHeaders: string[], chunks: readonly Buffer[], settings = SETTINGS): Replayed {
+  const record: TapRecord = { headers: undefined, meta: undefined };
+  const events: string[] = [];
+  const received: Buffer[] = [];
+  const handler = {
+    onConnect: (): void => {},
+    onHeaders: (status: number): boolean => {
+      events.push(`headers ${status}`);
+      return true;
+    },
+    onData: (chunk: Buffer): boolean => {
+      events.push('data');
+      received.push(chunk);
+      return true;
+    },
+    onComplete: (): void => {
+      events.push('complete');
+    },
+    onError: (error: Error): void => {
+      events.push(`error ${error.message}`);
+    },
+  };
+  const network = {
+    dispatch(_options: unknown, tapped: ClassicHandler): boolean {
+      tapped.onConnect(() => {});
+      tapped.onHeaders(
+        200,
+        rawHeaders.map((part) => Buffer.from(part, 'latin1')),
+        () => {},
+        'OK',
+      );
+      for (const chunk of chunks) tapped.onData(chunk);
+      tapped.onComplete(null);
+      return true;
+    },
+  };
+  const dispatcher = tapResponse(network as unknown as Dispatcher, settings, record);
+  dispatcher.dispatch({ method: 'GET', path: '/' }, handler);
+  return { record, events, body: Buffer.concat(received) };
+}
+
+const HTML = ['Content-Type', 'text/html; charset=utf-8'];
+
+function split(body: Buffer, cuts: readonly number[]): Buffer[] {
+  const points = [...new Set(cuts.filter((cut) => cut > 0 && cut < body.length))].sort(
+    (a, b) => a - b,
+  );
+  const chunks: Buffer[] = [];
+  let previous = 0;
+  for (const point of [...points, body.length]) {
+    chunks.push(body.subarray(previous, point));
+    previous = point;
+  }
+  return chunks.filter((chunk) => chunk.length > 0);
+}
+
+const ruleNames = (rules: TapRecord['meta']): string[] =>
+  (rules?.rules ?? []).map((rule) => `${rule.token} ${rule.name}`);
+
+describe('head scan: the tap reads what a scan of the whole body reads', () => {
+  const piece = fc.constantFrom(
+    '<html>',
+    '<head>',
+    '</head>',
+    '<body>',
+    '<title>é</title>',
+    '<title>' + 'a'.repeat(1_030) + '</title>',
+    '<!--' + 'c'.repeat(2_100) + '-->',
+    '<meta name="robots" content="noindex">',
+    '<meta name="ExampleBot" content="nofollow, max-snippet:5">',
+    '<meta name="otherbot" content="noarchive">',
+    '<script>var a = "<meta name=robots content=none>";</script>',
+    '<noscript><meta name="robots" content="noimageindex"></noscript>',
+    ' ',
+    '\n',
+    'text',
+    'é',
+    '€',
+    '😀',
+    '\uFEFF',
+  );
+  const body = fc
+    .tuple(
+      fc.array(piece, { maxLength: 30 }),
+      fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 4 }),
+      fc.nat(),
+    )
+    .map(([pieces, bytes, at]) => {
+      const text = Buffer.from(pieces.join(''));
+      const where = at % (text.length + 1);
+      return Buffer.concat([text.subarray(0, where), Buffer.from(bytes), text.subarray(where)]);
+    });
+
+  it('for any body (ASCII or not, byte-order marks anywhere) split anywhere', () => {
+    fc.assert(
+      fc.property(body, fc.array(fc.nat({ max: 8_000 }), { maxLength: 8 }), (whole, cuts) => {
+        const { record, body: replayed, events } = replay(HTML, split(whole, cuts));
+        const expected = scanRobotsMeta(whole, {
+          maxHeadBytes: SETTINGS.maxHeadBytes,
+          productTokens: [SETTINGS.productToken],
+        });
+        expect(record.meta).toEqual(expected);
+        expect(replayed.equals(whole)).toBe(true);
+        expect(events[0]).toBe('headers 200');
+        expect(events.at(-1)).toBe('complete');
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('a byte-order mark where an ASCII first chunk ends is text in the head, as in the whole body', () => {
+    const head = Buffer.from('<html><head><title>t</title>');
+    const rest = Buffer.from('<meta name="robots" content="noindex"></head><body>');
+    const whole = Buffer.concat([head, BOM, rest]);
+    expect(ruleNames(scanRobotsMeta(whole))).toEqual([]);
+    // The first chunk ends before the mark, inside it, and after it.
+    for (const cut of [head.length, head.length + 1, head.length + 2, head.length + 3]) {
+      const { record, body: replayed } = replay(HTML, split(whole, [cut]));
+      expect(ruleNames(record.meta), `cut at ${cut}`).toEqual([]);
+      expect(replayed.equals(whole)).toBe(true);
+    }
+  });
+
+  it('a byte-order mark at the very start of the body is dropped, as decoding drops it', () => {
+    const whole = Buffer.concat([
+      BOM,
+      Buffer.from('<head><meta name="robots" content="noindex"></head>'),
+    ]);
+    const { record } = replay(HTML, [whole]);
+    expect(ruleNames(record.meta)).toEqual(['* noindex']);
+  });
+
+  it('a head past the first kilobytes, in one chunk, is read whole', () => {
+    const whole = Buffer.from(
+      `<html><head><title>${'t'.repeat(20_000)}</title>` +
+        '<meta name="robots" content="nosnippet"></head><body>',
+    );
+    const { record, body: replayed } = replay(HTML, [whole]);
+    expect(ruleNames(record.meta)).toEqual(['* nosnippet']);
+    expect(replayed.equals(whole)).toBe(true);
+  });
+});
+
+describe('header capture', () => {
+  it('records the robots header lines whatever their case, each line apart', () => {
+    const { record } = replay(
+      [
+        'X-ROBOTS-TAG',
+        'noindex',
+        'Date',
+        'Mon, 01 Jan 2024 00:00:00 GMT',
+        'x-robots-tag',
+        'unavailable_after: Mon, 01 Jan 2024 00:00:00 GMT',
+        'Robots-Tag',
+        'examplebot: nosnippet',
+        'Connection',
+        'keep-alive',
+        'Content-Type',
+        'text/plain',
+      ],
+      [Buffer.from('plain')],
+    );
+    expect(record.headers).toEqual({
+      'x-robots-tag': ['noindex', 'unavailable_after: Mon, 01 Jan 2024 00:00:00 GMT'],
+      'robots-tag': ['examplebot: nosnippet'],
+      'content-type': ['text/plain'],
+    });
+    expect(record.meta).toBeUndefined();
+  });
+
+  it('ignores names that only look alike (same length and last letter)', () => {
+    const { record } = replay(
+      [
+        'Robots-Taq',
+        'noindex',
+        'robots-tg',
+        'noindex',
+        'Xrobots-tag!',
+        'x',
+        'Content-Type',
+        'text/plain',
+      ],
+      [],
+    );
+    expect(record.headers).toEqual({ 'content-type': ['text/plain'] });
+  });
+
+  it('scans HTML named in any case, with spaces and parameters; nothing else', () => {
+    const page = Buffer.from('<head><meta name="robots" content="noindex"></head><body>');
+    for (const type of ['TEXT/HTML', ' text/html ; charset=utf-8', 'Application/XHTML+XML']) {
+      expect(ruleNames(replay(['Content-Type', type], [page]).record.meta), type).toEqual([
+        '* noindex',
+      ]);
+    }
+    for (const type of ['text/htmlx', 'text/plain; x=text/html', 'text/ html']) {
+      expect(replay(['Content-Type', type], [page]).record.meta, type).toBeUndefined();
+    }
+  });
+});
