@@ -95,7 +95,7 @@ function prepare(
     request.body !== null &&
     request.body !== undefined
   ) {
-    return request.arrayBuffer().then((buffer) => ({
+    return Promise.resolve(request.arrayBuffer()).then((buffer) => ({
       ...prepared,
       hop: { ...prepared.hop, body: new Uint8Array(buffer) },
     }));
@@ -189,7 +189,10 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     return init;
   };
 
-  /** One hop run by `policy.schedule` (kept for a caller signal, whose handling it owns, and for policies from elsewhere). */
+  /**
+   * One hop run by `policy.schedule`: for a caller signal (whose handling `schedule` owns) and
+   * for policies from elsewhere.
+   */
   const scheduledHop = (prepared: Prepared, hop: Hop, tap: TapRecord): Promise<Response> =>
     policy.schedule(
       hop.url,

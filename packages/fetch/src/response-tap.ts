@@ -26,7 +26,7 @@ export interface TapRecord {
 
 /**
  * @example
- * tapResponse(dispatcher, { scanMeta: true, maxHeadBytes: 262_144, productToken: 'ExampleBot' } satisfies TapSettings);
+ * const settings: TapSettings = { scanMeta: true, maxHeadBytes: 262_144, productToken: 'ExampleBot' };
  */
 export interface TapSettings {
   readonly scanMeta: boolean;
@@ -52,7 +52,10 @@ const DECODERS: Record<string, (() => Transform) | undefined> = {
   br: createBrotliDecompress,
 };
 
-/** The media type before any parameter, spaces around it allowed, case-insensitive (ASCII only without the `u` flag). */
+/**
+ * The media type before any parameter, spaces around it allowed, case-insensitive (ASCII
+ * letters only: without the `u` flag no other character folds to one).
+ */
 const HTML_ESSENCE = /^\s*(?:text\/html|application\/xhtml\+xml)\s*(?:;|$)/i;
 
 /**
@@ -155,7 +158,10 @@ interface HeadScanOwner {
   released(chunks: Buffer[], meta: RobotsTagRules | undefined, ended: boolean): void;
 }
 
-/** The first piece of a body handed to the scanner; each next one is twice as big, up to {@link MAX_PIECE}. */
+/**
+ * The first piece of a body handed to the scanner; each next one is twice as big, up to
+ * {@link MAX_PIECE}.
+ */
 const FIRST_PIECE = 1_024;
 /** The scanner tokenizes at most this much per write anyway. */
 const MAX_PIECE = 16_384;
