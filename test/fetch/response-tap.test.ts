@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Dispatcher } from 'undici';
 import { scanRobotsMeta } from '@polite-crawler/robots-tag';
-import { tapResponse } from '../../packages/fetch/src/response-tap.js';
-import type { TapRecord, TapSettings } from '../../packages/fetch/src/response-tap.js';
+import { tapResponse, tapSettings } from '../../packages/fetch/src/response-tap.js';
+import type { TapRecord } from '../../packages/fetch/src/response-tap.js';
 
-const SETTINGS: TapSettings = { productToken: 'ExampleBot', scanMeta: true, maxHeadBytes: 65_536 };
+const PRODUCT_TOKEN = 'ExampleBot';
+const SETTINGS = tapSettings({ productToken: PRODUCT_TOKEN, scanMeta: true, maxHeadBytes: 65_536 });
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** undici's classic handler API, which undici's fetch uses and the tap implements. */
@@ -127,7 +128,7 @@ describe('head scan: the tap reads what a scan of the whole body reads', () => {
         const { record, body: replayed, events } = replay(HTML, split(whole, cuts));
         const expected = scanRobotsMeta(whole, {
           maxHeadBytes: SETTINGS.maxHeadBytes,
-          productTokens: [SETTINGS.productToken],
+          productTokens: [PRODUCT_TOKEN],
         });
         expect(record.meta).toEqual(expected);
         expect(replayed.equals(whole)).toBe(true);

@@ -5,7 +5,7 @@ import {
   RobotsRedirectError,
   RobotsTooManyRedirectsError,
 } from './errors.js';
-import { tapResponse } from './response-tap.js';
+import { tapResponse, tapSettings } from './response-tap.js';
 import type { TapRecord } from './response-tap.js';
 import { resolvePageOptions } from './options.js';
 import { isRedirectStatus, nextHop } from './page-redirects.js';
@@ -164,17 +164,17 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     noindex: page.noindex,
     clock: policy.clock,
   };
-  const tapSettings = {
+  const tapConfig = tapSettings({
     productToken: policy.productToken,
     scanMeta: page.scanMeta,
     maxHeadBytes: page.maxHeadBytes,
-  };
+  });
 
   const gate = politeGate(policy);
   const defaultHeaders: Hop['headers'] = Object.freeze({ 'user-agent': policy.userAgent });
 
-  /** undici's init for one hop, through a fresh tap that records into `tap`. */
-  const hopInit = (prepared: Prepared, hop: Hop, tap: TapRecord): RequestInit => {
+  /** undici's init for one hop, through a fresh tap that records into `record`. */
+  const hopInit = (prepared: Prepared, hop: Hop, record: TapRecord): RequestInit => {
     const init: RequestInit = {
       ...prepared.init,
       method: hop.method,
@@ -183,7 +183,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
       redirect: 'manual',
       // The caller's own signal goes to undici, so that it also aborts the body later.
       signal: prepared.signal ?? null,
-      dispatcher: tapResponse(prepared.dispatcher ?? policy.dispatcher, tapSettings, tap),
+      dispatcher: tapResponse(prepared.dispatcher ?? policy.dispatcher, tapConfig, record),
     };
     if (isStream(hop.body)) (init as { duplex?: string }).duplex = 'half';
     return init;

@@ -2,7 +2,7 @@ import { isAscii } from 'node:buffer';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { createMetaScanner } from '@polite-crawler/robots-tag';
+import { createMetaScannerFactory } from '@polite-crawler/robots-tag';
 import type { MetaScanner, RobotsTagRules } from '@polite-crawler/robots-tag';
 
 /**
@@ -26,12 +26,33 @@ export interface TapRecord {
 
 /**
  * @example
- * const settings: TapSettings = { scanMeta: true, maxHeadBytes: 262_144, productToken: 'ExampleBot' };
+ * const settings: TapSettings = tapSettings({ scanMeta: true, maxHeadBytes: 262_144, productToken: 'ExampleBot' });
  */
 export interface TapSettings {
   readonly scanMeta: boolean;
   readonly maxHeadBytes: number;
+  /** A head scanner for this crawler, options validated once. */
+  readonly newScanner: () => MetaScanner;
+}
+
+/**
+ * The tap's settings for one polite fetch (made once, shared by every request).
+ * @example
+ * const settings = tapSettings({ scanMeta: true, maxHeadBytes: 262_144, productToken: 'ExampleBot' });
+ */
+export function tapSettings(options: {
+  readonly scanMeta: boolean;
+  readonly maxHeadBytes: number;
   readonly productToken: string;
+}): TapSettings {
+  return {
+    scanMeta: options.scanMeta,
+    maxHeadBytes: options.maxHeadBytes,
+    newScanner: createMetaScannerFactory({
+      maxHeadBytes: options.maxHeadBytes,
+      productTokens: [options.productToken],
+    }),
+  };
 }
 
 /** Header names recorded by the tap. */
@@ -195,10 +216,7 @@ class HeadScan {
 
   constructor(settings: TapSettings, decoders: Transform[], owner: HeadScanOwner) {
     this.#maxHeadBytes = settings.maxHeadBytes;
-    this.#scanner = createMetaScanner({
-      maxHeadBytes: settings.maxHeadBytes,
-      productTokens: [settings.productToken],
-    });
+    this.#scanner = settings.newScanner();
     this.#decoders = decoders;
     this.#owner = owner;
     const last = decoders.at(-1);
@@ -517,7 +535,7 @@ class ControllerTap implements Dispatcher.DispatchHandler, HeadScanOwner {
  * shared; the view costs one small object per request.
  * @example
  * const record: TapRecord = { headers: undefined, meta: undefined };
- * const dispatcher = tapResponse(getGlobalDispatcher(), { scanMeta: true, maxHeadBytes: 262_144, productToken: 'ExampleBot' }, record);
+ * const dispatcher = tapResponse(getGlobalDispatcher(), tapSettings({ scanMeta: true, maxHeadBytes: 262_144, productToken: 'ExampleBot' }), record);
  * const response = await fetch(url, { dispatcher });
  * record.meta; // robots metas of the page
  */

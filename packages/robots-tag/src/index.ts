@@ -5,7 +5,12 @@ export { ROBOTS_TAG_ERROR_CODES, RobotsTagUsageError, isRobotsTagUsageError } fr
 export type { RobotsTagErrorCode } from './errors.js';
 export { rawHeaderPairs } from './header-input.js';
 export { KNOWN_ROBOTS_RULES } from './known-rules.js';
-export { createMetaScanner, parseRobotsMetaContent, scanRobotsMeta } from './meta-scanner.js';
+export {
+  createMetaScanner,
+  createMetaScannerFactory,
+  parseRobotsMetaContent,
+  scanRobotsMeta,
+} from './meta-scanner.js';
 export { parseRobotsTagHeaders } from './parse-headers.js';
 export { ROBOTS_DATE_ZONES, parseRobotsDate } from './robots-date.js';
 export type {

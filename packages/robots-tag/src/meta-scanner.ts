@@ -1,6 +1,9 @@
 import { Parser } from 'htmlparser2';
 import { ROBOTS_TAG_DEFAULTS } from './defaults.js';
 import { RobotsTagUsageError } from './errors.js';
+import { createFastHeadState, scanHeadFast } from './fast-head-scan.js';
+import type { FastHeadState, HeadMeta } from './fast-head-scan.js';
+import { AFTER_HEAD, ENDS_HEAD, IN_HEAD, TEXT_CONTENT } from './head-elements.js';
 import { isProductToken } from './known-rules.js';
 import { parseFieldValue } from './parse-field.js';
 import type { FieldSink } from './parse-field.js';
@@ -9,42 +12,8 @@ import type { MetaScanner, MetaScanOptions, MetaScanStopReason, RobotsTagRules }
 /** Input is handed to the tokenizer in slices of this size, so work stops soon after the head. */
 const SLICE = 16_384;
 
-/** Elements the HTML parser keeps in the head ("in head" insertion mode). */
-const IN_HEAD = new Set([
-  'html',
-  'head',
-  'base',
-  'basefont',
-  'bgsound',
-  'link',
-  'meta',
-  'title',
-  'style',
-  'script',
-  'noscript',
-  'noframes',
-  'template',
-]);
-/** Elements that, between `</head>` and the body, still go into the head ("after head" mode). */
-const AFTER_HEAD = new Set([
-  'html',
-  'head',
-  'base',
-  'basefont',
-  'bgsound',
-  'link',
-  'meta',
-  'title',
-  'style',
-  'script',
-  'noframes',
-  'template',
-]);
-/** Elements whose content is text to htmlparser2 (so no tag inside them is seen). */
-const TEXT_CONTENT = new Set(['title', 'style', 'script']);
-/** End tags that end the head wherever they appear. */
-const ENDS_HEAD = new Set(['body', 'html', 'br']);
 const HTML_BLANK = /^[\t\n\f\r ]*$/;
+const HTML_SPACE_AROUND = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
 
 interface ScanConfig {
   readonly maxHeadBytes: number;
@@ -74,7 +43,34 @@ interface ScanConfig {
  * ```
  */
 export function createMetaScanner(options?: MetaScanOptions): MetaScanner {
-  return new HeadMetaScanner(resolveScanOptions(options));
+  return new HeadMetaScanner(resolveScanOptions(options), true);
+}
+
+/**
+ * Validates `options` once and returns a function that creates scanners with them: for a
+ * caller that scans every response (no option checks per response).
+ * Throws {@link RobotsTagUsageError} for invalid options, as {@link createMetaScanner} does.
+ *
+ * @example
+ * ```ts
+ * const newScanner = createMetaScannerFactory({ productTokens: ['ExampleBot'] });
+ * const scanner = newScanner();
+ * scanner.write('<head><meta name="robots" content="noindex"></head><body>');
+ * ```
+ */
+export function createMetaScannerFactory(options?: MetaScanOptions): () => MetaScanner {
+  const config = resolveScanOptions(options);
+  return () => new HeadMetaScanner(config, true);
+}
+
+/**
+ * A scanner that always tokenizes with htmlparser2 (no fast path): the reference the fast path
+ * is tested against. Not exported from the package.
+ * @example
+ * const reference = createFullParseMetaScanner({ productTokens: ['ExampleBot'] });
+ */
+export function createFullParseMetaScanner(options?: MetaScanOptions): MetaScanner {
+  return new HeadMetaScanner(resolveScanOptions(options), false);
 }
 
 /**
@@ -155,7 +151,14 @@ function freezeRules(sink: FieldSink): RobotsTagRules {
   });
 }
 
+/** Encoding labels TextDecoder has accepted (a finite set: unknown labels throw). */
+const knownEncodings = new Set<string>(['utf-8']);
+
 function resolveScanOptions(options: MetaScanOptions | undefined): ScanConfig {
+  return options === undefined ? DEFAULT_CONFIG : validateScanOptions(options);
+}
+
+function validateScanOptions(options: MetaScanOptions | undefined): ScanConfig {
   if (options !== undefined && (typeof options !== 'object' || options === null)) {
     throw new RobotsTagUsageError(
       'ERR_ROBOTS_TAG_INVALID_OPTION',
@@ -202,26 +205,38 @@ function resolveScanOptions(options: MetaScanOptions | undefined): ScanConfig {
     }
   }
   const encoding = options?.encoding ?? 'utf-8';
-  try {
-    new TextDecoder(encoding);
-  } catch (cause) {
-    throw new RobotsTagUsageError(
-      'ERR_ROBOTS_TAG_INVALID_OPTION',
-      'encoding',
-      encoding,
-      `not an encoding TextDecoder knows`,
-      { cause },
-    );
+  if (!knownEncodings.has(encoding)) {
+    try {
+      new TextDecoder(encoding);
+    } catch (cause) {
+      throw new RobotsTagUsageError(
+        'ERR_ROBOTS_TAG_INVALID_OPTION',
+        'encoding',
+        encoding,
+        `not an encoding TextDecoder knows`,
+        { cause },
+      );
+    }
+    if (typeof encoding === 'string') knownEncodings.add(encoding);
   }
   return { maxHeadBytes, productTokens, encoding };
+}
+
+const DEFAULT_CONFIG: ScanConfig = Object.freeze(validateScanOptions({}));
+
+/** A meta `name` as compared: HTML spaces around it dropped, lower case. */
+function metaField(name: string): string {
+  return name.replace(HTML_SPACE_AROUND, '').toLowerCase();
 }
 
 type HeadState = 'in-head' | 'after-head';
 
 class HeadMetaScanner implements MetaScanner {
   readonly #config: ScanConfig;
-  readonly #parser: Parser;
-  readonly #decoder: InstanceType<typeof TextDecoder>;
+  /** Created when first needed: the fast path reads most heads without it. */
+  #parser: Parser | undefined;
+  /** Created when the first bytes arrive. */
+  #decoder: InstanceType<typeof TextDecoder> | undefined;
   readonly #sink: FieldSink = { rules: [], diagnostics: [] };
   #bytes = 0;
   #stopReason: MetaScanStopReason | undefined;
@@ -235,18 +250,16 @@ class HeadMetaScanner implements MetaScanner {
   /** Bytes are buffered in the decoder (a character split across chunks). */
   #decoderDirty = false;
   #metaCount = 0;
+  /** The fast path's progress; `undefined` when htmlparser2 reads (see fast-head-scan.ts). */
+  #fast: FastHeadState | undefined;
+  /** The text after the fast path's last complete token. */
+  #pending = '';
+  /** Every text fed while the fast path ran: htmlparser2 reads it all if it takes over. */
+  #fed: string[] = [];
 
-  constructor(config: ScanConfig) {
+  constructor(config: ScanConfig, fastPath: boolean) {
     this.#config = config;
-    this.#decoder = new TextDecoder(config.encoding);
-    this.#parser = new Parser(
-      {
-        onopentag: (name, attribs, isImplied) => this.#onOpenTag(name, attribs, isImplied),
-        onclosetag: (name, isImplied) => this.#onCloseTag(name, isImplied),
-        ontext: (text) => this.#onText(text),
-      },
-      { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-    );
+    this.#fast = fastPath ? createFastHeadState() : undefined;
   }
 
   get bytesScanned(): number {
@@ -278,21 +291,27 @@ class HeadMetaScanner implements MetaScanner {
 
   end(): void {
     if (this.#stopReason !== undefined) return;
-    const rest = this.#decoder.decode();
-    if (rest !== '') this.#parser.write(rest);
-    if (this.#stopReason === undefined) this.#parser.end();
+    const rest = this.#decoder?.decode() ?? '';
+    if (rest !== '') this.#feed(rest);
+    if (this.#stopReason !== undefined) return;
+    // Complete tokens only: htmlparser2 would end without another event.
+    if (this.#pending === '' && this.#finishFast('input-end')) return;
+    this.#handOver();
+    if (this.#stopReason === undefined) this.#parserNow().end();
     this.#stop('input-end');
   }
 
   result(): RobotsTagRules {
+    // Metas the fast path holds are only final once it reaches a verdict.
+    if (this.#stopReason === undefined) this.#handOver();
     return freezeRules(this.#sink);
   }
 
   #writeText(chunk: string): void {
     if (this.#decoderDirty) {
       this.#decoderDirty = false;
-      const rest = this.#decoder.decode();
-      if (rest !== '') this.#parser.write(rest);
+      const rest = this.#decoder!.decode();
+      if (rest !== '') this.#feed(rest);
     }
     for (let at = 0; at < chunk.length && this.#stopReason === undefined;) {
       const room = this.#config.maxHeadBytes - this.#bytes;
@@ -305,11 +324,12 @@ class HeadMetaScanner implements MetaScanner {
       const text = this.#bytes === 0 && piece.charCodeAt(0) === 0xfeff ? piece.slice(1) : piece;
       at += piece.length;
       this.#bytes += piece.length;
-      if (text !== '') this.#parser.write(text);
+      if (text !== '') this.#feed(text);
     }
   }
 
   #writeBytes(chunk: Uint8Array): void {
+    const decoder = (this.#decoder ??= new TextDecoder(this.#config.encoding));
     for (let at = 0; at < chunk.length && this.#stopReason === undefined;) {
       const room = this.#config.maxHeadBytes - this.#bytes;
       if (room <= 0) {
@@ -320,12 +340,79 @@ class HeadMetaScanner implements MetaScanner {
       at += piece.length;
       this.#bytes += piece.length;
       this.#decoderDirty = true;
-      const text = this.#decoder.decode(piece, { stream: true });
-      if (text !== '') this.#parser.write(text);
+      const text = decoder.decode(piece, { stream: true });
+      if (text !== '') this.#feed(text);
     }
   }
 
+  /** Text to the fast path while it can read it, else to htmlparser2. */
+  #feed(text: string): void {
+    const fast = this.#fast;
+    if (fast === undefined) {
+      this.#parserNow().write(text);
+      return;
+    }
+    this.#fed.push(text);
+    const pending = this.#pending + text;
+    const verdict = scanHeadFast(pending, fast);
+    if (verdict === 'need-more') {
+      this.#pending = pending.slice(fast.consumed);
+    } else if (verdict === 'unsupported' || !this.#finishFast('head-end')) {
+      this.#handOver();
+    }
+  }
+
+  /**
+   * Takes the fast path's metas and stops, unless a meta that is read holds an entity (then
+   * returns `false` and changes nothing).
+   */
+  #finishFast(reason: MetaScanStopReason): boolean {
+    const fast = this.#fast;
+    if (fast === undefined || !this.#fastMetasAreExact(fast.metas)) return false;
+    this.#fast = undefined;
+    this.#fed = [];
+    this.#pending = '';
+    for (const meta of fast.metas) this.#onMeta(meta.name, meta.content);
+    this.#stop(reason);
+    return true;
+  }
+
+  /** Whether every meta that is read has no entity in it (the fast path does not decode). */
+  #fastMetasAreExact(metas: readonly HeadMeta[]): boolean {
+    for (const { name, exact } of metas) {
+      if (exact || name === undefined) continue;
+      if (name.includes('&') || this.#reads(metaField(name))) return false;
+    }
+    return true;
+  }
+
+  /** Ends the fast path: htmlparser2 reads everything fed so far, from the start. */
+  #handOver(): void {
+    if (this.#fast === undefined) return;
+    const fed = this.#fed;
+    this.#fast = undefined;
+    this.#fed = [];
+    this.#pending = '';
+    for (const text of fed) {
+      if (this.#stopReason !== undefined) return;
+      this.#parserNow().write(text);
+    }
+  }
+
+  #parserNow(): Parser {
+    return (this.#parser ??= new Parser(
+      {
+        onopentag: (name, attribs, isImplied) => this.#onOpenTag(name, attribs, isImplied),
+        onclosetag: (name, isImplied) => this.#onCloseTag(name, isImplied),
+        ontext: (text) => this.#onText(text),
+      },
+      { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    ));
+  }
+
   #capReached(): void {
+    this.#handOver();
+    if (this.#stopReason !== undefined) return;
     this.#sink.diagnostics.push(
       Object.freeze({
         code: 'scan-byte-cap',
@@ -339,7 +426,7 @@ class HeadMetaScanner implements MetaScanner {
   #stop(reason: MetaScanStopReason): void {
     if (this.#stopReason !== undefined) return;
     this.#stopReason = reason;
-    this.#parser.pause();
+    this.#parser?.pause();
   }
 
   #onOpenTag(name: string, attribs: Record<string, string>, isImplied: boolean): void {
@@ -356,7 +443,7 @@ class HeadMetaScanner implements MetaScanner {
       this.#stop('head-end');
       return;
     }
-    if (name === 'meta') this.#onMeta(attribs);
+    if (name === 'meta') this.#onMeta(attribs['name'], attribs['content']);
     else if (name === 'template') this.#templateDepth = 1;
     else if (name === 'noframes') this.#inNoframes = true;
     else if (TEXT_CONTENT.has(name)) this.#textElement = name;
@@ -387,17 +474,21 @@ class HeadMetaScanner implements MetaScanner {
     if (!HTML_BLANK.test(text)) this.#stop('head-end');
   }
 
-  #onMeta(attribs: Record<string, string>): void {
-    this.#metaCount++;
-    const rawName = attribs['name'];
-    if (rawName === undefined) return;
-    const field = rawName.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '').toLowerCase();
-    const isRobots = field === 'robots';
-    if (!isRobots && !isProductToken(field)) return;
+  /** Whether a meta of this (normalised) name is read at all. */
+  #reads(field: string): boolean {
+    if (field === 'robots') return true;
+    if (!isProductToken(field)) return false;
     const listed = this.#config.productTokens;
-    if (!isRobots && listed !== undefined && !listed.has(field)) return;
-    const knownOnly = !isRobots && listed === undefined;
-    const content = attribs['content'];
+    return listed === undefined || listed.has(field);
+  }
+
+  #onMeta(rawName: string | undefined, content: string | undefined): void {
+    this.#metaCount++;
+    if (rawName === undefined) return;
+    const field = metaField(rawName);
+    if (!this.#reads(field)) return;
+    const isRobots = field === 'robots';
+    const knownOnly = !isRobots && this.#config.productTokens === undefined;
     if (content === undefined) {
       if (!knownOnly) {
         this.#sink.diagnostics.push(

@@ -1,0 +1,348 @@
+import { AFTER_HEAD, ENDS_HEAD, IN_HEAD, TEXT_CONTENT, VOID_IN_HEAD } from './head-elements.js';
+
+/**
+ * A fast path for finding the robots metas of a document head without a general HTML parser.
+ *
+ * It reads the tokens of an ordinary head (tags with attributes, comments, doctype, the text of
+ * `<title>`, `<script>` and `<style>`) exactly as htmlparser2 tokenizes them, and answers
+ * `'unsupported'` for anything it does not model (entities where they could change a verdict,
+ * CDATA, `<template>`, `<noframes>`, self-closing text elements, very long tokens). The caller
+ * then gives the whole text to htmlparser2 instead, so the fast path can only ever be faster,
+ * never different: it ends the head at the same token, after the same metas, in the same write.
+ */
+
+/** What the fast path made of the text so far. */
+export type FastHeadVerdict =
+  /** The head is over; `state.metas` holds every meta before that point. */
+  | 'head-end'
+  /** No verdict yet: call again with the text from `state.consumed` on plus what comes next. */
+  | 'need-more'
+  /** Something the fast path does not model: use the full parser on the whole text. */
+  | 'unsupported';
+
+/**
+ * The `name` and `content` attributes of one meta, as written (no entities in them unless
+ * `exact` is false).
+ */
+export interface HeadMeta {
+  readonly name: string | undefined;
+  readonly content: string | undefined;
+  /** Neither value holds `&`, so neither would change by entity decoding. */
+  readonly exact: boolean;
+}
+
+/** What the fast path carries from one call to the next. */
+export interface FastHeadState {
+  /** Length of the complete tokens at the start of the last text (valid after 'need-more'). */
+  consumed: number;
+  /** htmlparser2's stack of open elements, innermost last (only head elements get here). */
+  readonly open: string[];
+  /** `</head>` was seen (the "after head" insertion mode). */
+  afterHead: boolean;
+  /** Metas of the head so far, in document order. */
+  readonly metas: HeadMeta[];
+}
+
+/**
+ * Longest run of text the fast path holds while waiting for a token to end (a long inline
+ * script arriving in many small writes would otherwise be re-read on every write).
+ */
+export const FAST_PATH_MAX_PENDING = 65_536;
+
+/**
+ * htmlparser2 compares the end tag of a text element as `(c | 0x20)`, so in a text element
+ * these two control characters pass for `<` and `/`.
+ */
+const SEQUENCE_LOOKALIKES = /[\x0f\x1c]/;
+
+const TAB = 0x09;
+const LF = 0x0a;
+const FF = 0x0c;
+const CR = 0x0d;
+const SPACE = 0x20;
+const BANG = 0x21;
+const DOUBLE_QUOTE = 0x22;
+const AMPERSAND = 0x26;
+const SINGLE_QUOTE = 0x27;
+const DASH = 0x2d;
+const SLASH = 0x2f;
+const LT = 0x3c;
+const EQUALS = 0x3d;
+const GT = 0x3e;
+const QUESTION = 0x3f;
+const LEFT_BRACKET = 0x5b;
+
+function isSpace(c: number): boolean {
+  return c === SPACE || c === LF || c === TAB || c === FF || c === CR;
+}
+
+function isAsciiAlpha(c: number): boolean {
+  const lower = c | 0x20;
+  return lower >= 0x61 && lower <= 0x7a;
+}
+
+/** htmlparser2's end of a tag name or attribute section. */
+function endsTagSection(c: number): boolean {
+  return c === SLASH || c === GT || isSpace(c);
+}
+
+/**
+ * @example
+ * const state = createFastHeadState();
+ * scanHeadFast('<head><meta name="robots" content="noindex"></head><body>', state); // 'head-end'
+ */
+export function createFastHeadState(): FastHeadState {
+  return { consumed: 0, open: [], afterHead: false, metas: [] };
+}
+
+/** An open tag read up to its `>`. */
+interface OpenTag {
+  readonly name: string;
+  /** Index just past the `>`. */
+  readonly end: number;
+  readonly selfClosing: boolean;
+  readonly meta: HeadMeta | undefined;
+}
+
+/** -1: the text ends inside the tag. */
+type OpenTagResult = OpenTag | -1;
+
+/**
+ * Reads the open tag whose name starts at `start` (just past `<`), following htmlparser2's
+ * tokenizer state by state. Attributes are only kept for `meta`.
+ */
+function readOpenTag(text: string, start: number): OpenTagResult {
+  const length = text.length;
+  let at = start + 1;
+  while (at < length && !endsTagSection(text.charCodeAt(at))) at++;
+  if (at >= length) return -1;
+  const name = text.slice(start, at).toLowerCase();
+  const isMeta = name === 'meta';
+  let metaName: string | undefined;
+  let metaContent: string | undefined;
+  let exact = true;
+  const attribute = (attributeName: string, value: string): void => {
+    // The first of duplicate attributes counts.
+    if (attributeName === 'name') {
+      if (metaName !== undefined) return;
+      metaName = value;
+    } else if (attributeName === 'content') {
+      if (metaContent !== undefined) return;
+      metaContent = value;
+    } else {
+      return;
+    }
+    if (value.includes('&')) exact = false;
+  };
+  for (;;) {
+    // Before an attribute name.
+    if (at >= length) return -1;
+    let c = text.charCodeAt(at);
+    if (c === GT) {
+      return { name, end: at + 1, selfClosing: false, meta: metaOf() };
+    }
+    if (c === SLASH) {
+      // Self-closing: `/` then spaces then `>`; anything else goes back to attributes.
+      at++;
+      while (at < length && isSpace(text.charCodeAt(at))) at++;
+      if (at >= length) return -1;
+      if (text.charCodeAt(at) === GT) {
+        return { name, end: at + 1, selfClosing: true, meta: metaOf() };
+      }
+      continue;
+    }
+    if (isSpace(c)) {
+      at++;
+      continue;
+    }
+    // An attribute name: its first character is taken whatever it is (even `=`).
+    const nameStart = at;
+    at++;
+    while (at < length) {
+      c = text.charCodeAt(at);
+      if (c === EQUALS || endsTagSection(c)) break;
+      at++;
+    }
+    if (at >= length) return -1;
+    const attributeName = isMeta ? text.slice(nameStart, at).toLowerCase() : '';
+    // After the name.
+    while (at < length && isSpace(text.charCodeAt(at))) at++;
+    if (at >= length) return -1;
+    if (text.charCodeAt(at) !== EQUALS) {
+      // No value; `/`, `>` or the next name is read by the loop.
+      if (isMeta) attribute(attributeName, '');
+      continue;
+    }
+    at++;
+    // Before the value.
+    while (at < length && isSpace(text.charCodeAt(at))) at++;
+    if (at >= length) return -1;
+    c = text.charCodeAt(at);
+    if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
+      const close = text.indexOf(c === DOUBLE_QUOTE ? '"' : "'", at + 1);
+      if (close === -1) return -1;
+      if (isMeta) attribute(attributeName, text.slice(at + 1, close));
+      at = close + 1;
+    } else {
+      const valueStart = at;
+      while (at < length) {
+        c = text.charCodeAt(at);
+        if (c === GT || isSpace(c)) break;
+        at++;
+      }
+      if (at >= length) return -1;
+      if (isMeta) attribute(attributeName, text.slice(valueStart, at));
+    }
+  }
+
+  function metaOf(): HeadMeta | undefined {
+    return isMeta ? { name: metaName, content: metaContent, exact } : undefined;
+  }
+}
+
+/**
+ * Where the end tag of a text element (`</title`, `</script`, `</style`, any case, then `>`
+ * or a space) starts, searching from `from`; -1 when the text ends first.
+ */
+function findTextElementEnd(text: string, name: string, from: number): number {
+  const length = text.length;
+  for (let at = text.indexOf('</', from); at !== -1; at = text.indexOf('</', at + 1)) {
+    const after = at + 2 + name.length;
+    if (after >= length) return -1;
+    let same = true;
+    for (let i = 0; i < name.length; i++) {
+      if ((text.charCodeAt(at + 2 + i) | 0x20) !== name.charCodeAt(i)) {
+        same = false;
+        break;
+      }
+    }
+    if (!same) continue;
+    const c = text.charCodeAt(after);
+    if (c === GT || isSpace(c)) return at;
+  }
+  return -1;
+}
+
+/**
+ * Reads `text` (the document from the end of the last complete token on) until the head is
+ * over, the text ends, or something the fast path does not model. See the file comment.
+ * @example
+ * const state = createFastHeadState();
+ * if (scanHeadFast('<!doctype html><title>x</title><body>', state) === 'head-end') state.metas; // []
+ */
+export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdict {
+  const { open, metas } = state;
+  const length = text.length;
+  let at = 0;
+  const needMore = (): FastHeadVerdict => {
+    if (length - at > FAST_PATH_MAX_PENDING) return 'unsupported';
+    state.consumed = at;
+    return 'need-more';
+  };
+  /** Markup htmlparser2 reports as text from `<` on: not blank, so the head is over. */
+  const textFrom = (lt: number): FastHeadVerdict => {
+    const after = text.indexOf('<', lt + 1);
+    return text.slice(lt, after === -1 ? length : after).includes('&') ? 'unsupported' : 'head-end';
+  };
+  while (at < length) {
+    const lt = text.indexOf('<', at);
+    const textEnd = lt === -1 ? length : lt;
+    if (textEnd > at) {
+      // Text: blank text stays in the head, anything else ends it. An entity might decode
+      // to a space, and moves where htmlparser2 reports the text.
+      let blank = true;
+      for (let i = at; i < textEnd; i++) {
+        const c = text.charCodeAt(i);
+        if (c === AMPERSAND) return 'unsupported';
+        if (!isSpace(c)) blank = false;
+      }
+      if (!blank) return 'head-end';
+      at = textEnd;
+    }
+    if (lt === -1 || lt + 1 >= length) return needMore();
+    const next = text.charCodeAt(lt + 1);
+    if (isAsciiAlpha(next)) {
+      const tag = readOpenTag(text, lt + 1);
+      if (tag === -1) return needMore();
+      const { name } = tag;
+      if (!(state.afterHead ? AFTER_HEAD : IN_HEAD).has(name)) return 'head-end';
+      if (name === 'template' || name === 'noframes') return 'unsupported';
+      let end = tag.end;
+      if (TEXT_CONTENT.has(name)) {
+        // htmlparser2 forgets that a self-closing `<script/>` is a text element, but its
+        // parser still treats it as open: not modelled.
+        if (tag.selfClosing) return 'unsupported';
+        const close = findTextElementEnd(text, name, end);
+        if (SEQUENCE_LOOKALIKES.test(text.slice(end, close === -1 ? length : close))) {
+          return 'unsupported';
+        }
+        if (close === -1) return needMore();
+        const gt = text.indexOf('>', close + 2 + name.length);
+        if (gt === -1) return needMore();
+        end = gt + 1;
+      } else {
+        if (tag.meta !== undefined) metas.push(tag.meta);
+        if (!VOID_IN_HEAD.has(name)) open.push(name);
+      }
+      at = end;
+    } else if (next === SLASH) {
+      let nameStart = lt + 2;
+      while (nameStart < length && isSpace(text.charCodeAt(nameStart))) nameStart++;
+      if (nameStart >= length) return needMore();
+      const first = text.charCodeAt(nameStart);
+      // htmlparser2 reports `</>` (and `</ >`) as text.
+      if (first === GT) return textFrom(lt);
+      if (!isAsciiAlpha(first)) {
+        // A bogus comment up to the next `>`.
+        const gt = text.indexOf('>', nameStart + 1);
+        if (gt === -1) return needMore();
+        at = gt + 1;
+        continue;
+      }
+      let nameEnd = nameStart + 1;
+      while (nameEnd < length) {
+        const c = text.charCodeAt(nameEnd);
+        if (c === GT || isSpace(c)) break;
+        nameEnd++;
+      }
+      if (nameEnd >= length) return needMore();
+      const name = text.slice(nameStart, nameEnd).toLowerCase();
+      // htmlparser2 turns `</br>` into a `<br>`; other end tags close what is open.
+      if (name === 'br') return 'head-end';
+      const position = open.lastIndexOf(name);
+      if (position !== -1 && ENDS_HEAD.has(name)) return 'head-end';
+      const gt = text.indexOf('>', nameEnd);
+      if (gt === -1) return needMore();
+      if (position !== -1) {
+        open.length = position;
+        if (name === 'head') state.afterHead = true;
+      }
+      at = gt + 1;
+    } else if (next === BANG) {
+      if (lt + 3 >= length) return needMore();
+      const kind = text.charCodeAt(lt + 2);
+      let end: number;
+      if (kind === LEFT_BRACKET) return 'unsupported';
+      if (kind === DASH && text.charCodeAt(lt + 3) === DASH) {
+        // A comment ends at the first `-->`, the dashes of `<!--` included (`<!-->` is one).
+        const close = text.indexOf('-->', lt + 2);
+        end = close === -1 ? -1 : close + 3;
+      } else {
+        // A declaration (`<!doctype …>`) ends at the first `>` after the character that
+        // chose it (and after the one after `<!-`).
+        const gt = text.indexOf('>', kind === DASH ? lt + 4 : lt + 3);
+        end = gt === -1 ? -1 : gt + 1;
+      }
+      if (end === -1) return needMore();
+      at = end;
+    } else if (next === QUESTION) {
+      const gt = text.indexOf('>', lt + 2);
+      if (gt === -1) return needMore();
+      at = gt + 1;
+    } else {
+      // `<` that starts no tag is text.
+      return textFrom(lt);
+    }
+  }
+  return needMore();
+}
