@@ -97,11 +97,13 @@ describe('robots metas in HTML', () => {
       }),
     );
     const { fetch } = polite();
-    const response = await fetch(`${s.origin}/big`);
+    const response = await fetch(`${s.origin}/big#section-2`);
     expect(response.robots.nosnippet).toBe(true);
     expect(response.status).toBe(200);
     expect(response.headers.get('x-custom')).toBe('kept');
+    // As with fetch: the URL without its fragment.
     expect(response.url).toBe(`${s.origin}/big`);
+    expect(response.redirected).toBe(false);
     const body = new Uint8Array(await response.arrayBuffer());
     expect(body.byteLength).toBe(payload.byteLength);
     expect(sha(body)).toBe(sha(payload));

@@ -103,12 +103,6 @@ function prepare(
   return prepared;
 }
 
-/** `url.href` without a non-empty fragment. */
-function withoutHash(url: URL): string {
-  const { href, hash } = url;
-  return hash === '' ? href : href.slice(0, href.length - hash.length);
-}
-
 function isStream(body: RequestInit['body']): boolean {
   return (
     typeof body === 'object' &&
@@ -270,7 +264,6 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
       return checkResponse(
         response,
         tap,
-        withoutHash(hop.url),
         redirects !== undefined,
         checkSettings,
       );

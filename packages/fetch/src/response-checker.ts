@@ -49,13 +49,12 @@ export function robotsTagLines(
  * `noindex: 'reject'`, a noindex page (or one whose `unavailable_after` has passed) rejects
  * with {@link RobotsNoIndexError} and its body is cancelled.
  * @example
- * const polite = await checkResponse(response, record, url, false, settings);
+ * const polite = await checkResponse(response, record, false, settings);
  * polite.robots.noindex;
  */
 export function checkResponse(
   response: Response,
   tap: TapRecord,
-  url: string,
   redirected: boolean,
   settings: ResponseCheckSettings,
 ): PoliteResponse | Promise<never> {
@@ -72,22 +71,21 @@ export function checkResponse(
     robots = settings.none;
   } else {
     const lines = robotsTagLines(raw, response.headers);
-    robots =
-      lines.length === 0 && noMeta
-        ? settings.none
-        : directivesFor(
-            meta === undefined
-              ? parseRobotsTagHeaders(lines)
-              : [parseRobotsTagHeaders(lines), meta],
-            settings.productToken,
-          );
+    if (lines.length === 0) {
+      robots = noMeta ? settings.none : directivesFor(meta, settings.productToken);
+    } else {
+      robots = directivesFor(
+        meta === undefined ? parseRobotsTagHeaders(lines) : [parseRobotsTagHeaders(lines), meta],
+        settings.productToken,
+      );
+    }
   }
   if (
     settings.noindex === 'reject' &&
     (robots.noindex || isUnavailable(robots, settings.clock.now()))
   ) {
     const error = new RobotsNoIndexError({
-      url,
+      url: response.url,
       status: response.status,
       directives: robots,
     });
@@ -98,8 +96,6 @@ export function checkResponse(
     );
   }
   Object.defineProperty(response, 'robots', { value: robots, enumerable: true });
-  if (response.url !== url)
-    Object.defineProperty(response, 'url', { value: url, enumerable: true });
   if (redirected) Object.defineProperty(response, 'redirected', { value: true, enumerable: true });
   return response as Response & PoliteResponse;
 }

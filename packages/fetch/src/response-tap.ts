@@ -181,9 +181,11 @@ interface HeadScanOwner {
 
 /**
  * The first piece of a body handed to the scanner; each next one is twice as big, up to
- * {@link MAX_PIECE}.
+ * {@link MAX_PIECE}. Small: a short head is then read without decoding a larger part of the
+ * first chunk, and the fast head path carries over unfinished tokens, so a long head costs
+ * only a few more writes.
  */
-const FIRST_PIECE = 1_024;
+const FIRST_PIECE = 256;
 /** The scanner tokenizes at most this much per write anyway. */
 const MAX_PIECE = 16_384;
 

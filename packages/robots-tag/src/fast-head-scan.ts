@@ -107,6 +107,26 @@ interface OpenTag {
 /** -1: the text ends inside the tag. */
 type OpenTagResult = OpenTag | -1;
 
+/** The `name` and `content` of the meta being read (the first of duplicates counts). */
+interface MetaAttributes {
+  name: string | undefined;
+  content: string | undefined;
+}
+
+function keepMetaAttribute(meta: MetaAttributes, attributeName: string, value: string): void {
+  if (attributeName === 'name') meta.name ??= value;
+  else if (attributeName === 'content') meta.content ??= value;
+}
+
+function headMeta(meta: MetaAttributes): HeadMeta {
+  const { name, content } = meta;
+  return {
+    name,
+    content,
+    exact: !(name?.includes('&') === true || content?.includes('&') === true),
+  };
+}
+
 /**
  * Reads the open tag whose name starts at `start` (just past `<`), following htmlparser2's
  * tokenizer state by state. Attributes are only kept for `meta`.
@@ -117,29 +137,19 @@ function readOpenTag(text: string, start: number): OpenTagResult {
   while (at < length && !endsTagSection(text.charCodeAt(at))) at++;
   if (at >= length) return -1;
   const name = text.slice(start, at).toLowerCase();
-  const isMeta = name === 'meta';
-  let metaName: string | undefined;
-  let metaContent: string | undefined;
-  let exact = true;
-  const attribute = (attributeName: string, value: string): void => {
-    // The first of duplicate attributes counts.
-    if (attributeName === 'name') {
-      if (metaName !== undefined) return;
-      metaName = value;
-    } else if (attributeName === 'content') {
-      if (metaContent !== undefined) return;
-      metaContent = value;
-    } else {
-      return;
-    }
-    if (value.includes('&')) exact = false;
-  };
+  const meta: MetaAttributes | undefined =
+    name === 'meta' ? { name: undefined, content: undefined } : undefined;
   for (;;) {
     // Before an attribute name.
     if (at >= length) return -1;
     let c = text.charCodeAt(at);
     if (c === GT) {
-      return { name, end: at + 1, selfClosing: false, meta: metaOf() };
+      return {
+        name,
+        end: at + 1,
+        selfClosing: false,
+        meta: meta === undefined ? undefined : headMeta(meta),
+      };
     }
     if (c === SLASH) {
       // Self-closing: `/` then spaces then `>`; anything else goes back to attributes.
@@ -147,7 +157,12 @@ function readOpenTag(text: string, start: number): OpenTagResult {
       while (at < length && isSpace(text.charCodeAt(at))) at++;
       if (at >= length) return -1;
       if (text.charCodeAt(at) === GT) {
-        return { name, end: at + 1, selfClosing: true, meta: metaOf() };
+        return {
+          name,
+          end: at + 1,
+          selfClosing: true,
+          meta: meta === undefined ? undefined : headMeta(meta),
+        };
       }
       continue;
     }
@@ -164,13 +179,13 @@ function readOpenTag(text: string, start: number): OpenTagResult {
       at++;
     }
     if (at >= length) return -1;
-    const attributeName = isMeta ? text.slice(nameStart, at).toLowerCase() : '';
+    const attributeName = meta === undefined ? '' : text.slice(nameStart, at).toLowerCase();
     // After the name.
     while (at < length && isSpace(text.charCodeAt(at))) at++;
     if (at >= length) return -1;
     if (text.charCodeAt(at) !== EQUALS) {
       // No value; `/`, `>` or the next name is read by the loop.
-      if (isMeta) attribute(attributeName, '');
+      if (meta !== undefined) keepMetaAttribute(meta, attributeName, '');
       continue;
     }
     at++;
@@ -181,7 +196,7 @@ function readOpenTag(text: string, start: number): OpenTagResult {
     if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
       const close = text.indexOf(c === DOUBLE_QUOTE ? '"' : "'", at + 1);
       if (close === -1) return -1;
-      if (isMeta) attribute(attributeName, text.slice(at + 1, close));
+      if (meta !== undefined) keepMetaAttribute(meta, attributeName, text.slice(at + 1, close));
       at = close + 1;
     } else {
       const valueStart = at;
@@ -191,12 +206,8 @@ function readOpenTag(text: string, start: number): OpenTagResult {
         at++;
       }
       if (at >= length) return -1;
-      if (isMeta) attribute(attributeName, text.slice(valueStart, at));
+      if (meta !== undefined) keepMetaAttribute(meta, attributeName, text.slice(valueStart, at));
     }
-  }
-
-  function metaOf(): HeadMeta | undefined {
-    return isMeta ? { name: metaName, content: metaContent, exact } : undefined;
   }
 }
 
@@ -223,6 +234,21 @@ function findTextElementEnd(text: string, name: string, from: number): number {
   return -1;
 }
 
+/** No verdict yet: the next call starts at `at`, unless too much would be held. */
+function needMore(state: FastHeadState, text: string, at: number): FastHeadVerdict {
+  if (text.length - at > FAST_PATH_MAX_PENDING) return 'unsupported';
+  state.consumed = at;
+  return 'need-more';
+}
+
+/** Markup htmlparser2 reports as text from `<` (at `lt`) on: not blank, so the head is over. */
+function textFrom(text: string, lt: number): FastHeadVerdict {
+  const after = text.indexOf('<', lt + 1);
+  return text.slice(lt, after === -1 ? text.length : after).includes('&')
+    ? 'unsupported'
+    : 'head-end';
+}
+
 /**
  * Reads `text` (the document from the end of the last complete token on) until the head is
  * over, the text ends, or something the fast path does not model. See the file comment.
@@ -234,16 +260,6 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
   const { open, metas } = state;
   const length = text.length;
   let at = 0;
-  const needMore = (): FastHeadVerdict => {
-    if (length - at > FAST_PATH_MAX_PENDING) return 'unsupported';
-    state.consumed = at;
-    return 'need-more';
-  };
-  /** Markup htmlparser2 reports as text from `<` on: not blank, so the head is over. */
-  const textFrom = (lt: number): FastHeadVerdict => {
-    const after = text.indexOf('<', lt + 1);
-    return text.slice(lt, after === -1 ? length : after).includes('&') ? 'unsupported' : 'head-end';
-  };
   while (at < length) {
     const lt = text.indexOf('<', at);
     const textEnd = lt === -1 ? length : lt;
@@ -259,11 +275,11 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
       if (!blank) return 'head-end';
       at = textEnd;
     }
-    if (lt === -1 || lt + 1 >= length) return needMore();
+    if (lt === -1 || lt + 1 >= length) return needMore(state, text, at);
     const next = text.charCodeAt(lt + 1);
     if (isAsciiAlpha(next)) {
       const tag = readOpenTag(text, lt + 1);
-      if (tag === -1) return needMore();
+      if (tag === -1) return needMore(state, text, at);
       const { name } = tag;
       if (!(state.afterHead ? AFTER_HEAD : IN_HEAD).has(name)) return 'head-end';
       if (name === 'template' || name === 'noframes') return 'unsupported';
@@ -276,9 +292,9 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
         if (SEQUENCE_LOOKALIKES.test(text.slice(end, close === -1 ? length : close))) {
           return 'unsupported';
         }
-        if (close === -1) return needMore();
+        if (close === -1) return needMore(state, text, at);
         const gt = text.indexOf('>', close + 2 + name.length);
-        if (gt === -1) return needMore();
+        if (gt === -1) return needMore(state, text, at);
         end = gt + 1;
       } else {
         if (tag.meta !== undefined) metas.push(tag.meta);
@@ -288,14 +304,14 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
     } else if (next === SLASH) {
       let nameStart = lt + 2;
       while (nameStart < length && isSpace(text.charCodeAt(nameStart))) nameStart++;
-      if (nameStart >= length) return needMore();
+      if (nameStart >= length) return needMore(state, text, at);
       const first = text.charCodeAt(nameStart);
       // htmlparser2 reports `</>` (and `</ >`) as text.
-      if (first === GT) return textFrom(lt);
+      if (first === GT) return textFrom(text, lt);
       if (!isAsciiAlpha(first)) {
         // A bogus comment up to the next `>`.
         const gt = text.indexOf('>', nameStart + 1);
-        if (gt === -1) return needMore();
+        if (gt === -1) return needMore(state, text, at);
         at = gt + 1;
         continue;
       }
@@ -305,21 +321,21 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
         if (c === GT || isSpace(c)) break;
         nameEnd++;
       }
-      if (nameEnd >= length) return needMore();
+      if (nameEnd >= length) return needMore(state, text, at);
       const name = text.slice(nameStart, nameEnd).toLowerCase();
       // htmlparser2 turns `</br>` into a `<br>`; other end tags close what is open.
       if (name === 'br') return 'head-end';
       const position = open.lastIndexOf(name);
       if (position !== -1 && ENDS_HEAD.has(name)) return 'head-end';
       const gt = text.indexOf('>', nameEnd);
-      if (gt === -1) return needMore();
+      if (gt === -1) return needMore(state, text, at);
       if (position !== -1) {
         open.length = position;
         if (name === 'head') state.afterHead = true;
       }
       at = gt + 1;
     } else if (next === BANG) {
-      if (lt + 3 >= length) return needMore();
+      if (lt + 3 >= length) return needMore(state, text, at);
       const kind = text.charCodeAt(lt + 2);
       let end: number;
       if (kind === LEFT_BRACKET) return 'unsupported';
@@ -333,16 +349,16 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
         const gt = text.indexOf('>', kind === DASH ? lt + 4 : lt + 3);
         end = gt === -1 ? -1 : gt + 1;
       }
-      if (end === -1) return needMore();
+      if (end === -1) return needMore(state, text, at);
       at = end;
     } else if (next === QUESTION) {
       const gt = text.indexOf('>', lt + 2);
-      if (gt === -1) return needMore();
+      if (gt === -1) return needMore(state, text, at);
       at = gt + 1;
     } else {
       // `<` that starts no tag is text.
-      return textFrom(lt);
+      return textFrom(text, lt);
     }
   }
-  return needMore();
+  return needMore(state, text, at);
 }
