@@ -261,12 +261,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
           continue;
         }
       }
-      return checkResponse(
-        response,
-        tap,
-        redirects !== undefined,
-        checkSettings,
-      );
+      return checkResponse(response, tap, redirects !== undefined, checkSettings);
     }
   };
 

@@ -53,6 +53,7 @@ export const FAST_PATH_MAX_PENDING = 65_536;
  * htmlparser2 compares the end tag of a text element as `(c | 0x20)`, so in a text element
  * these two control characters pass for `<` and `/`.
  */
+// eslint-disable-next-line no-control-regex -- these control characters are the point
 const SEQUENCE_LOOKALIKES = /[\x0f\x1c]/;
 
 const TAB = 0x09;
@@ -66,7 +67,6 @@ const AMPERSAND = 0x26;
 const SINGLE_QUOTE = 0x27;
 const DASH = 0x2d;
 const SLASH = 0x2f;
-const LT = 0x3c;
 const EQUALS = 0x3d;
 const GT = 0x3e;
 const QUESTION = 0x3f;
