@@ -9,6 +9,7 @@ import {
   scanRobotsMeta,
 } from '@polite-crawler/robots-tag';
 import type { MetaScanOptions, MetaScanner, RobotsTagRules } from '@polite-crawler/robots-tag';
+import { chunksOf } from './chunks-of.js';
 
 const RUNS = { numRuns: 300 };
 
@@ -131,18 +132,6 @@ const scanOptions = fc.oneof(
     .integer({ min: 1, max: 600 })
     .map((maxHeadBytes): MetaScanOptions => ({ maxHeadBytes, productTokens: ['examplebot'] })),
 );
-
-/** Split points → chunks of `whole`, in order. */
-function chunksOf<T extends string | Uint8Array>(whole: T, cuts: readonly number[]): T[] {
-  const points = [...new Set(cuts.map((c) => c % (whole.length + 1)))].sort((a, b) => a - b);
-  const out: T[] = [];
-  let start = 0;
-  for (const p of [...points, whole.length]) {
-    out.push(whole.slice(start, p) as T);
-    start = p;
-  }
-  return out;
-}
 
 function scanIn(chunks: ReadonlyArray<string | Uint8Array>, options: MetaScanOptions): MetaScanner {
   const scanner = createMetaScanner(options);

@@ -20,21 +20,13 @@ export const IN_HEAD: ReadonlySet<string> = new Set([
   'template',
 ]);
 
-/** Elements that, between `</head>` and the body, still go into the head ("after head" mode). */
-export const AFTER_HEAD: ReadonlySet<string> = new Set([
-  'html',
-  'head',
-  'base',
-  'basefont',
-  'bgsound',
-  'link',
-  'meta',
-  'title',
-  'style',
-  'script',
-  'noframes',
-  'template',
-]);
+/**
+ * Elements that, between `</head>` and the body, still go into the head ("after head" mode):
+ * the same, except `<noscript>`.
+ */
+export const AFTER_HEAD: ReadonlySet<string> = new Set(
+  [...IN_HEAD].filter((name) => name !== 'noscript'),
+);
 
 /** Elements whose content is text to htmlparser2 (so no tag inside them is seen). */
 export const TEXT_CONTENT: ReadonlySet<string> = new Set(['title', 'style', 'script']);
