@@ -151,8 +151,9 @@ function freezeRules(sink: FieldSink): RobotsTagRules {
   });
 }
 
-/** Encoding labels TextDecoder has accepted (a finite set: unknown labels throw). */
+/** Encoding labels TextDecoder has accepted, so they are not checked again (bounded). */
 const knownEncodings = new Set<string>(['utf-8']);
+const MAX_KNOWN_ENCODINGS = 64;
 
 function resolveScanOptions(options: MetaScanOptions | undefined): ScanConfig {
   return options === undefined ? DEFAULT_CONFIG : validateScanOptions(options);
@@ -217,7 +218,9 @@ function validateScanOptions(options: MetaScanOptions | undefined): ScanConfig {
         { cause },
       );
     }
-    if (typeof encoding === 'string') knownEncodings.add(encoding);
+    if (typeof encoding === 'string' && knownEncodings.size < MAX_KNOWN_ENCODINGS) {
+      knownEncodings.add(encoding);
+    }
   }
   return { maxHeadBytes, productTokens, encoding };
 }
