@@ -82,6 +82,42 @@ describe('robots metas in HTML', () => {
     expect(await response.text()).toBe(html);
   });
 
+  it('pages repeating one robots meta share its directives; headers and dates still apply per page', async () => {
+    const meta = (content: string): string =>
+      `<!doctype html><head><meta name="robots" content="${content}"></head><body>x</body>`;
+    const html = { 'content-type': 'text/html' };
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        '/a': { headers: html, body: meta('nosnippet') },
+        '/b': { headers: html, body: meta('nosnippet') },
+        '/c': { headers: { ...html, 'x-robots-tag': 'nofollow' }, body: meta('nosnippet') },
+        '/d': { headers: html, body: meta('unavailable_after: 2030-01-01') },
+        '/e': { headers: html, body: meta('unavailable_after: 2030-01-01') },
+        '/f': { headers: html, body: meta('noindex') },
+      }),
+    );
+    const { fetch } = polite();
+    const robots = async (path: string): Promise<Awaited<ReturnType<typeof fetch>>['robots']> => {
+      const response = await fetch(`${s.origin}${path}`);
+      await response.arrayBuffer();
+      return response.robots;
+    };
+    const a = await robots('/a');
+    expect(a).toMatchObject({ nosnippet: true, nofollow: false, noindex: false });
+    expect(await robots('/b')).toBe(a);
+    const c = await robots('/c');
+    expect(c).toMatchObject({ nosnippet: true, nofollow: true });
+    const d = await robots('/d');
+    const e = await robots('/e');
+    // A Date can be changed in place: each page gets its own.
+    expect(e).not.toBe(d);
+    expect(e.unavailableAfter).not.toBe(d.unavailableAfter);
+    expect(e.unavailableAfter?.toISOString()).toBe('2030-01-01T00:00:00.000Z');
+    expect(await robots('/f')).toMatchObject({ noindex: true, nosnippet: false });
+    expect(await robots('/a')).toBe(a);
+  });
+
   it('returns a multi-megabyte page byte-for-byte and keeps status, headers and url', async () => {
     const head =
       '<html><head><meta name="robots" content="nosnippet"><title>big</title></head><body>';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   createMetaScanner,
+  createMetaScannerFactory,
   isRobotsTagUsageError,
   parseRobotsTagHeaders,
   ROBOTS_TAG_DEFAULTS,
@@ -9,8 +10,13 @@ import {
 import type {
   HeaderParseOptions,
   MetaScanOptions,
+  MetaScanner,
   RobotsTagRules,
 } from '@polite-crawler/robots-tag';
+import {
+  META_CACHE_ENTRIES,
+  META_CACHE_MAX_CONTENT,
+} from '../../packages/robots-tag/src/meta-content-cache.js';
 
 /** The error `fn` throws, or `undefined`. */
 function thrown(fn: () => unknown): unknown {
@@ -221,5 +227,59 @@ describe('maxHeadBytes', () => {
   it('rejects a chunk that is neither text nor bytes', () => {
     const scanner = createMetaScanner();
     expect(thrown(() => scanner.write(42 as never))).toMatchObject({ argument: 'chunk' });
+  });
+});
+
+describe('the meta cache of a scanner factory', () => {
+  const page = (content: string): string =>
+    `<head><meta name="robots" content="${content}"></head><body>`;
+  const scan = (newScanner: () => MetaScanner, html: string): RobotsTagRules => {
+    const scanner = newScanner();
+    scanner.write(html);
+    scanner.end();
+    return scanner.result();
+  };
+
+  it('shares the frozen rules of a meta seen before, equal to a fresh parse', () => {
+    const newScanner = createMetaScannerFactory({ productTokens: ['ExampleBot'] });
+    const first = scan(newScanner, page('noindex, max-snippet:20'));
+    const again = scan(newScanner, page('noindex, max-snippet:20'));
+    expect(again).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first).toEqual(scanRobotsMeta(page('noindex, max-snippet:20')));
+    // The same meta at another index, or with another meta beside it, is another result.
+    const later = scan(
+      newScanner,
+      `<head><meta charset="utf-8">${page('noindex, max-snippet:20')}`,
+    );
+    expect(later).not.toBe(first);
+    expect(later.rules[0]?.line).toBe(2);
+    const two = scan(
+      newScanner,
+      '<head><meta name="robots" content="noindex, max-snippet:20"><meta name="examplebot" content="nofollow"><body>',
+    );
+    expect(names(two)).toEqual(['noindex', 'max-snippet', 'nofollow']);
+  });
+
+  it(`keeps contents of up to ${META_CACHE_MAX_CONTENT} characters, parses longer ones each time`, () => {
+    const newScanner = createMetaScannerFactory();
+    const at = fieldOf(META_CACHE_MAX_CONTENT, 'nosnippet');
+    expect(scan(newScanner, page(at))).toBe(scan(newScanner, page(at)));
+    const past = fieldOf(META_CACHE_MAX_CONTENT + 1, 'nosnippet');
+    const once = scan(newScanner, page(past));
+    const twice = scan(newScanner, page(past));
+    expect(twice).not.toBe(once);
+    expect(twice).toEqual(once);
+  });
+
+  it(`holds ${META_CACHE_ENTRIES} metas; one more lets the oldest go`, () => {
+    const newScanner = createMetaScannerFactory();
+    const oldest = scan(newScanner, page('max-snippet:0'));
+    for (let i = 1; i < META_CACHE_ENTRIES; i++) scan(newScanner, page(`max-snippet:${i}`));
+    expect(scan(newScanner, page('max-snippet:0'))).toBe(oldest);
+    scan(newScanner, page(`max-snippet:${META_CACHE_ENTRIES}`));
+    const parsedAgain = scan(newScanner, page('max-snippet:0'));
+    expect(parsedAgain).not.toBe(oldest);
+    expect(parsedAgain).toEqual(oldest);
   });
 });

@@ -157,6 +157,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     none: Object.freeze(none),
     noindex: page.noindex,
     clock: policy.clock,
+    metaDirectives: new WeakMap(),
   };
   const tapConfig = tapSettings({
     productToken: policy.productToken,

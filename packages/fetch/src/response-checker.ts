@@ -1,13 +1,13 @@
 import type { Response } from 'undici';
 import { directivesFor, isUnavailable, parseRobotsTagHeaders } from '@polite-crawler/robots-tag';
-import type { RobotsDirectives } from '@polite-crawler/robots-tag';
+import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
 import { RobotsNoIndexError } from './errors.js';
 import type { RawHeaders, TapRecord } from './response-tap.js';
 import type { Clock, PoliteResponse } from './types.js';
 
 /**
  * @example
- * const settings: ResponseCheckSettings = { productToken: 'ExampleBot', none, noindex: 'annotate', clock: systemClock };
+ * const settings: ResponseCheckSettings = { productToken: 'ExampleBot', none, noindex: 'annotate', clock: systemClock, metaDirectives: new WeakMap() };
  */
 export interface ResponseCheckSettings {
   readonly productToken: string;
@@ -15,6 +15,23 @@ export interface ResponseCheckSettings {
   readonly none: RobotsDirectives;
   readonly noindex: 'annotate' | 'reject';
   readonly clock: Clock;
+  /**
+   * The directives of pages whose only robots rules are their metas, by the scanner's rules
+   * object: a scanner factory hands out the same frozen rules for a meta it has seen before,
+   * so a site's repeated robots meta is turned into directives once.
+   */
+  readonly metaDirectives: WeakMap<RobotsTagRules, RobotsDirectives>;
+}
+
+/** The directives of meta rules alone, remembered while the rules object lives. */
+function directivesOfMeta(meta: RobotsTagRules, settings: ResponseCheckSettings): RobotsDirectives {
+  let directives = settings.metaDirectives.get(meta);
+  if (directives === undefined) {
+    directives = directivesFor(meta, settings.productToken);
+    // A Date can be changed even inside a frozen object: directives holding one are not shared.
+    if (directives.unavailableAfter === undefined) settings.metaDirectives.set(meta, directives);
+  }
+  return directives;
 }
 
 /**
@@ -61,18 +78,13 @@ export function checkResponse(
   const { headers: raw, meta } = tap;
   const noMeta = meta === undefined || meta.rules.length === 0;
   let robots: RobotsDirectives;
-  if (
-    noMeta &&
-    raw !== undefined &&
-    raw['robots-tag'] === undefined &&
-    raw['x-robots-tag'] === undefined
-  ) {
-    // The common case: nothing to parse (and no array to build).
-    robots = settings.none;
+  if (raw !== undefined && raw['robots-tag'] === undefined && raw['x-robots-tag'] === undefined) {
+    // The common case: no header lines to parse (and no array to build).
+    robots = noMeta ? settings.none : directivesOfMeta(meta, settings);
   } else {
     const lines = robotsTagLines(raw, response.headers);
     if (lines.length === 0) {
-      robots = noMeta ? settings.none : directivesFor(meta, settings.productToken);
+      robots = noMeta ? settings.none : directivesOfMeta(meta, settings);
     } else {
       robots = directivesFor(
         meta === undefined ? parseRobotsTagHeaders(lines) : [parseRobotsTagHeaders(lines), meta],

@@ -89,9 +89,12 @@ export function isHtml(contentType: string | undefined | null): boolean {
   if (contentType === undefined || contentType === null) return false;
   return HTML_ESSENCE.test(contentType);
 }
+/** The decoder chain of a body sent as it is (shared: it is never changed). */
+const NO_DECODERS: readonly Transform[] = Object.freeze([]);
+
 /** A decoder chain for `Content-Encoding`, or `null` when a coding is unknown. */
-function decodersFor(contentEncoding: readonly string[] | undefined): Transform[] | null {
-  if (contentEncoding === undefined) return [];
+function decodersFor(contentEncoding: readonly string[] | undefined): readonly Transform[] | null {
+  if (contentEncoding === undefined) return NO_DECODERS;
   const codings = contentEncoding
     .join(',')
     .split(',')
@@ -173,6 +176,12 @@ function* objectPairs(
   }
 }
 
+/** How many bytes at the start of `chunk` are known to be ASCII: all of its probe, or none. */
+function asciiStart(chunk: Buffer): number {
+  if (chunk.length <= ASCII_PROBE) return isAscii(chunk) ? chunk.length : 0;
+  return isAscii(chunk.subarray(0, ASCII_PROBE)) ? ASCII_PROBE : 0;
+}
+
 /** Receives what a {@link HeadScan} held once it lets go. */
 interface HeadScanOwner {
   /** `meta` is `undefined` when the body could not be decoded; `ended`: the body is complete. */
@@ -188,6 +197,8 @@ interface HeadScanOwner {
 const FIRST_PIECE = 256;
 /** The scanner tokenizes at most this much per write anyway. */
 const MAX_PIECE = 16_384;
+/** How much of the first chunk is checked for ASCII in one go (most heads end within it). */
+const ASCII_PROBE = 4_096;
 
 /**
  * Holds a response's body chunks while its `<head>` is scanned, then passes everything on.
@@ -205,7 +216,7 @@ const MAX_PIECE = 16_384;
 class HeadScan {
   readonly #chunks: Buffer[] = [];
   readonly #scanner: MetaScanner;
-  readonly #decoders: Transform[];
+  readonly #decoders: readonly Transform[];
   readonly #maxHeadBytes: number;
   readonly #owner: HeadScanOwner;
   #rawBytes = 0;
@@ -216,7 +227,7 @@ class HeadScan {
   #failed = false;
   #done = false;
 
-  constructor(settings: TapSettings, decoders: Transform[], owner: HeadScanOwner) {
+  constructor(settings: TapSettings, decoders: readonly Transform[], owner: HeadScanOwner) {
     this.#maxHeadBytes = settings.maxHeadBytes;
     this.#scanner = settings.newScanner();
     this.#decoders = decoders;
@@ -278,10 +289,12 @@ class HeadScan {
     if (this.#first) {
       this.#first = false;
       const last = length - 1;
+      // The start of most bodies is ASCII: checked at once, not piece by piece.
+      const asciiTo = asciiStart(chunk);
       while (at < last) {
         const end = Math.min(last, at + this.#nextPiece());
         // The byte after the piece is checked too: the bytes part may start there.
-        if (!isAscii(chunk.subarray(at, end + 1))) break;
+        if (end >= asciiTo && !isAscii(chunk.subarray(at, end + 1))) break;
         if (scanner.write(chunk.toString('latin1', at, end))) {
           this.release();
           return;

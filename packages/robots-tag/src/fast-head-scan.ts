@@ -41,6 +41,10 @@ export interface FastHeadState {
   afterHead: boolean;
   /** Metas of the head so far, in document order. */
   readonly metas: HeadMeta[];
+  /** The last open tag read (scratch for {@link readOpenTag}, so no object per tag). */
+  tag: string | undefined;
+  tagSelfClosing: boolean;
+  tagMeta: HeadMeta | undefined;
 }
 
 /**
@@ -53,8 +57,8 @@ export const FAST_PATH_MAX_PENDING = 65_536;
  * htmlparser2 compares the end tag of a text element as `(c | 0x20)`, so in a text element
  * these two control characters pass for `<` and `/`.
  */
-// eslint-disable-next-line no-control-regex -- these control characters are the point
-const SEQUENCE_LOOKALIKES = /[\x0f\x1c]/;
+const LOOKALIKE_LT = 0x1c;
+const LOOKALIKE_SLASH = 0x0f;
 
 const TAB = 0x09;
 const LF = 0x0a;
@@ -92,34 +96,66 @@ function endsTagSection(c: number): boolean {
  * scanHeadFast('<head><meta name="robots" content="noindex"></head><body>', state); // 'head-end'
  */
 export function createFastHeadState(): FastHeadState {
-  return { consumed: 0, open: [], afterHead: false, metas: [] };
+  return {
+    consumed: 0,
+    open: [],
+    afterHead: false,
+    metas: [],
+    tag: undefined,
+    tagSelfClosing: false,
+    tagMeta: undefined,
+  };
 }
 
-/** An open tag read up to its `>`. */
-interface OpenTag {
-  readonly name: string;
-  /** Index just past the `>`. */
-  readonly end: number;
-  readonly selfClosing: boolean;
-  readonly meta: HeadMeta | undefined;
+/** Tag names the fast path tells apart: any other open tag ends the head, any other end tag is ignored. */
+const KNOWN_TAGS: ReadonlySet<string> = new Set([...IN_HEAD, ...ENDS_HEAD]);
+
+/** {@link KNOWN_TAGS} by length, for comparing a name in place. */
+const KNOWN_BY_LENGTH: readonly (readonly string[] | undefined)[] = (() => {
+  const byLength: string[][] = [];
+  for (const name of KNOWN_TAGS) (byLength[name.length] ??= []).push(name);
+  return byLength;
+})();
+
+function hasNonAscii(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) >= 0x80) return true;
+  return false;
 }
 
-/** -1: the text ends inside the tag. */
-type OpenTagResult = OpenTag | -1;
-
-/** The `name` and `content` of the meta being read (the first of duplicates counts). */
-interface MetaAttributes {
-  name: string | undefined;
-  content: string | undefined;
+/** Whether `text` from `start` holds `lower` in any ASCII case (the caller checked the length). */
+function equalsIgnoringAsciiCase(text: string, start: number, lower: string): boolean {
+  for (let i = 0; i < lower.length; i++) {
+    const c = text.charCodeAt(start + i);
+    if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== lower.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
-function keepMetaAttribute(meta: MetaAttributes, attributeName: string, value: string): void {
-  if (attributeName === 'name') meta.name ??= value;
-  else if (attributeName === 'content') meta.content ??= value;
+/**
+ * Whether `text[start, end)` lower-cases (with `toLowerCase`, as htmlparser2 does) to `lower`.
+ * ASCII is compared in place, with no string made; anything else is lower-cased in full (the
+ * Kelvin sign lower-cases to `k`, and some characters to two).
+ */
+function lowerCasesTo(text: string, start: number, end: number, lower: string): boolean {
+  if (hasNonAscii(text, start, end)) return text.slice(start, end).toLowerCase() === lower;
+  return end - start === lower.length && equalsIgnoringAsciiCase(text, start, lower);
 }
 
-function headMeta(meta: MetaAttributes): HeadMeta {
-  const { name, content } = meta;
+/** The tag name `text[start, end)` lower-cased, when it is one of {@link KNOWN_TAGS}. */
+function knownTagName(text: string, start: number, end: number): string | undefined {
+  if (hasNonAscii(text, start, end)) {
+    const name = text.slice(start, end).toLowerCase();
+    return KNOWN_TAGS.has(name) ? name : undefined;
+  }
+  const candidates = KNOWN_BY_LENGTH[end - start];
+  if (candidates === undefined) return undefined;
+  for (const candidate of candidates) {
+    if (equalsIgnoringAsciiCase(text, start, candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function headMeta(name: string | undefined, content: string | undefined): HeadMeta {
   return {
     name,
     content,
@@ -129,40 +165,34 @@ function headMeta(meta: MetaAttributes): HeadMeta {
 
 /**
  * Reads the open tag whose name starts at `start` (just past `<`), following htmlparser2's
- * tokenizer state by state. Attributes are only kept for `meta`.
+ * tokenizer state by state, and returns the index just past its `>` (-1: the text ends inside
+ * the tag). The tag goes to `state.tag` (`undefined` for a name that is not known),
+ * `state.tagSelfClosing` and, for a meta, `state.tagMeta`; other attributes are not kept.
  */
-function readOpenTag(text: string, start: number): OpenTagResult {
+function readOpenTag(text: string, start: number, state: FastHeadState): number {
   const length = text.length;
   let at = start + 1;
   while (at < length && !endsTagSection(text.charCodeAt(at))) at++;
   if (at >= length) return -1;
-  const name = text.slice(start, at).toLowerCase();
-  const meta: MetaAttributes | undefined =
-    name === 'meta' ? { name: undefined, content: undefined } : undefined;
+  const name = knownTagName(text, start, at);
+  const isMeta = name === 'meta';
+  // The first of duplicate attributes counts.
+  let metaName: string | undefined;
+  let metaContent: string | undefined;
+  let selfClosing = false;
   for (;;) {
     // Before an attribute name.
     if (at >= length) return -1;
     let c = text.charCodeAt(at);
-    if (c === GT) {
-      return {
-        name,
-        end: at + 1,
-        selfClosing: false,
-        meta: meta === undefined ? undefined : headMeta(meta),
-      };
-    }
+    if (c === GT) break;
     if (c === SLASH) {
       // Self-closing: `/` then spaces then `>`; anything else goes back to attributes.
       at++;
       while (at < length && isSpace(text.charCodeAt(at))) at++;
       if (at >= length) return -1;
       if (text.charCodeAt(at) === GT) {
-        return {
-          name,
-          end: at + 1,
-          selfClosing: true,
-          meta: meta === undefined ? undefined : headMeta(meta),
-        };
+        selfClosing = true;
+        break;
       }
       continue;
     }
@@ -179,36 +209,56 @@ function readOpenTag(text: string, start: number): OpenTagResult {
       at++;
     }
     if (at >= length) return -1;
-    const attributeName = meta === undefined ? '' : text.slice(nameStart, at).toLowerCase();
+    const kept = !isMeta
+      ? undefined
+      : metaName === undefined && lowerCasesTo(text, nameStart, at, 'name')
+        ? 'name'
+        : metaContent === undefined && lowerCasesTo(text, nameStart, at, 'content')
+          ? 'content'
+          : undefined;
     // After the name.
     while (at < length && isSpace(text.charCodeAt(at))) at++;
     if (at >= length) return -1;
-    if (text.charCodeAt(at) !== EQUALS) {
-      // No value; `/`, `>` or the next name is read by the loop.
-      if (meta !== undefined) keepMetaAttribute(meta, attributeName, '');
-      continue;
-    }
-    at++;
-    // Before the value.
-    while (at < length && isSpace(text.charCodeAt(at))) at++;
-    if (at >= length) return -1;
-    c = text.charCodeAt(at);
-    if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
-      const close = text.indexOf(c === DOUBLE_QUOTE ? '"' : "'", at + 1);
-      if (close === -1) return -1;
-      if (meta !== undefined) keepMetaAttribute(meta, attributeName, text.slice(at + 1, close));
-      at = close + 1;
-    } else {
-      const valueStart = at;
-      while (at < length) {
-        c = text.charCodeAt(at);
-        if (c === GT || isSpace(c)) break;
-        at++;
-      }
+    // Without `=` the attribute has no value; `/`, `>` or the next name is read by the loop.
+    let value = '';
+    if (text.charCodeAt(at) === EQUALS) {
+      at++;
+      // Before the value.
+      while (at < length && isSpace(text.charCodeAt(at))) at++;
       if (at >= length) return -1;
-      if (meta !== undefined) keepMetaAttribute(meta, attributeName, text.slice(valueStart, at));
+      c = text.charCodeAt(at);
+      if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
+        const close = text.indexOf(c === DOUBLE_QUOTE ? '"' : "'", at + 1);
+        if (close === -1) return -1;
+        if (kept !== undefined) value = text.slice(at + 1, close);
+        at = close + 1;
+      } else {
+        const valueStart = at;
+        while (at < length) {
+          c = text.charCodeAt(at);
+          if (c === GT || isSpace(c)) break;
+          at++;
+        }
+        if (at >= length) return -1;
+        if (kept !== undefined) value = text.slice(valueStart, at);
+      }
     }
+    if (kept === 'name') metaName = value;
+    else if (kept === 'content') metaContent = value;
   }
+  state.tag = name;
+  state.tagSelfClosing = selfClosing;
+  state.tagMeta = isMeta ? headMeta(metaName, metaContent) : undefined;
+  return at + 1;
+}
+
+/** Whether `text[start, end)` holds a character that passes for `<` or `/` in a text element. */
+function hasSequenceLookalike(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === LOOKALIKE_LT || c === LOOKALIKE_SLASH) return true;
+  }
+  return false;
 }
 
 /**
@@ -244,9 +294,8 @@ function needMore(state: FastHeadState, text: string, at: number): FastHeadVerdi
 /** Markup htmlparser2 reports as text from `<` (at `lt`) on: not blank, so the head is over. */
 function textFrom(text: string, lt: number): FastHeadVerdict {
   const after = text.indexOf('<', lt + 1);
-  return text.slice(lt, after === -1 ? text.length : after).includes('&')
-    ? 'unsupported'
-    : 'head-end';
+  const ampersand = text.indexOf('&', lt);
+  return ampersand !== -1 && (after === -1 || ampersand < after) ? 'unsupported' : 'head-end';
 }
 
 /**
@@ -278,26 +327,25 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
     if (lt === -1 || lt + 1 >= length) return needMore(state, text, at);
     const next = text.charCodeAt(lt + 1);
     if (isAsciiAlpha(next)) {
-      const tag = readOpenTag(text, lt + 1);
-      if (tag === -1) return needMore(state, text, at);
-      const { name } = tag;
-      if (!(state.afterHead ? AFTER_HEAD : IN_HEAD).has(name)) return 'head-end';
+      let end = readOpenTag(text, lt + 1, state);
+      if (end === -1) return needMore(state, text, at);
+      const name = state.tag;
+      if (name === undefined || !(state.afterHead ? AFTER_HEAD : IN_HEAD).has(name)) {
+        return 'head-end';
+      }
       if (name === 'template' || name === 'noframes') return 'unsupported';
-      let end = tag.end;
       if (TEXT_CONTENT.has(name)) {
         // htmlparser2 forgets that a self-closing `<script/>` is a text element, but its
         // parser still treats it as open: not modelled.
-        if (tag.selfClosing) return 'unsupported';
+        if (state.tagSelfClosing) return 'unsupported';
         const close = findTextElementEnd(text, name, end);
-        if (SEQUENCE_LOOKALIKES.test(text.slice(end, close === -1 ? length : close))) {
-          return 'unsupported';
-        }
+        if (hasSequenceLookalike(text, end, close === -1 ? length : close)) return 'unsupported';
         if (close === -1) return needMore(state, text, at);
         const gt = text.indexOf('>', close + 2 + name.length);
         if (gt === -1) return needMore(state, text, at);
         end = gt + 1;
       } else {
-        if (tag.meta !== undefined) metas.push(tag.meta);
+        if (state.tagMeta !== undefined) metas.push(state.tagMeta);
         if (!VOID_IN_HEAD.has(name)) open.push(name);
       }
       at = end;
@@ -322,11 +370,12 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
         nameEnd++;
       }
       if (nameEnd >= length) return needMore(state, text, at);
-      const name = text.slice(nameStart, nameEnd).toLowerCase();
+      // Only known names can be open or end the head; others are read past.
+      const name = knownTagName(text, nameStart, nameEnd);
       // htmlparser2 turns `</br>` into a `<br>`; other end tags close what is open.
       if (name === 'br') return 'head-end';
-      const position = open.lastIndexOf(name);
-      if (position !== -1 && ENDS_HEAD.has(name)) return 'head-end';
+      const position = name === undefined ? -1 : open.lastIndexOf(name);
+      if (name !== undefined && position !== -1 && ENDS_HEAD.has(name)) return 'head-end';
       const gt = text.indexOf('>', nameEnd);
       if (gt === -1) return needMore(state, text, at);
       if (position !== -1) {

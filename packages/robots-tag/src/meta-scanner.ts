@@ -5,6 +5,7 @@ import { createFastHeadState, scanHeadFast } from './fast-head-scan.js';
 import type { FastHeadState, HeadMeta } from './fast-head-scan.js';
 import { AFTER_HEAD, ENDS_HEAD, IN_HEAD, TEXT_CONTENT } from './head-elements.js';
 import { isProductToken } from './known-rules.js';
+import { MetaContentCache } from './meta-content-cache.js';
 import { parseFieldValue } from './parse-field.js';
 import type { FieldSink } from './parse-field.js';
 import type { MetaScanner, MetaScanOptions, MetaScanStopReason, RobotsTagRules } from './types.js';
@@ -19,6 +20,8 @@ interface ScanConfig {
   readonly maxHeadBytes: number;
   readonly productTokens: ReadonlySet<string> | undefined;
   readonly encoding: string;
+  /** Shared by the scanners of one factory (a single scanner has no use for it). */
+  readonly metaCache: MetaContentCache | undefined;
 }
 
 /**
@@ -59,7 +62,10 @@ export function createMetaScanner(options?: MetaScanOptions): MetaScanner {
  * ```
  */
 export function createMetaScannerFactory(options?: MetaScanOptions): () => MetaScanner {
-  const config = resolveScanOptions(options);
+  const config: ScanConfig = {
+    ...resolveScanOptions(options),
+    metaCache: new MetaContentCache(parseMeta),
+  };
   return () => new HeadMetaScanner(config, true);
 }
 
@@ -113,42 +119,61 @@ export function parseRobotsMetaContent(name: string, content: string): RobotsTag
       'expected a string',
     );
   }
-  const sink: FieldSink = { rules: [], diagnostics: [] };
   const field = name.trim().toLowerCase();
-  if (isProductToken(field) || field === 'robots') {
-    parseFieldValue(
-      content,
-      {
+  if (isProductToken(field) || field === 'robots') return parseMeta(field, content, 1, false);
+  return Object.freeze({
+    rules: Object.freeze([]),
+    diagnostics: Object.freeze([
+      Object.freeze({
+        code: 'unparseable-member',
+        message: `meta name "${field.slice(0, 200)}" is not a product token: ignored`,
         source: 'meta',
         field,
         line: 1,
-        token: metaToken(field),
-        maxChars: Number.POSITIVE_INFINITY,
-        knownOnly: false,
-      },
-      sink,
-    );
-  } else {
-    sink.diagnostics.push({
-      code: 'unparseable-member',
-      message: `meta name "${field.slice(0, 200)}" is not a product token: ignored`,
-      source: 'meta',
-      field,
-      line: 1,
-    });
-  }
-  return freezeRules(sink);
+      }),
+    ]),
+  });
 }
 
 function metaToken(name: string): string {
   return name === 'robots' ? '*' : name;
 }
 
+/** The result of a scan that found nothing (shared: it is frozen). */
+const NO_RULES: RobotsTagRules = Object.freeze({
+  rules: Object.freeze([]),
+  diagnostics: Object.freeze([]),
+});
+
 function freezeRules(sink: FieldSink): RobotsTagRules {
+  if (sink.rules.length === 0 && sink.diagnostics.length === 0) return NO_RULES;
   return Object.freeze({
     rules: Object.freeze([...sink.rules]),
     diagnostics: Object.freeze([...sink.diagnostics]),
   });
+}
+
+/** The rules of one meta's `content` (`field`: its normalised name, read by this scan). */
+function parseMeta(
+  field: string,
+  content: string,
+  line: number,
+  knownOnly: boolean,
+): RobotsTagRules {
+  const sink: FieldSink = { rules: [], diagnostics: [] };
+  parseFieldValue(
+    content,
+    {
+      source: 'meta',
+      field,
+      line,
+      token: metaToken(field),
+      maxChars: Number.POSITIVE_INFINITY,
+      knownOnly,
+    },
+    sink,
+  );
+  return freezeRules(sink);
 }
 
 /** Encoding labels TextDecoder has accepted, so they are not checked again (bounded). */
@@ -222,14 +247,19 @@ function validateScanOptions(options: MetaScanOptions | undefined): ScanConfig {
       knownEncodings.add(encoding);
     }
   }
-  return { maxHeadBytes, productTokens, encoding };
+  return { maxHeadBytes, productTokens, encoding, metaCache: undefined };
 }
 
 const DEFAULT_CONFIG: ScanConfig = Object.freeze(validateScanOptions({}));
 
 /** A meta `name` as compared: HTML spaces around it dropped, lower case. */
 function metaField(name: string): string {
-  return name.replace(HTML_SPACE_AROUND, '').toLowerCase();
+  // Most names have no space around them: no regular expression run for them.
+  const trimmed =
+    name === '' || (name.charCodeAt(0) > 0x20 && name.charCodeAt(name.length - 1) > 0x20)
+      ? name
+      : name.replace(HTML_SPACE_AROUND, '');
+  return trimmed.toLowerCase();
 }
 
 type HeadState = 'in-head' | 'after-head';
@@ -259,6 +289,11 @@ class HeadMetaScanner implements MetaScanner {
   #pending = '';
   /** Every text fed while the fast path ran: htmlparser2 reads it all if it takes over. */
   #fed: string[] = [];
+  /**
+   * The rules of the one meta that filled the sink so far, from the factory's cache: `result()`
+   * returns it as it is while nothing else was added.
+   */
+  #only: RobotsTagRules | undefined;
 
   constructor(config: ScanConfig, fastPath: boolean) {
     this.#config = config;
@@ -307,7 +342,16 @@ class HeadMetaScanner implements MetaScanner {
   result(): RobotsTagRules {
     // Metas the fast path holds are only final once it reaches a verdict.
     if (this.#stopReason === undefined) this.#handOver();
-    return freezeRules(this.#sink);
+    const only = this.#only;
+    const sink = this.#sink;
+    if (
+      only !== undefined &&
+      sink.rules.length === only.rules.length &&
+      sink.diagnostics.length === only.diagnostics.length
+    ) {
+      return only;
+    }
+    return freezeRules(sink);
   }
 
   #writeText(chunk: string): void {
@@ -506,17 +550,16 @@ class HeadMetaScanner implements MetaScanner {
       }
       return;
     }
-    parseFieldValue(
-      content,
-      {
-        source: 'meta',
-        field,
-        line: this.#metaCount,
-        token: metaToken(field),
-        maxChars: Number.POSITIVE_INFINITY,
-        knownOnly,
-      },
-      this.#sink,
-    );
+    const line = this.#metaCount;
+    const cache = this.#config.metaCache;
+    const parsed =
+      cache === undefined
+        ? parseMeta(field, content, line, knownOnly)
+        : cache.rulesFor(field, content, line, knownOnly);
+    const { rules, diagnostics } = this.#sink;
+    if (parsed.rules.length === 0 && parsed.diagnostics.length === 0) return;
+    this.#only = rules.length === 0 && diagnostics.length === 0 ? parsed : undefined;
+    rules.push(...parsed.rules);
+    diagnostics.push(...parsed.diagnostics);
   }
 }
