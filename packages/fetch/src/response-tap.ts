@@ -4,6 +4,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { createMetaScannerFactory } from '@polite-crawler/robots-tag';
 import type { MetaScanner, RobotsTagRules } from '@polite-crawler/robots-tag';
+import { isHtml, isHtmlBytes } from './html-content-type.js';
 
 /**
  * Response header field lines the checks need, each line apart (lower-cased names).
@@ -18,7 +19,11 @@ export type RawHeaders = Readonly<Record<string, readonly string[]>>;
  * const { headers, meta }: TapRecord = tap.record;
  */
 export interface TapRecord {
-  /** The interesting response header lines (fetch's `Headers` joins repeated lines with `, `). */
+  /**
+   * The response header lines the checks need: `Robots-Tag`, `X-Robots-Tag`, `Location`,
+   * `Retry-After`, `Content-Encoding` (fetch's `Headers` joins repeated lines with `, `).
+   * `Content-Type` is only looked at by the tap.
+   */
   headers: RawHeaders | undefined;
   /** Robots metas read from `<head>`, when the body was HTML and was scanned. */
   meta: RobotsTagRules | undefined;
@@ -73,22 +78,6 @@ const DECODERS: Record<string, (() => Transform) | undefined> = {
   br: createBrotliDecompress,
 };
 
-/**
- * The media type before any parameter, spaces around it allowed, case-insensitive (ASCII
- * letters only: without the `u` flag no other character folds to one).
- */
-const HTML_ESSENCE = /^\s*(?:text\/html|application\/xhtml\+xml)\s*(?:;|$)/i;
-
-/**
- * Whether a `Content-Type` names HTML (`text/html`, `application/xhtml+xml`), whose `<head>`
- * may hold robots metas.
- * @example
- * isHtml('text/html; charset=utf-8'); // true
- */
-export function isHtml(contentType: string | undefined | null): boolean {
-  if (contentType === undefined || contentType === null) return false;
-  return HTML_ESSENCE.test(contentType);
-}
 /** The decoder chain of a body sent as it is (shared: it is never changed). */
 const NO_DECODERS: readonly Transform[] = Object.freeze([]);
 
@@ -111,13 +100,19 @@ function decodersFor(contentEncoding: readonly string[] | undefined): readonly T
   return chain;
 }
 
-function recordHeaders(pairs: Iterable<readonly [string, string]>): RawHeaders {
+/** {@link recordRawHeaders} for name–value pairs (lower-cased names). */
+function recordHeaders(
+  pairs: Iterable<readonly [string, string]>,
+  record: TapRecord,
+): string | undefined {
   const headers: Record<string, string[]> = {};
+  let contentType: string | undefined;
   for (const [name, value] of pairs) {
-    if (!RECORDED.has(name)) continue;
-    (headers[name] ??= []).push(value);
+    if (name === 'content-type') contentType ??= value;
+    else if (RECORDED.has(name)) (headers[name] ??= []).push(value);
   }
-  return headers;
+  record.headers = headers;
+  return contentType;
 }
 
 /** A header name's length and lower-cased last character. */
@@ -144,8 +139,20 @@ function isName(raw: Buffer, name: string): boolean {
   return true;
 }
 
-function recordRawHeaders(rawHeaders: readonly (Buffer | Buffer[] | string)[]): RawHeaders {
-  const headers: Record<string, string[]> = {};
+/** The head of a response that has none of the recorded lines (shared: it is frozen). */
+const NO_HEADERS: RawHeaders = Object.freeze({});
+
+/**
+ * The recorded lines of undici's raw headers but `Content-Type`, whose first value is returned
+ * as it is: every response has one and only its bytes are looked at, while most responses have
+ * no other recorded line, and then no string, array or object is made at all.
+ */
+function recordRawHeaders(
+  rawHeaders: readonly (Buffer | Buffer[] | string)[],
+  record: TapRecord,
+): Buffer | string | undefined {
+  let headers: Record<string, string[]> | undefined;
+  let contentType: Buffer | string | undefined;
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const rawName = rawHeaders[i]!;
     let name: string | undefined;
@@ -159,11 +166,16 @@ function recordRawHeaders(rawHeaders: readonly (Buffer | Buffer[] | string)[]): 
       if (!RECORDED.has(name)) continue;
     }
     const value = rawHeaders[i + 1]!;
-    const lines = (headers[name] ??= []);
+    if (name === 'content-type') {
+      contentType ??= Array.isArray(value) ? value[0] : value;
+      continue;
+    }
+    const lines = ((headers ??= {})[name] ??= []);
     if (Array.isArray(value)) for (const item of value) lines.push(item.toString('latin1'));
     else lines.push(value.toString('latin1'));
   }
-  return headers;
+  record.headers = headers ?? NO_HEADERS;
+  return contentType;
 }
 
 function* objectPairs(
@@ -319,7 +331,8 @@ class HeadScan {
   }
 }
 
-function wantsScan(
+/** Whether a response may have a head to read: it has a body, and is not a redirect. */
+function mayScan(
   settings: TapSettings,
   method: string,
   statusCode: number,
@@ -329,8 +342,7 @@ function wantsScan(
     settings.scanMeta &&
     method !== 'HEAD' &&
     !NO_BODY.has(statusCode) &&
-    !(REDIRECTS.has(statusCode) && headers.location !== undefined) &&
-    isHtml(headers['content-type']?.[0])
+    !(REDIRECTS.has(statusCode) && headers.location !== undefined)
   );
 }
 
@@ -399,9 +411,14 @@ class LegacyTap implements LegacyHandler, HeadScanOwner {
   ): boolean {
     if (statusCode < 200)
       return this.#handler.onHeaders?.(statusCode, rawHeaders, resume, statusText) ?? true;
-    const headers = recordRawHeaders(rawHeaders);
-    this.#record.headers = headers;
-    if (wantsScan(this.#settings, this.#method, statusCode, headers)) {
+    const record = this.#record;
+    const contentType = recordRawHeaders(rawHeaders, record);
+    const headers = record.headers!;
+    if (
+      mayScan(this.#settings, this.#method, statusCode, headers) &&
+      contentType !== undefined &&
+      (typeof contentType === 'string' ? isHtml(contentType) : isHtmlBytes(contentType))
+    ) {
       const decoders = decodersFor(headers['content-encoding']);
       if (decoders !== null) {
         this.#head = { statusCode, rawHeaders, resume, statusText };
@@ -496,9 +513,10 @@ class ControllerTap implements Dispatcher.DispatchHandler, HeadScanOwner {
     statusMessage?: string,
   ): void {
     if (statusCode >= 200) {
-      const recorded = recordHeaders(objectPairs(headers));
-      this.#record.headers = recorded;
-      if (wantsScan(this.#settings, this.#method, statusCode, recorded)) {
+      const record = this.#record;
+      const contentType = recordHeaders(objectPairs(headers), record);
+      const recorded = record.headers!;
+      if (mayScan(this.#settings, this.#method, statusCode, recorded) && isHtml(contentType)) {
         const decoders = decodersFor(recorded['content-encoding']);
         if (decoders !== null) {
           this.#head = { controller, statusCode, headers, statusMessage };
