@@ -8,7 +8,8 @@
  *   Agent each, so that neither borrows the other's warm connections), same requests. Each
  *   round runs both back to back (order alternating), after a full GC each, and the ratio is
  *   the median of the per-round ratios: on a shared machine the load drifts from second to
- *   second, and pairing adjacent runs cancels most of that drift;
+ *   second, and pairing adjacent runs cancels most of that drift (many short rounds, and the
+ *   client and the server pinned to a core each where taskset exists, keep the median steady);
  * - cold storm: 10,000 requests across 1,000 origins (distinct *.localhost host names on one
  *   server), counting robots.txt fetches and the time to drain;
  * - memory: heap held by a robots cache of 10,000 origins.
@@ -17,7 +18,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { LookupFunction } from 'node:net';
 import * as undici from 'undici';
@@ -125,6 +126,9 @@ async function drive(
 
 const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The value a fraction `q` of the way through the sorted values (nearest rank). */
+const quantile = (values: number[], q: number): number =>
+  [...values].sort((a, b) => a - b)[Math.round((values.length - 1) * q)]!;
 const low = (values: number[]): number => Math.min(...values);
 const high = (values: number[]): number => Math.max(...values);
 const fmt = (n: number, digits = 0): string =>
@@ -142,8 +146,32 @@ function heapUsed(): number {
   return process.memoryUsage().heapUsed;
 }
 
+const CORES = availableParallelism();
+
+/**
+ * Pins this process (all its threads, the GC's included) to core 0 and returns the command
+ * that starts the server on core 1, when `taskset` is there and there are two cores: one core
+ * each, instead of the scheduler moving both around, which is most of the noise between runs.
+ * Unpinned elsewhere.
+ */
+function pinnedServerCommand(): { command: string; args: string[]; pinned: boolean } {
+  const plain = { command: process.execPath, args: ['-e', SERVER_SOURCE], pinned: false };
+  if (CORES < 2) return plain;
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    return plain;
+  }
+  return {
+    command: 'taskset',
+    args: ['-c', '1', process.execPath, '-e', SERVER_SOURCE],
+    pinned: true,
+  };
+}
+
 async function main(): Promise<void> {
-  const worker = spawn(process.execPath, ['-e', SERVER_SOURCE], {
+  const server = pinnedServerCommand();
+  const worker = spawn(server.command, server.args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, BENCH_ROBOTS: ROBOTS },
   });
@@ -155,9 +183,9 @@ async function main(): Promise<void> {
   const agentOptions = { connections: 128, connect: { lookup: localLookup } };
 
   // --- throughput -------------------------------------------------------------------------
-  const REQUESTS = 10_000;
+  const REQUESTS = 5_000;
   const PARALLEL = 64;
-  const ROUNDS = 9;
+  const ROUNDS = 25;
   const plainAgent = new undici.Agent(agentOptions);
   const politeAgent = new undici.Agent(agentOptions);
   const polite = createPoliteFetch({
@@ -212,7 +240,7 @@ async function main(): Promise<void> {
       `Throughput, warm cache, ${what}`,
       `undici fetch ${fmt(median(plain.map((result) => result.rate)))} req/s (${fmt(plainCpu)} µs CPU/req)`,
       `polite fetch ${fmt(median(politeResults.map((result) => result.rate)))} req/s (${fmt(politeCpu)} µs CPU/req, +${fmt(politeCpu - plainCpu)} µs)`,
-      `ratio **${fmt(median(ratios), 2)}×** req/s (rounds ${fmt(low(ratios), 2)}–${fmt(high(ratios), 2)}), ${fmt(median(cpuRatios), 2)}× CPU efficiency`,
+      `ratio **${fmt(median(ratios), 2)}×** req/s (middle half of the rounds ${fmt(quantile(ratios, 0.25), 2)}–${fmt(quantile(ratios, 0.75), 2)}, all ${fmt(low(ratios), 2)}–${fmt(high(ratios), 2)}), ${fmt(median(cpuRatios), 2)}× CPU efficiency`,
     ]);
   }
   await polite.close();
@@ -285,7 +313,7 @@ async function main(): Promise<void> {
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
   const note = [
-    `Node ${process.version}, ${process.platform}/${process.arch}, ${availableParallelism()} cores shared with other work; server in a child process on 127.0.0.1;`,
+    `Node ${process.version}, ${process.platform}/${process.arch}, ${CORES} cores shared with other work; server in a child process on 127.0.0.1${server.pinned ? ' (client pinned to core 0, server to core 1)' : ''};`,
     `throughput: ${fmt(REQUESTS)} requests per run, ${PARALLEL} in flight, ${ROUNDS} rounds of one run per side back to back (order alternating, full GC before each run);`,
     'req/s and CPU are medians over the rounds, ratios the median of the per-round ratios.',
   ].join(' ');
