@@ -3,6 +3,7 @@ import {
   createMetaScanner,
   createMetaScannerFactory,
   isRobotsTagUsageError,
+  parseRobotsMetaContent,
   parseRobotsTagHeaders,
   ROBOTS_TAG_DEFAULTS,
   scanRobotsMeta,
@@ -281,5 +282,34 @@ describe('the meta cache of a scanner factory', () => {
     const parsedAgain = scan(newScanner, page('max-snippet:0'));
     expect(parsedAgain).not.toBe(oldest);
     expect(parsedAgain).toEqual(oldest);
+  });
+});
+
+describe('very many members', () => {
+  // More pieces than a function call takes arguments: they must be gathered one by one.
+  const members = 300_000;
+
+  it('a content with an unclosed parenthesis before them is read without throwing', () => {
+    const result = parseRobotsMetaContent('robots', `(${'x,'.repeat(members)}`);
+    expect(result.rules.length + result.diagnostics.length).toBeGreaterThan(0);
+  });
+
+  it('a page whose robots meta fills the head is scanned without throwing', () => {
+    const html = `<head><meta name="robots" content="(${',x'.repeat(members)}"></head><body>`;
+    const result = scanRobotsMeta(html, { maxHeadBytes: html.length + 1 });
+    expect(result.diagnostics.length + result.rules.length).toBeGreaterThan(0);
+    const newScanner = createMetaScannerFactory({ maxHeadBytes: html.length + 1 });
+    const scanner = newScanner();
+    scanner.write(html);
+    scanner.end();
+    expect(scanner.result()).toEqual(result);
+  });
+
+  it('a meta with that many rules is read whole by a factory scanner', () => {
+    const html = `<head><meta name="robots" content="${'x,'.repeat(members)}"></head><body>`;
+    const scanner = createMetaScannerFactory({ maxHeadBytes: html.length + 1 })();
+    scanner.write(html);
+    scanner.end();
+    expect(scanner.result().rules).toHaveLength(members);
   });
 });

@@ -559,7 +559,8 @@ class HeadMetaScanner implements MetaScanner {
     const { rules, diagnostics } = this.#sink;
     if (parsed.rules.length === 0 && parsed.diagnostics.length === 0) return;
     this.#only = rules.length === 0 && diagnostics.length === 0 ? parsed : undefined;
-    rules.push(...parsed.rules);
-    diagnostics.push(...parsed.diagnostics);
+    // One by one: a long content can give more rules than a call takes arguments.
+    for (const rule of parsed.rules) rules.push(rule);
+    for (const diagnostic of parsed.diagnostics) diagnostics.push(diagnostic);
   }
 }

@@ -39,7 +39,8 @@ export function splitMembers(text: string): SplitResult {
     return { pieces, unbalancedFrom: -1 };
   }
   const unbalancedFrom = pieces.length;
-  pieces.push(...text.slice(start).split(','));
+  // One by one: the rest can hold more pieces than a call takes arguments.
+  for (const piece of text.slice(start).split(',')) pieces.push(piece);
   return { pieces, unbalancedFrom };
 }
 
