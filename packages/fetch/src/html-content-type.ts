@@ -1,3 +1,5 @@
+import { holdsIgnoringAsciiCase } from './ascii-bytes.js';
+
 /**
  * The media type before any parameter, spaces around it allowed, case-insensitive (ASCII
  * letters only: without the `u` flag no other character folds to one).
@@ -22,16 +24,6 @@ function isSpaceByte(byte: number): boolean {
   return (byte >= 0x09 && byte <= 0x0d) || byte === 0x20 || byte === 0xa0;
 }
 
-/** Whether `bytes` from `at` hold `lower` in any ASCII case. */
-function hasAt(bytes: Uint8Array, at: number, lower: string): boolean {
-  if (at + lower.length > bytes.length) return false;
-  for (let i = 0; i < lower.length; i++) {
-    const byte = bytes[at + i]!;
-    if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== lower.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
 /**
  * {@link isHtml} of a raw header value (its bytes read as latin1, as undici does), without
  * making a string of it: every response's `Content-Type` is checked, few are HTML.
@@ -43,7 +35,7 @@ export function isHtmlBytes(value: Uint8Array): boolean {
   let at = 0;
   while (at < length && isSpaceByte(value[at]!)) at++;
   for (const type of HTML_TYPES) {
-    if (!hasAt(value, at, type)) continue;
+    if (!holdsIgnoringAsciiCase(value, at, type)) continue;
     let end = at + type.length;
     while (end < length && isSpaceByte(value[end]!)) end++;
     return end === length || value[end] === 0x3b; // `;`

@@ -4,6 +4,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { createMetaScannerFactory } from '@polite-crawler/robots-tag';
 import type { MetaScanner, RobotsTagRules } from '@polite-crawler/robots-tag';
+import { holdsIgnoringAsciiCase } from './ascii-bytes.js';
 import { isHtml, isHtmlBytes } from './html-content-type.js';
 
 /**
@@ -130,15 +131,6 @@ const RECORDED_BY_KEY = new Map(
 if (RECORDED_BY_KEY.size !== RECORDED.size)
   throw new Error('response-tap: recorded header keys collide');
 
-/** Whether the raw header name `raw` is `name` (lower case), ASCII case-insensitively. */
-function isName(raw: Buffer, name: string): boolean {
-  for (let i = 0; i < name.length; i += 1) {
-    const byte = raw[i]!;
-    if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== name.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
 /** The head of a response that has none of the recorded lines (shared: it is frozen). */
 const NO_HEADERS: RawHeaders = Object.freeze({});
 
@@ -160,7 +152,7 @@ function recordRawHeaders(
       const { length } = rawName;
       if (length === 0) continue;
       name = RECORDED_BY_KEY.get(nameKey(length, rawName[length - 1]!));
-      if (name === undefined || !isName(rawName, name)) continue;
+      if (name === undefined || !holdsIgnoringAsciiCase(rawName, 0, name)) continue;
     } else {
       name = rawName.toString().toLowerCase();
       if (!RECORDED.has(name)) continue;
