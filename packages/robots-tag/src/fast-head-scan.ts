@@ -42,7 +42,7 @@ export interface FastHeadState {
   /** Metas of the head so far, in document order. */
   readonly metas: HeadMeta[];
   /** The last open tag read (scratch for {@link readOpenTag}, so no object per tag). */
-  tag: string | undefined;
+  tag: KnownTag | undefined;
   tagSelfClosing: boolean;
   tagMeta: HeadMeta | undefined;
 }
@@ -107,15 +107,52 @@ export function createFastHeadState(): FastHeadState {
   };
 }
 
-/** Tag names the fast path tells apart: any other open tag ends the head, any other end tag is ignored. */
-const KNOWN_TAGS: ReadonlySet<string> = new Set([...IN_HEAD, ...ENDS_HEAD]);
+/** What the fast path knows of a tag name it tells apart (one lookup, no set per question). */
+interface KnownTag {
+  readonly name: string;
+  /** Kept in the head ("in head" insertion mode). */
+  readonly inHead: boolean;
+  /** Still goes into the head between `</head>` and the body. */
+  readonly afterHead: boolean;
+  /** Its content is text (`title`, `script`, `style`). */
+  readonly textContent: boolean;
+  /** Never on htmlparser2's stack of open elements. */
+  readonly voidInHead: boolean;
+  /** Its end tag ends the head wherever it appears. */
+  readonly endsHead: boolean;
+}
 
-/** {@link KNOWN_TAGS} by length, for comparing a name in place. */
-const KNOWN_BY_LENGTH: readonly (readonly string[] | undefined)[] = (() => {
-  const byLength: string[][] = [];
-  for (const name of KNOWN_TAGS) (byLength[name.length] ??= []).push(name);
-  return byLength;
+/** A tag name's length and first and last characters, ASCII lower-cased: one number. */
+function tagKey(length: number, first: number, last: number): number {
+  return (length << 16) | ((first | 0x20) << 8) | (last | 0x20);
+}
+
+/**
+ * Tag names the fast path tells apart, by {@link tagKey} (distinct for these names): any other
+ * open tag ends the head, any other end tag is ignored. A name is found with one lookup and
+ * compared with its one candidate.
+ */
+const KNOWN_TAGS: ReadonlyMap<number, KnownTag> = (() => {
+  const byKey = new Map<number, KnownTag>();
+  const names = new Set([...IN_HEAD, ...ENDS_HEAD]);
+  for (const name of names) {
+    byKey.set(tagKey(name.length, name.charCodeAt(0), name.charCodeAt(name.length - 1)), {
+      name,
+      inHead: IN_HEAD.has(name),
+      afterHead: AFTER_HEAD.has(name),
+      textContent: TEXT_CONTENT.has(name),
+      voidInHead: VOID_IN_HEAD.has(name),
+      endsHead: ENDS_HEAD.has(name),
+    });
+  }
+  if (byKey.size !== names.size) throw new Error('fast-head-scan: known tag keys collide');
+  return byKey;
 })();
+
+/** {@link KNOWN_TAGS} by name, for names that are not ASCII. */
+const KNOWN_BY_NAME: ReadonlyMap<string, KnownTag> = new Map(
+  [...KNOWN_TAGS.values()].map((tag) => [tag.name, tag]),
+);
 
 function hasNonAscii(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) if (text.charCodeAt(i) >= 0x80) return true;
@@ -141,18 +178,19 @@ function lowerCasesTo(text: string, start: number, end: number, lower: string): 
   return end - start === lower.length && equalsIgnoringAsciiCase(text, start, lower);
 }
 
-/** The tag name `text[start, end)` lower-cased, when it is one of {@link KNOWN_TAGS}. */
-function knownTagName(text: string, start: number, end: number): string | undefined {
-  if (hasNonAscii(text, start, end)) {
-    const name = text.slice(start, end).toLowerCase();
-    return KNOWN_TAGS.has(name) ? name : undefined;
-  }
-  const candidates = KNOWN_BY_LENGTH[end - start];
-  if (candidates === undefined) return undefined;
-  for (const candidate of candidates) {
-    if (equalsIgnoringAsciiCase(text, start, candidate)) return candidate;
-  }
-  return undefined;
+/**
+ * The known tag named `text[start, end)` (any case), if it is one. `nonAscii`: the name holds
+ * a character past ASCII, and is then lower-cased in full as htmlparser2 does.
+ */
+function knownTag(
+  text: string,
+  start: number,
+  end: number,
+  nonAscii: boolean,
+): KnownTag | undefined {
+  if (nonAscii) return KNOWN_BY_NAME.get(text.slice(start, end).toLowerCase());
+  const tag = KNOWN_TAGS.get(tagKey(end - start, text.charCodeAt(start), text.charCodeAt(end - 1)));
+  return tag !== undefined && equalsIgnoringAsciiCase(text, start, tag.name) ? tag : undefined;
 }
 
 function headMeta(name: string | undefined, content: string | undefined): HeadMeta {
@@ -172,10 +210,16 @@ function headMeta(name: string | undefined, content: string | undefined): HeadMe
 function readOpenTag(text: string, start: number, state: FastHeadState): number {
   const length = text.length;
   let at = start + 1;
-  while (at < length && !endsTagSection(text.charCodeAt(at))) at++;
+  // Every character of the name or-ed together: whether one is past ASCII.
+  let seen = text.charCodeAt(start);
+  for (; at < length; at++) {
+    const c = text.charCodeAt(at);
+    if (endsTagSection(c)) break;
+    seen |= c;
+  }
   if (at >= length) return -1;
-  const name = knownTagName(text, start, at);
-  const isMeta = name === 'meta';
+  const tag = knownTag(text, start, at, seen >= 0x80);
+  const isMeta = tag?.name === 'meta';
   // The first of duplicate attributes counts.
   let metaName: string | undefined;
   let metaContent: string | undefined;
@@ -246,7 +290,7 @@ function readOpenTag(text: string, start: number, state: FastHeadState): number 
     if (kept === 'name') metaName = value;
     else if (kept === 'content') metaContent = value;
   }
-  state.tag = name;
+  state.tag = tag;
   state.tagSelfClosing = selfClosing;
   state.tagMeta = isMeta ? headMeta(metaName, metaContent) : undefined;
   return at + 1;
@@ -329,12 +373,13 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
     if (isAsciiAlpha(next)) {
       let end = readOpenTag(text, lt + 1, state);
       if (end === -1) return needMore(state, text, at);
-      const name = state.tag;
-      if (name === undefined || !(state.afterHead ? AFTER_HEAD : IN_HEAD).has(name)) {
+      const tag = state.tag;
+      if (tag === undefined || !(state.afterHead ? tag.afterHead : tag.inHead)) {
         return 'head-end';
       }
+      const { name } = tag;
       if (name === 'template' || name === 'noframes') return 'unsupported';
-      if (TEXT_CONTENT.has(name)) {
+      if (tag.textContent) {
         // htmlparser2 forgets that a self-closing `<script/>` is a text element, but its
         // parser still treats it as open: not modelled.
         if (state.tagSelfClosing) return 'unsupported';
@@ -346,7 +391,7 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
         end = gt + 1;
       } else {
         if (state.tagMeta !== undefined) metas.push(state.tagMeta);
-        if (!VOID_IN_HEAD.has(name)) open.push(name);
+        if (!tag.voidInHead) open.push(name);
       }
       at = end;
     } else if (next === SLASH) {
@@ -364,23 +409,25 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
         continue;
       }
       let nameEnd = nameStart + 1;
-      while (nameEnd < length) {
+      let seen = first;
+      for (; nameEnd < length; nameEnd++) {
         const c = text.charCodeAt(nameEnd);
         if (c === GT || isSpace(c)) break;
-        nameEnd++;
+        seen |= c;
       }
       if (nameEnd >= length) return needMore(state, text, at);
       // Only known names can be open or end the head; others are read past.
-      const name = knownTagName(text, nameStart, nameEnd);
+      const tag = knownTag(text, nameStart, nameEnd, seen >= 0x80);
       // htmlparser2 turns `</br>` into a `<br>`; other end tags close what is open.
-      if (name === 'br') return 'head-end';
-      const position = name === undefined ? -1 : open.lastIndexOf(name);
-      if (name !== undefined && position !== -1 && ENDS_HEAD.has(name)) return 'head-end';
+      if (tag?.name === 'br') return 'head-end';
+      const position = tag === undefined ? -1 : open.lastIndexOf(tag.name);
+      if (position !== -1 && tag!.endsHead) return 'head-end';
       const gt = text.indexOf('>', nameEnd);
       if (gt === -1) return needMore(state, text, at);
       if (position !== -1) {
-        open.length = position;
-        if (name === 'head') state.afterHead = true;
+        // Most often the innermost element closes: pop it, without resizing the array.
+        while (open.length > position) open.pop();
+        if (tag!.name === 'head') state.afterHead = true;
       }
       at = gt + 1;
     } else if (next === BANG) {
