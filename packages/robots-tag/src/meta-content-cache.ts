@@ -1,6 +1,6 @@
 import type { RobotsTagRules } from './types.js';
 
-/** How many distinct metas a scanner factory remembers the rules of. */
+/** How many parsed metas (content, name, position) a scanner factory remembers the rules of. */
 export const META_CACHE_ENTRIES = 256;
 /** Longer `content` values are parsed every time (they are rare, and would hold memory). */
 export const META_CACHE_MAX_CONTENT = 512;
@@ -16,14 +16,20 @@ export type ParseMeta = (
 /**
  * The rules (and diagnostics) of meta contents already parsed, by everything the parse depends
  * on. A site repeats the same robots meta on every page, so a crawler's scans mostly find it
- * here. Bounded: the oldest entry goes when it is full. The values are frozen, so sharing
+ * here. Bounded: when it holds {@link META_CACHE_ENTRIES} parses, the content seen first goes. The values are frozen, so sharing
  * them between results is safe.
  * @example
  * const cache = new MetaContentCache(parseMeta);
  * const rules = cache.rulesFor('robots', 'noindex', 2, false);
  */
 export class MetaContentCache {
-  readonly #entries = new Map<string, RobotsTagRules>();
+  /**
+   * By content, the parses of it (a content is mostly seen under one name at one position):
+   * looked up by the content as it is, with no key string made per meta.
+   */
+  readonly #entries = new Map<string, CachedMeta[]>();
+  /** Parses held, across all contents. */
+  #size = 0;
   readonly #parse: ParseMeta;
 
   constructor(parse: ParseMeta) {
@@ -35,17 +41,37 @@ export class MetaContentCache {
     if (content.length > META_CACHE_MAX_CONTENT) {
       return this.#parse(field, content, line, knownOnly);
     }
-    // A field is a product token or `robots`: no space or newline in it.
-    const key = `${line} ${knownOnly ? 1 : 0} ${field}\n${content}`;
     const entries = this.#entries;
-    let rules = entries.get(key);
-    if (rules === undefined) {
-      rules = this.#parse(field, content, line, knownOnly);
-      if (entries.size >= META_CACHE_ENTRIES) {
-        entries.delete(entries.keys().next().value as string);
+    let parses = entries.get(content);
+    if (parses !== undefined) {
+      for (const cached of parses) {
+        if (cached.field === field && cached.line === line && cached.knownOnly === knownOnly) {
+          return cached.rules;
+        }
       }
-      entries.set(key, rules);
     }
+    const rules = this.#parse(field, content, line, knownOnly);
+    if (this.#size >= META_CACHE_ENTRIES) {
+      // The content seen first goes, with all its parses.
+      const [oldest, dropped] = entries.entries().next().value as [string, CachedMeta[]];
+      entries.delete(oldest);
+      this.#size -= dropped.length;
+      if (dropped === parses) parses = undefined;
+    }
+    if (parses === undefined) {
+      parses = [];
+      entries.set(content, parses);
+    }
+    parses.push({ field, line, knownOnly, rules });
+    this.#size += 1;
     return rules;
   }
+}
+
+/** One parse of a content. */
+interface CachedMeta {
+  readonly field: string;
+  readonly line: number;
+  readonly knownOnly: boolean;
+  readonly rules: RobotsTagRules;
 }

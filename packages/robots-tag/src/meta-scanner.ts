@@ -145,6 +145,12 @@ const NO_RULES: RobotsTagRules = Object.freeze({
   diagnostics: Object.freeze([]),
 });
 
+/** Adds `parsed` to `sink`, one by one: a long content can give more rules than a call takes arguments. */
+function appendRules(sink: FieldSink, parsed: RobotsTagRules): void {
+  for (const rule of parsed.rules) sink.rules.push(rule);
+  for (const diagnostic of parsed.diagnostics) sink.diagnostics.push(diagnostic);
+}
+
 function freezeRules(sink: FieldSink): RobotsTagRules {
   if (sink.rules.length === 0 && sink.diagnostics.length === 0) return NO_RULES;
   return Object.freeze({
@@ -270,7 +276,11 @@ class HeadMetaScanner implements MetaScanner {
   #parser: Parser | undefined;
   /** Created when the first bytes arrive. */
   #decoder: InstanceType<typeof TextDecoder> | undefined;
-  readonly #sink: FieldSink = { rules: [], diagnostics: [] };
+  /**
+   * What the scan found, made when a second meta with rules (or a diagnostic) joins the first:
+   * until then {@link #only} is the whole result.
+   */
+  #sink: FieldSink | undefined;
   #bytes = 0;
   #stopReason: MetaScanStopReason | undefined;
   #state: HeadState = 'in-head';
@@ -287,11 +297,16 @@ class HeadMetaScanner implements MetaScanner {
   #fast: FastHeadState | undefined;
   /** The text after the fast path's last complete token. */
   #pending = '';
-  /** Every text fed while the fast path ran: htmlparser2 reads it all if it takes over. */
-  #fed: string[] = [];
   /**
-   * The rules of the one meta that filled the sink so far, from the factory's cache: `result()`
-   * returns it as it is while nothing else was added.
+   * Every text fed while the fast path ran, write by write (htmlparser2 reads it all if it takes
+   * over, split as it came: at the end of input, its events depend on the split): the first,
+   * then the others (most heads end within the first).
+   */
+  #fedFirst = '';
+  #fedMore: string[] | undefined;
+  /**
+   * The rules of the first meta that had any, from the factory's cache: while nothing else is
+   * found, `result()` returns them as they are (nothing is copied, nothing made).
    */
   #only: RobotsTagRules | undefined;
 
@@ -342,16 +357,22 @@ class HeadMetaScanner implements MetaScanner {
   result(): RobotsTagRules {
     // Metas the fast path holds are only final once it reaches a verdict.
     if (this.#stopReason === undefined) this.#handOver();
-    const only = this.#only;
     const sink = this.#sink;
-    if (
-      only !== undefined &&
-      sink.rules.length === only.rules.length &&
-      sink.diagnostics.length === only.diagnostics.length
-    ) {
-      return only;
-    }
+    if (sink === undefined) return this.#only ?? NO_RULES;
     return freezeRules(sink);
+  }
+
+  /** The sink, made (with the first meta's rules in it) when something joins them. */
+  #sinkNow(): FieldSink {
+    let sink = this.#sink;
+    if (sink === undefined) {
+      sink = { rules: [], diagnostics: [] };
+      const only = this.#only;
+      this.#only = undefined;
+      if (only !== undefined) appendRules(sink, only);
+      this.#sink = sink;
+    }
+    return sink;
   }
 
   #writeText(chunk: string): void {
@@ -399,7 +420,8 @@ class HeadMetaScanner implements MetaScanner {
       this.#parserNow().write(text);
       return;
     }
-    this.#fed.push(text);
+    if (this.#fedFirst === '') this.#fedFirst = text;
+    else (this.#fedMore ??= []).push(text);
     const pending = this.#pending + text;
     const verdict = scanHeadFast(pending, fast);
     if (verdict === 'need-more') {
@@ -417,7 +439,8 @@ class HeadMetaScanner implements MetaScanner {
     const fast = this.#fast;
     if (fast === undefined || !this.#fastMetasAreExact(fast.metas)) return false;
     this.#fast = undefined;
-    this.#fed = [];
+    this.#fedFirst = '';
+    this.#fedMore = undefined;
     this.#pending = '';
     for (const meta of fast.metas) this.#onMeta(meta.name, meta.content);
     this.#stop(reason);
@@ -436,11 +459,15 @@ class HeadMetaScanner implements MetaScanner {
   /** Ends the fast path: htmlparser2 reads everything fed so far, from the start. */
   #handOver(): void {
     if (this.#fast === undefined) return;
-    const fed = this.#fed;
+    const first = this.#fedFirst;
+    const more = this.#fedMore;
     this.#fast = undefined;
-    this.#fed = [];
+    this.#fedFirst = '';
+    this.#fedMore = undefined;
     this.#pending = '';
-    for (const text of fed) {
+    if (first === '') return;
+    this.#parserNow().write(first);
+    for (const text of more ?? []) {
       if (this.#stopReason !== undefined) return;
       this.#parserNow().write(text);
     }
@@ -460,7 +487,7 @@ class HeadMetaScanner implements MetaScanner {
   #capReached(): void {
     this.#handOver();
     if (this.#stopReason !== undefined) return;
-    this.#sink.diagnostics.push(
+    this.#sinkNow().diagnostics.push(
       Object.freeze({
         code: 'scan-byte-cap',
         message: `the head did not end within maxHeadBytes (${this.#config.maxHeadBytes}): metas past it were not read`,
@@ -538,7 +565,7 @@ class HeadMetaScanner implements MetaScanner {
     const knownOnly = !isRobots && this.#config.productTokens === undefined;
     if (content === undefined) {
       if (!knownOnly) {
-        this.#sink.diagnostics.push(
+        this.#sinkNow().diagnostics.push(
           Object.freeze({
             code: 'invalid-value',
             message: `meta "${field}" has no content attribute: ignored`,
@@ -556,11 +583,8 @@ class HeadMetaScanner implements MetaScanner {
       cache === undefined
         ? parseMeta(field, content, line, knownOnly)
         : cache.rulesFor(field, content, line, knownOnly);
-    const { rules, diagnostics } = this.#sink;
     if (parsed.rules.length === 0 && parsed.diagnostics.length === 0) return;
-    this.#only = rules.length === 0 && diagnostics.length === 0 ? parsed : undefined;
-    // One by one: a long content can give more rules than a call takes arguments.
-    for (const rule of parsed.rules) rules.push(rule);
-    for (const diagnostic of parsed.diagnostics) diagnostics.push(diagnostic);
+    if (this.#sink === undefined && this.#only === undefined) this.#only = parsed;
+    else appendRules(this.#sinkNow(), parsed);
   }
 }
