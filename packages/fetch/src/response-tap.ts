@@ -188,8 +188,16 @@ function asciiStart(chunk: Buffer): number {
 
 /** Receives what a {@link HeadScan} held once it lets go. */
 interface HeadScanOwner {
-  /** `meta` is `undefined` when the body could not be decoded; `ended`: the body is complete. */
-  released(chunks: Buffer[], meta: RobotsTagRules | undefined, ended: boolean): void;
+  /**
+   * `held`: the first chunk held, if any; `more`: the ones after it, if any. `meta` is
+   * `undefined` when the body could not be decoded; `ended`: the body is complete.
+   */
+  released(
+    held: Buffer | undefined,
+    more: readonly Buffer[] | undefined,
+    meta: RobotsTagRules | undefined,
+    ended: boolean,
+  ): void;
 }
 
 /**
@@ -218,7 +226,9 @@ const ASCII_PROBE = 4_096;
  * everything after that.
  */
 class HeadScan {
-  readonly #chunks: Buffer[] = [];
+  /** The chunks held: the first, then the others (most heads end within the first). */
+  #held: Buffer | undefined;
+  #more: Buffer[] | undefined;
   readonly #scanner: MetaScanner;
   readonly #decoders: readonly Transform[];
   readonly #maxHeadBytes: number;
@@ -255,7 +265,8 @@ class HeadScan {
   }
 
   write(chunk: Buffer): void {
-    this.#chunks.push(chunk);
+    if (this.#held === undefined) this.#held = chunk;
+    else (this.#more ??= []).push(chunk);
     this.#rawBytes += chunk.byteLength;
     const first = this.#decoders[0];
     if (first === undefined) this.#scan(chunk);
@@ -281,8 +292,16 @@ class HeadScan {
     this.#done = true;
     for (const decoder of this.#decoders) decoder.destroy();
     this.#scanner.end();
-    const chunks = this.#chunks.splice(0);
-    this.#owner.released(chunks, this.#failed ? undefined : this.#scanner.result(), this.#ended);
+    const held = this.#held;
+    const more = this.#more;
+    this.#held = undefined;
+    this.#more = undefined;
+    this.#owner.released(
+      held,
+      more,
+      this.#failed ? undefined : this.#scanner.result(),
+      this.#ended,
+    );
   }
 
   #scan(chunk: Buffer): void {
@@ -363,10 +382,11 @@ class LegacyTap implements LegacyHandler, HeadScanOwner {
   readonly #method: string;
   #scan: HeadScan | undefined;
   #trailers: string[] | null = null;
-  /** The response head, replayed when the scan lets go. */
-  #head:
-    | { statusCode: number; rawHeaders: Buffer[]; resume: () => void; statusText: string }
-    | undefined;
+  // The response head, replayed when the scan lets go.
+  #statusCode = 0;
+  #rawHeaders: Buffer[] | undefined;
+  #resume: (() => void) | undefined;
+  #statusText = '';
 
   constructor(handler: LegacyHandler, record: TapRecord, settings: TapSettings, method: string) {
     this.#handler = handler;
@@ -413,7 +433,10 @@ class LegacyTap implements LegacyHandler, HeadScanOwner {
     ) {
       const decoders = decodersFor(headers['content-encoding']);
       if (decoders !== null) {
-        this.#head = { statusCode, rawHeaders, resume, statusText };
+        this.#statusCode = statusCode;
+        this.#rawHeaders = rawHeaders;
+        this.#resume = resume;
+        this.#statusText = statusText;
         this.#scan = new HeadScan(this.#settings, decoders, this);
         return true;
       }
@@ -421,12 +444,17 @@ class LegacyTap implements LegacyHandler, HeadScanOwner {
     return this.#handler.onHeaders?.(statusCode, rawHeaders, resume, statusText) ?? true;
   }
 
-  released(chunks: Buffer[], meta: RobotsTagRules | undefined, ended: boolean): void {
+  released(
+    held: Buffer | undefined,
+    more: readonly Buffer[] | undefined,
+    meta: RobotsTagRules | undefined,
+    ended: boolean,
+  ): void {
     this.#record.meta = meta;
-    const head = this.#head!;
     const handler = this.#handler;
-    handler.onHeaders?.(head.statusCode, head.rawHeaders, head.resume, head.statusText);
-    for (const chunk of chunks) handler.onData?.(chunk);
+    handler.onHeaders?.(this.#statusCode, this.#rawHeaders!, this.#resume!, this.#statusText);
+    if (held !== undefined) handler.onData?.(held);
+    if (more !== undefined) for (const chunk of more) handler.onData?.(chunk);
     if (ended) handler.onComplete?.(this.#trailers);
   }
 
@@ -520,12 +548,18 @@ class ControllerTap implements Dispatcher.DispatchHandler, HeadScanOwner {
     this.#handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
   }
 
-  released(chunks: Buffer[], meta: RobotsTagRules | undefined, ended: boolean): void {
+  released(
+    held: Buffer | undefined,
+    more: readonly Buffer[] | undefined,
+    meta: RobotsTagRules | undefined,
+    ended: boolean,
+  ): void {
     this.#record.meta = meta;
     const { controller, statusCode, headers, statusMessage } = this.#head!;
     const handler = this.#handler;
     handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
-    for (const chunk of chunks) handler.onResponseData?.(controller, chunk);
+    if (held !== undefined) handler.onResponseData?.(controller, held);
+    if (more !== undefined) for (const chunk of more) handler.onResponseData?.(controller, chunk);
     if (ended) handler.onResponseEnd?.(controller, this.#trailers);
   }
 
