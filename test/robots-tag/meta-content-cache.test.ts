@@ -20,7 +20,7 @@ function countingCache(): { cache: MetaContentCache; parses: () => number } {
           source: 'meta' as const,
         }),
       ]),
-    }) as RobotsTagRules;
+    });
   });
   return { cache, parses: () => calls };
 }
