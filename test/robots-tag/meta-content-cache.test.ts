@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { RobotsTagRules } from '@polite-crawler/robots-tag';
 import {
   META_CACHE_ENTRIES,
   META_CACHE_MAX_CONTENT,
