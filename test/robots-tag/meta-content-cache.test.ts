@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   META_CACHE_ENTRIES,
   META_CACHE_MAX_CONTENT,
+  META_CACHE_MAX_VARIANTS,
   MetaContentCache,
 } from '../../packages/robots-tag/src/meta-content-cache.js';
 
@@ -47,34 +48,50 @@ describe('MetaContentCache', () => {
     expect(parses()).toBe(4);
   });
 
-  it(`holds at most ${META_CACHE_ENTRIES} parses, also when they share one content`, () => {
+  it(`holds at most ${META_CACHE_ENTRIES} parses; one more lets the content seen first go`, () => {
     const { cache, parses } = countingCache();
-    for (let line = 1; line <= META_CACHE_ENTRIES; line++)
-      cache.rulesFor('robots', 'x', line, false);
+    // Two parses of each content, so that the count is of parses, not of contents.
+    for (let i = 0; i < META_CACHE_ENTRIES / 2; i++) {
+      cache.rulesFor('robots', `c${i}`, 1, false);
+      cache.rulesFor('robots', `c${i}`, 2, false);
+    }
     expect(parses()).toBe(META_CACHE_ENTRIES);
-    cache.rulesFor('robots', 'x', META_CACHE_ENTRIES, false);
+    cache.rulesFor('robots', 'c0', 2, false);
     expect(parses()).toBe(META_CACHE_ENTRIES); // at the limit: all still held
-    // One more: the content seen first (here, the same one) goes with all its parses.
-    cache.rulesFor('robots', 'x', META_CACHE_ENTRIES + 1, false);
+    cache.rulesFor('robots', 'one more', 1, false);
     expect(parses()).toBe(META_CACHE_ENTRIES + 1);
-    cache.rulesFor('robots', 'x', 1, false);
-    expect(parses()).toBe(META_CACHE_ENTRIES + 2);
-    // The newest parse was kept in the emptied cache.
-    cache.rulesFor('robots', 'x', META_CACHE_ENTRIES + 1, false);
-    expect(parses()).toBe(META_CACHE_ENTRIES + 2);
+    cache.rulesFor('robots', 'c1', 1, false);
+    cache.rulesFor('robots', 'c1', 2, false);
+    expect(parses()).toBe(META_CACHE_ENTRIES + 1); // the second content is still held
+    cache.rulesFor('robots', 'c0', 1, false);
+    expect(parses()).toBe(META_CACHE_ENTRIES + 2); // the first went, both its parses
   });
 
-  it('lets the content seen first go, not the one being added to', () => {
+  it(`keeps ${META_CACHE_MAX_VARIANTS} parses of one content, and parses it each time past them`, () => {
     const { cache, parses } = countingCache();
-    cache.rulesFor('robots', 'old', 1, false);
-    for (let line = 1; line < META_CACHE_ENTRIES; line++)
-      cache.rulesFor('robots', 'new', line, false);
-    cache.rulesFor('robots', 'new', META_CACHE_ENTRIES, false);
-    const before = parses();
-    cache.rulesFor('robots', 'new', 1, false);
-    expect(parses()).toBe(before);
-    cache.rulesFor('robots', 'old', 1, false);
-    expect(parses()).toBe(before + 1);
+    for (let line = 1; line <= META_CACHE_MAX_VARIANTS; line++) {
+      cache.rulesFor('robots', 'x', line, false);
+    }
+    const held = cache.rulesFor('robots', 'x', META_CACHE_MAX_VARIANTS, false);
+    expect(parses()).toBe(META_CACHE_MAX_VARIANTS);
+    const past = cache.rulesFor('robots', 'x', META_CACHE_MAX_VARIANTS + 1, false);
+    const again = cache.rulesFor('robots', 'x', META_CACHE_MAX_VARIANTS + 1, false);
+    expect(parses()).toBe(META_CACHE_MAX_VARIANTS + 2);
+    expect(again).not.toBe(past);
+    expect(cache.rulesFor('robots', 'x', META_CACHE_MAX_VARIANTS, false)).toBe(held);
+  });
+
+  it('when the content seen first is the one being added to, keeps the new parse', () => {
+    const { cache, parses } = countingCache();
+    cache.rulesFor('robots', 'first', 1, false);
+    for (let i = 1; i < META_CACHE_ENTRIES; i++) cache.rulesFor('robots', `c${i}`, 1, false);
+    expect(parses()).toBe(META_CACHE_ENTRIES);
+    // Full: a second parse of the first content lets that content go, then is kept.
+    cache.rulesFor('robots', 'first', 2, false);
+    cache.rulesFor('robots', 'first', 2, false);
+    expect(parses()).toBe(META_CACHE_ENTRIES + 1);
+    cache.rulesFor('robots', 'first', 1, false);
+    expect(parses()).toBe(META_CACHE_ENTRIES + 2);
   });
 
   it(`parses a content longer than ${META_CACHE_MAX_CONTENT} characters every time`, () => {

@@ -4,6 +4,12 @@ import type { RobotsTagRules } from './types.js';
 export const META_CACHE_ENTRIES = 256;
 /** Longer `content` values are parsed every time (they are rare, and would hold memory). */
 export const META_CACHE_MAX_CONTENT = 512;
+/**
+ * Parses of one content kept (under other names, at other positions); past them a content is
+ * parsed each time: a page that repeats one meta thousands of times would otherwise have each
+ * of them looked for among hundreds of variants, which costs more than parsing it.
+ */
+export const META_CACHE_MAX_VARIANTS = 4;
 
 /** Parses the `content` of the `line`-th meta of a document, named `field` (normalised). */
 export type ParseMeta = (
@@ -51,6 +57,7 @@ export class MetaContentCache {
       }
     }
     const rules = this.#parse(field, content, line, knownOnly);
+    if (parses !== undefined && parses.length >= META_CACHE_MAX_VARIANTS) return rules;
     if (this.#size >= META_CACHE_ENTRIES) {
       // The content seen first goes, with all its parses.
       const [oldest, dropped] = entries.entries().next().value as [string, CachedMeta[]];
