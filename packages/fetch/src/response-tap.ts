@@ -188,16 +188,17 @@ function asciiStart(chunk: Buffer): number {
 
 /** Receives what a {@link HeadScan} held once it lets go. */
 interface HeadScanOwner {
-  /**
-   * `held`: the first chunk held, if any; `more`: the ones after it, if any. `meta` is
-   * `undefined` when the body could not be decoded; `ended`: the body is complete.
-   */
-  released(
-    held: Buffer | undefined,
-    more: readonly Buffer[] | undefined,
-    meta: RobotsTagRules | undefined,
-    ended: boolean,
-  ): void;
+  /** `meta` is `undefined` when the body could not be decoded; `ended`: the body is complete. */
+  released(held: HeldChunks, meta: RobotsTagRules | undefined, ended: boolean): void;
+}
+
+/** No chunks (shared: it is frozen). */
+const NO_CHUNKS: readonly Buffer[] = Object.freeze([]);
+
+/** The body chunks a {@link HeadScan} held, in order: the first, then the others. */
+interface HeldChunks {
+  readonly first: Buffer | undefined;
+  readonly more: readonly Buffer[] | undefined;
 }
 
 /**
@@ -225,7 +226,7 @@ const ASCII_PROBE = 4_096;
  * byte-order mark that decoding the whole body would have kept as content), and is used for
  * everything after that.
  */
-class HeadScan {
+class HeadScan implements HeldChunks {
   /** The chunks held: the first, then the others (most heads end within the first). */
   #held: Buffer | undefined;
   #more: Buffer[] | undefined;
@@ -264,6 +265,14 @@ class HeadScan {
     return this.#done;
   }
 
+  get first(): Buffer | undefined {
+    return this.#held;
+  }
+
+  get more(): readonly Buffer[] | undefined {
+    return this.#more;
+  }
+
   write(chunk: Buffer): void {
     if (this.#held === undefined) this.#held = chunk;
     else (this.#more ??= []).push(chunk);
@@ -292,16 +301,10 @@ class HeadScan {
     this.#done = true;
     for (const decoder of this.#decoders) decoder.destroy();
     this.#scanner.end();
-    const held = this.#held;
-    const more = this.#more;
+    this.#owner.released(this, this.#failed ? undefined : this.#scanner.result(), this.#ended);
+    // Passed on: not held any longer.
     this.#held = undefined;
     this.#more = undefined;
-    this.#owner.released(
-      held,
-      more,
-      this.#failed ? undefined : this.#scanner.result(),
-      this.#ended,
-    );
   }
 
   #scan(chunk: Buffer): void {
@@ -444,17 +447,12 @@ class LegacyTap implements LegacyHandler, HeadScanOwner {
     return this.#handler.onHeaders?.(statusCode, rawHeaders, resume, statusText) ?? true;
   }
 
-  released(
-    held: Buffer | undefined,
-    more: readonly Buffer[] | undefined,
-    meta: RobotsTagRules | undefined,
-    ended: boolean,
-  ): void {
+  released(held: HeldChunks, meta: RobotsTagRules | undefined, ended: boolean): void {
     this.#record.meta = meta;
     const handler = this.#handler;
     handler.onHeaders?.(this.#statusCode, this.#rawHeaders!, this.#resume!, this.#statusText);
-    if (held !== undefined) handler.onData?.(held);
-    if (more !== undefined) for (const chunk of more) handler.onData?.(chunk);
+    if (held.first !== undefined) handler.onData?.(held.first);
+    for (const chunk of held.more ?? NO_CHUNKS) handler.onData?.(chunk);
     if (ended) handler.onComplete?.(this.#trailers);
   }
 
@@ -548,18 +546,13 @@ class ControllerTap implements Dispatcher.DispatchHandler, HeadScanOwner {
     this.#handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
   }
 
-  released(
-    held: Buffer | undefined,
-    more: readonly Buffer[] | undefined,
-    meta: RobotsTagRules | undefined,
-    ended: boolean,
-  ): void {
+  released(held: HeldChunks, meta: RobotsTagRules | undefined, ended: boolean): void {
     this.#record.meta = meta;
     const { controller, statusCode, headers, statusMessage } = this.#head!;
     const handler = this.#handler;
     handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
-    if (held !== undefined) handler.onResponseData?.(controller, held);
-    if (more !== undefined) for (const chunk of more) handler.onResponseData?.(controller, chunk);
+    if (held.first !== undefined) handler.onResponseData?.(controller, held.first);
+    for (const chunk of held.more ?? NO_CHUNKS) handler.onResponseData?.(controller, chunk);
     if (ended) handler.onResponseEnd?.(controller, this.#trailers);
   }
 
