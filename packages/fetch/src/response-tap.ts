@@ -180,10 +180,15 @@ function* objectPairs(
   }
 }
 
-/** How many bytes at the start of `chunk` are known to be ASCII: all of its probe, or none. */
-function asciiStart(chunk: Buffer): number {
-  if (chunk.length <= ASCII_PROBE) return isAscii(chunk) ? chunk.length : 0;
-  return isAscii(chunk.subarray(0, ASCII_PROBE)) ? ASCII_PROBE : 0;
+/**
+ * Whether `chunk[start, end)` is all ASCII. A short range is checked in a loop: cheaper than a
+ * view of it and a call into the runtime, which is all a typical head needs.
+ */
+function isAsciiRange(chunk: Buffer, start: number, end: number): boolean {
+  if (end - start > ASCII_LOOP_MAX) return isAscii(chunk.subarray(start, end));
+  let bits = 0;
+  for (let i = start; i < end; i++) bits |= chunk[i]!;
+  return bits < 0x80;
 }
 
 /** Receives what a {@link HeadScan} held once it lets go. */
@@ -210,8 +215,8 @@ interface HeldChunks {
 const FIRST_PIECE = 256;
 /** The scanner tokenizes at most this much per write anyway. */
 const MAX_PIECE = 16_384;
-/** How much of the first chunk is checked for ASCII in one go (most heads end within it). */
-const ASCII_PROBE = 4_096;
+/** Longest range {@link isAsciiRange} checks in a loop (the first piece, and the next one). */
+const ASCII_LOOP_MAX = 2 * FIRST_PIECE + 1;
 
 /**
  * Holds a response's body chunks while its `<head>` is scanned, then passes everything on.
@@ -315,12 +320,10 @@ class HeadScan implements HeldChunks {
     if (this.#first) {
       this.#first = false;
       const last = length - 1;
-      // The start of most bodies is ASCII: checked at once, not piece by piece.
-      const asciiTo = asciiStart(chunk);
       while (at < last) {
         const end = Math.min(last, at + this.#nextPiece());
         // The byte after the piece is checked too: the bytes part may start there.
-        if (end >= asciiTo && !isAscii(chunk.subarray(at, end + 1))) break;
+        if (!isAsciiRange(chunk, at, end + 1)) break;
         if (scanner.write(chunk.toString('latin1', at, end))) {
           this.release();
           return;
