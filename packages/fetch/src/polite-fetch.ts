@@ -78,7 +78,9 @@ function prepare(
     // The identity robots.txt was checked for is the identity the site sees.
     headers.set('user-agent', userAgent);
   }
-  const method = (init.method ?? request?.method ?? 'GET').toUpperCase();
+  const asked = init.method ?? request?.method ?? 'GET';
+  // Most calls are GETs: no call into the runtime for them.
+  const method = asked === 'GET' ? asked : asked.toUpperCase();
   const redirect =
     init.redirect ?? (request?.redirect as 'follow' | 'manual' | 'error' | undefined) ?? 'follow';
   const signal = init.signal ?? request?.signal ?? undefined;

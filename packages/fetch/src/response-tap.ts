@@ -79,8 +79,11 @@ const DECODERS: Record<string, (() => Transform) | undefined> = {
   br: createBrotliDecompress,
 };
 
-/** The decoder chain of a body sent as it is (shared: it is never changed). */
-const NO_DECODERS: readonly Transform[] = Object.freeze([]);
+/**
+ * The decoder chain of a body sent as it is (shared; read-only by type, not frozen: a loop over
+ * a frozen array takes the engine's slow iteration path, on every response).
+ */
+const NO_DECODERS: readonly Transform[] = [];
 
 /** A decoder chain for `Content-Encoding`, or `null` when a coding is unknown. */
 function decodersFor(contentEncoding: readonly string[] | undefined): readonly Transform[] | null {
@@ -197,8 +200,8 @@ interface HeadScanOwner {
   released(held: HeldChunks, meta: RobotsTagRules | undefined, ended: boolean): void;
 }
 
-/** No chunks (shared: it is frozen). */
-const NO_CHUNKS: readonly Buffer[] = Object.freeze([]);
+/** No chunks (shared; read-only by type, not frozen, as {@link NO_DECODERS}). */
+const NO_CHUNKS: readonly Buffer[] = [];
 
 /** The body chunks a {@link HeadScan} held, in order: the first, then the others. */
 interface HeldChunks {
@@ -252,7 +255,7 @@ class HeadScan implements HeldChunks {
     this.#scanner = settings.newScanner();
     this.#decoders = decoders;
     this.#owner = owner;
-    const last = decoders.at(-1);
+    const last = decoders[decoders.length - 1];
     if (last !== undefined) {
       last.on('data', (chunk: Buffer) => this.#scan(chunk));
       last.on('end', () => this.release());
@@ -619,7 +622,9 @@ class TapDispatcher {
   }
 
   dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    const method = String(options.method).toUpperCase();
+    const given = String(options.method);
+    // Already upper case as fetch sends it: no call into the runtime for it.
+    const method = given === 'GET' ? given : given.toUpperCase();
     const tapped =
       typeof handler.onRequestStart === 'function'
         ? new ControllerTap(handler, this.#record, this.#settings, method)
