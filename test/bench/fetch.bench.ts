@@ -23,21 +23,9 @@ import type { ChildProcess } from 'node:child_process';
 import type { LookupFunction } from 'node:net';
 import * as undici from 'undici';
 import { createPoliteFetch, createRobotsPolicy } from '@polite-crawler/fetch';
+import { BENCH_ROBOTS } from './bench-robots.js';
 
 const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
-const ROBOTS = [
-  'User-agent: *',
-  'Disallow: /private/',
-  'Disallow: /search',
-  'Allow: /search/about',
-  'Crawl-delay: 0',
-  '',
-  'User-agent: OtherBot',
-  'Disallow: /',
-  '',
-  'Sitemap: https://example.com/sitemap.xml',
-  '',
-].join('\n');
 
 // The server runs in a child process, so that the client's CPU time can be measured on its own.
 const SERVER_SOURCE = `
@@ -173,7 +161,7 @@ async function main(): Promise<void> {
   const server = pinnedServerCommand();
   const worker = spawn(server.command, server.args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, BENCH_ROBOTS: ROBOTS },
+    env: { ...process.env, BENCH_ROBOTS },
   });
   const { port } = await new Promise<{ port: number }>((resolve) =>
     worker.once('message', (value) => resolve(value as { port: number })),
@@ -297,7 +285,7 @@ async function main(): Promise<void> {
   const after = heapUsed();
   const perOrigin = (after - before) / CACHED;
   rows.push([
-    `Memory: robots cache of ${fmt(CACHED)} origins (${ROBOTS.length} B robots.txt, 2 groups)`,
+    `Memory: robots cache of ${fmt(CACHED)} origins (${BENCH_ROBOTS.length} B robots.txt, 2 groups)`,
     `heap held ${fmt((after - before) / 1024 / 1024, 1)} MiB`,
     `${fmt(perOrigin)} B per origin`,
     allCached ? 'all entries answered from memory' : '**some entries missing**',
