@@ -17,9 +17,9 @@
  * (instruction-cache misses); without the seeds and setarch, within 1–2 % and 0.3 %.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { machine } from 'node:os';
 import { promisify } from 'node:util';
+import { fmt, report } from './bench-report.js';
 
 const run = promisify(execFile);
 
@@ -100,9 +100,6 @@ async function perRequest(mode: string, path: string): Promise<Counts> {
   };
 }
 
-const fmt = (n: number, digits = 0): string =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
 /** `polite` against `plain`: the difference, and as a percentage of plain. */
 function added(polite: number, plain: number): string {
   return `+${fmt(polite - plain)} (+${fmt(((polite - plain) / plain) * 100, 1)} %)`;
@@ -128,20 +125,12 @@ async function main(): Promise<void> {
       `added: instructions ${added(polite.instructions, plain.instructions)}, I1 misses ${added(polite.instructionMisses, plain.instructionMisses)}, D1 misses ${added(polite.dataMisses, plain.dataMisses)}`,
     ]);
   }
-  const table = [
-    '| Measurement | | | |',
-    '| --- | --- | --- | --- |',
-    ...rows.map((row) => `| ${row.join(' | ')} |`),
-  ].join('\n');
   const note = [
     `Node ${process.version}, ${process.platform}/${process.arch}; valgrind cachegrind (its cache model sized from this CPU) with V8 --predictable and fixed seeds${VALGRIND[0] === 'setarch' ? ', address randomisation off' : ''};`,
     `64 requests in flight to a dispatcher that answers in the same process (no sockets);`,
     `per request = (run of ${fmt(MANY)} − run of ${fmt(FEW)}) / ${fmt(MANY - FEW)}, garbage collection included.`,
   ].join(' ');
-  const markdown = `# @polite-crawler/fetch: instructions per request\n\n${table}\n\n${note}\n`;
-  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  writeFileSync(new URL('./results/fetch-instructions.md', import.meta.url), markdown);
-  console.log(markdown);
+  report('fetch-instructions', '@polite-crawler/fetch: instructions per request', rows, note);
 }
 
 await main();

@@ -14,7 +14,6 @@
  *   server), counting robots.txt fetches and the time to drain;
  * - memory: heap held by a robots cache of 10,000 origins.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -24,6 +23,7 @@ import type { LookupFunction } from 'node:net';
 import * as undici from 'undici';
 import { createPoliteFetch, createRobotsPolicy } from '@polite-crawler/fetch';
 import { BENCH_ROBOTS } from './bench-robots.js';
+import { fmt, report } from './bench-report.js';
 
 const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
 
@@ -119,8 +119,6 @@ const quantile = (values: number[], q: number): number =>
   [...values].sort((a, b) => a - b)[Math.round((values.length - 1) * q)]!;
 const low = (values: number[]): number => Math.min(...values);
 const high = (values: number[]): number => Math.max(...values);
-const fmt = (n: number, digits = 0): string =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function fullGc(): void {
   setFlagsFromString('--expose-gc');
@@ -295,20 +293,12 @@ async function main(): Promise<void> {
   worker.send('close');
   await new Promise((resolve) => worker.once('exit', resolve));
 
-  const table = [
-    '| Measurement | | | |',
-    '| --- | --- | --- | --- |',
-    ...rows.map((row) => `| ${row.join(' | ')} |`),
-  ].join('\n');
   const note = [
     `Node ${process.version}, ${process.platform}/${process.arch}, ${CORES} cores shared with other work; server in a child process on 127.0.0.1${server.pinned ? ' (client pinned to core 0, server to core 1)' : ''};`,
     `throughput: ${fmt(REQUESTS)} requests per run, ${PARALLEL} in flight, ${ROUNDS} rounds of one run per side back to back (order alternating, full GC before each run);`,
     'req/s and CPU are medians over the rounds, ratios the median of the per-round ratios.',
   ].join(' ');
-  const markdown = `# @polite-crawler/fetch benchmark\n\n${table}\n\n${note}\n`;
-  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  writeFileSync(new URL('./results/fetch.md', import.meta.url), markdown);
-  console.log(markdown);
+  report('fetch', '@polite-crawler/fetch benchmark', rows, note);
 }
 
 await main();
