@@ -12,6 +12,7 @@ import { isRedirectStatus, nextHop } from './page-redirects.js';
 import type { Hop } from './page-redirects.js';
 import { createRobotsPolicy, politeGate, toHttpUrl } from './policy.js';
 import { checkResponse } from './response-checker.js';
+import { upperCaseMethod } from './request-method.js';
 import type {
   PoliteFetch,
   PoliteFetchOptions,
@@ -78,9 +79,7 @@ function prepare(
     // The identity robots.txt was checked for is the identity the site sees.
     headers.set('user-agent', userAgent);
   }
-  const asked = init.method ?? request?.method ?? 'GET';
-  // Most calls are GETs: no call into the runtime for them.
-  const method = asked === 'GET' ? asked : asked.toUpperCase();
+  const method = upperCaseMethod(init.method ?? request?.method ?? 'GET');
   const redirect =
     init.redirect ?? (request?.redirect as 'follow' | 'manual' | 'error' | undefined) ?? 'follow';
   const signal = init.signal ?? request?.signal ?? undefined;

@@ -6,6 +6,7 @@ import { createMetaScannerFactory } from '@polite-crawler/robots-tag';
 import type { MetaScanner, RobotsTagRules } from '@polite-crawler/robots-tag';
 import { holdsIgnoringAsciiCase } from './ascii-bytes.js';
 import { isHtml, isHtmlBytes } from './html-content-type.js';
+import { upperCaseMethod } from './request-method.js';
 
 /**
  * Response header field lines the checks need, each line apart (lower-cased names).
@@ -622,9 +623,7 @@ class TapDispatcher {
   }
 
   dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    const given = String(options.method);
-    // Already upper case as fetch sends it: no call into the runtime for it.
-    const method = given === 'GET' ? given : given.toUpperCase();
+    const method = upperCaseMethod(String(options.method));
     const tapped =
       typeof handler.onRequestStart === 'function'
         ? new ControllerTap(handler, this.#record, this.#settings, method)

@@ -22,8 +22,8 @@ export type ParseMeta = (
 /**
  * The rules (and diagnostics) of meta contents already parsed, by everything the parse depends
  * on. A site repeats the same robots meta on every page, so a crawler's scans mostly find it
- * here. Bounded: when it holds {@link META_CACHE_ENTRIES} parses, the content seen first goes. The values are frozen, so sharing
- * them between results is safe.
+ * here. Bounded: when it holds {@link META_CACHE_ENTRIES} parses, the content seen first goes.
+ * The values are frozen, so sharing them between results is safe.
  * @example
  * const cache = new MetaContentCache(parseMeta);
  * const rules = cache.rulesFor('robots', 'noindex', 2, false);
