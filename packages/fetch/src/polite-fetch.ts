@@ -171,6 +171,17 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
 
   /** undici's init for one hop, through a fresh tap that records into `record`. */
   const hopInit = (prepared: Prepared, hop: Hop, record: TapRecord): RequestInit => {
+    const dispatcher = tapResponse(prepared.dispatcher ?? policy.dispatcher, tapConfig, record);
+    if (
+      prepared.init === NO_INIT &&
+      hop.method === 'GET' &&
+      hop.body === null &&
+      prepared.signal === undefined
+    ) {
+      // A bare GET: only what differs from fetch's defaults (undici converts and checks every
+      // member it is given, each on a path of its own).
+      return { headers: hop.headers, redirect: 'manual', dispatcher };
+    }
     const init: RequestInit = {
       ...prepared.init,
       method: hop.method,
@@ -179,7 +190,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
       redirect: 'manual',
       // The caller's own signal goes to undici, so that it also aborts the body later.
       signal: prepared.signal ?? null,
-      dispatcher: tapResponse(prepared.dispatcher ?? policy.dispatcher, tapConfig, record),
+      dispatcher,
     };
     if (isStream(hop.body)) (init as { duplex?: string }).duplex = 'half';
     return init;
