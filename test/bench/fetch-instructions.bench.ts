@@ -9,12 +9,14 @@
  * a shared machine its rounds spread by ±10 % and whole runs by ±3 %, too much to see a change
  * of one or two percent. Here the client (fetch-instructions-client.ts, against a dispatcher
  * that answers in-process) runs under valgrind's cachegrind with its cache model and V8's
- * `--predictable` (no helper threads), fixed hash and random seeds, and address-space layout
- * randomisation off where `setarch` can turn it off, so that the same work gives nearly the same
- * counts: instructions executed and level-1 cache misses per request, as the difference between
- * a run of {@link FEW} and one of {@link MANY} requests, so that start-up and warm-up cancel out.
- * Two runs of one side, one after the other, agreed within 0.5 % (instructions) and 0.1 %
- * (instruction-cache misses); without the seeds and setarch, within 1–2 % and 0.3 %.
+ * `--predictable` (no helper threads), fixed hash and random seeds, V8's predictable GC schedule
+ * (heap growth and the memory reducer no longer depend on the wall clock, which under valgrind
+ * runs some fifty times slower), and address-space layout randomisation off where `setarch` can
+ * turn it off, so that the same work gives nearly the same counts: instructions executed and
+ * level-1 cache misses per request, as the difference between a run of {@link FEW} and one of
+ * {@link MANY} requests, so that start-up and warm-up cancel out. Repeated runs of one side
+ * agreed within about 1 % (instructions and instruction-cache misses alike); without the GC
+ * schedule, instruction counts moved by up to 7 % and instruction-cache misses by up to 2.5 %.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { machine } from 'node:os';
@@ -73,6 +75,7 @@ async function countRun(mode: string, path: string, requests: number): Promise<C
       '--predictable',
       '--hash-seed=1',
       '--random-seed=1',
+      '--predictable-gc-schedule',
       '--import',
       'tsx',
       CLIENT,
@@ -126,7 +129,7 @@ async function main(): Promise<void> {
     ]);
   }
   const note = [
-    `Node ${process.version}, ${process.platform}/${process.arch}; valgrind cachegrind (its cache model sized from this CPU) with V8 --predictable and fixed seeds${VALGRIND[0] === 'setarch' ? ', address randomisation off' : ''};`,
+    `Node ${process.version}, ${process.platform}/${process.arch}; valgrind cachegrind (its cache model sized from this CPU) with V8 --predictable, its predictable GC schedule and fixed seeds${VALGRIND[0] === 'setarch' ? ', address randomisation off' : ''};`,
     `64 requests in flight to a dispatcher that answers in the same process (no sockets);`,
     `per request = (run of ${fmt(MANY)} − run of ${fmt(FEW)}) / ${fmt(MANY - FEW)}, garbage collection included.`,
   ].join(' ');
