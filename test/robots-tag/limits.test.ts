@@ -197,6 +197,26 @@ describe('maxHeadBytes', () => {
     expect(scanner.bytesScanned).toBe(100);
   });
 
+  it('ends the head at text before a character reference the cap cuts, as a split there does', () => {
+    // htmlparser2 holds the text before `&` until the reference ends; within the cap the head
+    // is already over at the NUL, whether the input arrives whole or in two writes.
+    const options = { maxHeadBytes: 2, productTokens: ['examplebot'] };
+    const whole = createMetaScanner(options);
+    whole.write('\u0000&nbsp;');
+    const split = createMetaScanner(options);
+    split.write('\u0000');
+    split.write('&nbsp;');
+    for (const scanner of [whole, split]) {
+      expect(scanner.stopReason).toBe('head-end');
+      expect(codes(scanner.result())).toEqual([]);
+    }
+    // Blank text before a reference the cap cuts could still be a blank head: capped.
+    const blank = createMetaScanner({ maxHeadBytes: 3, productTokens: ['examplebot'] });
+    blank.write('\n&#32;<meta name="robots" content="noindex">');
+    expect(blank.stopReason).toBe('byte-cap');
+    expect(codes(blank.result())).toEqual(['scan-byte-cap']);
+  });
+
   it('counts bytes, not characters, for byte input', () => {
     const html = new TextEncoder().encode('<title>ééé</title>' + meta); // 3 two-byte characters
     expect(names(scanRobotsMeta(html, { maxHeadBytes: html.length }))).toEqual(['noindex']);

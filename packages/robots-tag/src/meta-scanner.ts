@@ -417,7 +417,7 @@ class HeadMetaScanner implements MetaScanner {
   #feed(text: string): void {
     const fast = this.#fast;
     if (fast === undefined) {
-      this.#parserNow().write(text);
+      this.#parse(text);
       return;
     }
     if (this.#fedFirst === '') this.#fedFirst = text;
@@ -466,11 +466,28 @@ class HeadMetaScanner implements MetaScanner {
     this.#fedMore = undefined;
     this.#pending = '';
     if (first === '') return;
-    this.#parserNow().write(first);
+    this.#parse(first);
     for (const text of more ?? []) {
       if (this.#stopReason !== undefined) return;
-      this.#parserNow().write(text);
+      this.#parse(text);
     }
+  }
+
+  /**
+   * Writes `text` to htmlparser2 in pieces that end just before each `&`. htmlparser2 holds the
+   * text before a character reference until the reference is complete, but reports it at the end
+   * of a write: so text that is not blank ends the head where it is, whatever the reference turns
+   * out to be, and the verdict does not depend on where the input was split or capped.
+   */
+  #parse(text: string): void {
+    const parser = this.#parserNow();
+    let from = 0;
+    for (let amp = text.indexOf('&', 1); amp !== -1; amp = text.indexOf('&', amp + 1)) {
+      parser.write(text.slice(from, amp));
+      if (this.#stopReason !== undefined) return;
+      from = amp;
+    }
+    parser.write(from === 0 ? text : text.slice(from));
   }
 
   #parserNow(): Parser {
