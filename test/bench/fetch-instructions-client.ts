@@ -8,19 +8,15 @@
 import * as undici from 'undici';
 import type { Dispatcher } from 'undici';
 import { createPoliteFetch } from '@polite-crawler/fetch';
-import { BENCH_ROBOTS } from './bench-robots.js';
+import { BENCH_HTML, BENCH_PAGE, BENCH_ROBOTS } from './bench-bodies.js';
 
 const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
 const IN_FLIGHT = 64;
 
-// The bodies of the loopback benchmark (test/bench/fetch.bench.ts), byte for byte.
+// The bodies of the loopback benchmark (test/bench/fetch.bench.ts).
 const ROBOTS = Buffer.from(BENCH_ROBOTS);
-const PAGE = Buffer.from('x'.repeat(1024));
-const HTML = Buffer.from(
-  '<!doctype html><html><head><title>t</title><meta name="robots" content="nosnippet"></head><body>' +
-    'y'.repeat(4096) +
-    '</body></html>',
-);
+const PAGE = Buffer.from(BENCH_PAGE);
+const HTML = Buffer.from(BENCH_HTML);
 
 type LegacyHandler = {
   onConnect?(abort: () => void): void;

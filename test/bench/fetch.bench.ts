@@ -22,7 +22,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { LookupFunction } from 'node:net';
 import * as undici from 'undici';
 import { createPoliteFetch, createRobotsPolicy } from '@polite-crawler/fetch';
-import { BENCH_ROBOTS } from './bench-robots.js';
+import { BENCH_HTML, BENCH_PAGE, BENCH_ROBOTS } from './bench-bodies.js';
 import { fmt, report } from './bench-report.js';
 
 const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
@@ -31,8 +31,8 @@ const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
 const SERVER_SOURCE = `
 const { createServer } = require('node:http');
 const robots = process.env.BENCH_ROBOTS;
-const page = 'x'.repeat(1024);
-const html = '<!doctype html><html><head><title>t</title><meta name="robots" content="nosnippet"></head><body>' + 'y'.repeat(4096) + '</body></html>';
+const page = process.env.BENCH_PAGE;
+const html = process.env.BENCH_HTML;
 const robotsByHost = new Map();
 let requests = 0;
 const server = createServer((req, res) => {
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
   const server = pinnedServerCommand();
   const worker = spawn(server.command, server.args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, BENCH_ROBOTS },
+    env: { ...process.env, BENCH_ROBOTS, BENCH_PAGE, BENCH_HTML },
   });
   const { port } = await new Promise<{ port: number }>((resolve) =>
     worker.once('message', (value) => resolve(value as { port: number })),
