@@ -5,6 +5,7 @@ import { isRobotsNoIndexError } from '@polite-crawler/fetch';
 import { routes } from '../fetch/helpers/server.js';
 import { useRigs } from '../fetch/helpers/setup.js';
 import { tick, until } from '../fetch/helpers/fake-clock.js';
+import { caught } from '../fetch/helpers/thrown.js';
 
 const { server, polite } = useRigs();
 
@@ -160,6 +161,36 @@ describe('robots metas in HTML', () => {
     const response = await fetch(`${s.origin}/gz`);
     expect(response.robots.noimageindex).toBe(true);
     expect(await response.text()).toBe(html);
+  });
+
+  it('a response fetch refuses while the head is held (six content codings) rejects as undici fetch does', async () => {
+    const html = '<html><head><meta name="robots" content="noindex"></head><body>x</body></html>';
+    const codings = 'identity, identity, identity, identity, identity, gzip';
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        // Replayed from the decoder's event once the head is read (no exception may escape).
+        '/gz': {
+          headers: { 'content-type': 'text/html', 'content-encoding': codings },
+          body: gzipSync(html),
+        },
+        '/plain': {
+          headers: {
+            'content-type': 'text/html',
+            'content-encoding': codings.replace('gzip', 'identity'),
+          },
+          body: html,
+        },
+        '/ok': { headers: { 'content-type': 'text/html' }, body: html },
+      }),
+    );
+    const { fetch } = polite();
+    for (const path of ['/gz', '/plain']) {
+      const error = (await caught(fetch(`${s.origin}${path}`))) as Error;
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error.cause as Error).message).toMatch(/too many content-encodings/);
+    }
+    expect((await fetch(`${s.origin}/ok`)).robots.noindex).toBe(true);
   });
 
   it('hands the response over once the head is read, before the rest of the body exists', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { Dispatcher } from 'undici';
 import { scanRobotsMeta } from '@polite-crawler/robots-tag';
@@ -225,5 +226,123 @@ describe('header capture', () => {
     for (const type of ['text/htmlx', 'text/plain; x=text/html', 'text/ html']) {
       expect(replay(['Content-Type', type], [page]).record.meta, type).toBeUndefined();
     }
+  });
+});
+
+describe('a handler that gives up while the held body is replayed to it', () => {
+  const PAGE = gzipSync(
+    '<head><meta name="robots" content="noindex"></head><body>' + 'b'.repeat(5_000),
+  );
+  const GZIP_HTML = ['Content-Type', 'text/html', 'Content-Encoding', 'gzip'];
+
+  /** Settles once the handler has seen `last` (a gzip body is released from zlib's events). */
+  const until = async (events: string[], last: RegExp): Promise<void> => {
+    for (let i = 0; i < 200 && !events.some((event) => last.test(event)); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+
+  it('classic API: an abort in onHeaders, or a throw in onData, ends it with onError and nothing escapes', async () => {
+    for (const fails of ['abort', 'throw'] as const) {
+      const events: string[] = [];
+      let abort: ((error?: Error) => void) | undefined;
+      const handler = {
+        onConnect: (given: (error?: Error) => void): void => {
+          abort = given;
+        },
+        onHeaders: (): boolean => {
+          events.push('headers');
+          if (fails === 'abort') abort!(new Error('refused'));
+          return true;
+        },
+        onData: (): boolean => {
+          events.push('data');
+          if (fails === 'throw') throw new Error('broken');
+          return true;
+        },
+        onComplete: (): void => {
+          events.push('complete');
+        },
+        onError: (error: Error): void => {
+          events.push(`error ${error.message}`);
+        },
+      };
+      const network = {
+        dispatch(_options: unknown, tapped: ClassicHandler): boolean {
+          // undici's abort of a completed request does nothing.
+          tapped.onConnect(() => {});
+          const raw = GZIP_HTML.map((part) => Buffer.from(part, 'latin1'));
+          tapped.onHeaders(200, raw, () => {}, 'OK');
+          tapped.onData(PAGE);
+          tapped.onComplete(null);
+          return true;
+        },
+      };
+      const record: TapRecord = { headers: undefined, meta: undefined };
+      tapResponse(network as unknown as Dispatcher, SETTINGS, record).dispatch(
+        { method: 'GET', path: '/' },
+        handler as unknown as Dispatcher.DispatchHandler,
+      );
+      await until(events, /^error|^complete/);
+      expect(events, fails).toEqual(
+        fails === 'abort' ? ['headers', 'error refused'] : ['headers', 'data', 'error broken'],
+      );
+    }
+  });
+
+  it('controller API: an abort in onResponseStart ends it with onResponseError, without data', async () => {
+    const events: string[] = [];
+    const controller = {
+      aborted: false,
+      paused: false,
+      reason: null as Error | null,
+      abort(reason: Error): void {
+        this.aborted = true;
+        this.reason = reason;
+      },
+      pause(): void {},
+      resume(): void {},
+    };
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart: () => {},
+      onResponseStart: (given) => {
+        events.push('start');
+        given.abort(new Error('refused'));
+      },
+      onResponseData: () => {
+        events.push('data');
+      },
+      onResponseEnd: () => {
+        events.push('end');
+      },
+      onResponseError: (_given, error) => {
+        events.push(`error ${error.message}`);
+      },
+    };
+    const network = {
+      dispatch(_options: unknown, tapped: Dispatcher.DispatchHandler): boolean {
+        const given = controller as unknown as Parameters<
+          NonNullable<typeof tapped.onRequestStart>
+        >[0];
+        tapped.onRequestStart!(given, {});
+        tapped.onResponseStart!(
+          given,
+          200,
+          { 'content-type': 'text/html', 'content-encoding': 'gzip' },
+          'OK',
+        );
+        tapped.onResponseData!(given, PAGE);
+        tapped.onResponseEnd!(given, {});
+        return true;
+      },
+    };
+    const record: TapRecord = { headers: undefined, meta: undefined };
+    tapResponse(network as unknown as Dispatcher, SETTINGS, record).dispatch(
+      { method: 'GET', path: '/' },
+      handler,
+    );
+    await until(events, /^error|^end/);
+    expect(events).toEqual(['start', 'error refused']);
+    expect(ruleNames(record.meta)).toEqual(['* noindex']);
   });
 });

@@ -397,6 +397,10 @@ class LegacyTap implements LegacyHandler, HeadScanOwner {
   #rawHeaders: Buffer[] | undefined;
   #resume: (() => void) | undefined;
   #statusText = '';
+  /** undici's abort for this request. */
+  #abort: ((error?: Error) => void) | undefined;
+  /** Why the handler aborted (it may do so while the held body is replayed to it). */
+  #abortedWith: Error | undefined;
 
   constructor(handler: LegacyHandler, record: TapRecord, settings: TapSettings, method: string) {
     this.#handler = handler;
@@ -406,8 +410,18 @@ class LegacyTap implements LegacyHandler, HeadScanOwner {
   }
 
   onConnect(abort: (error?: Error) => void, context?: unknown): void {
-    this.#handler.onConnect?.(abort, context);
+    this.#abort = abort;
+    this.#handler.onConnect?.(this.#abortFromHandler, context);
   }
+
+  /**
+   * The abort the handler gets: noted, so that a replay stops when the handler gives up (fetch
+   * does, in `onHeaders`, for a response it refuses), then passed on.
+   */
+  readonly #abortFromHandler = (error?: Error): void => {
+    this.#abortedWith ??= error ?? new Error('aborted');
+    this.#abort?.(error);
+  };
 
   onResponseStarted(): void {
     this.#handler.onResponseStarted?.();
@@ -457,10 +471,22 @@ class LegacyTap implements LegacyHandler, HeadScanOwner {
   released(held: HeldChunks, meta: RobotsTagRules | undefined, ended: boolean): void {
     this.#record.meta = meta;
     const handler = this.#handler;
-    handler.onHeaders?.(this.#statusCode, this.#rawHeaders!, this.#resume!, this.#statusText);
-    if (held.first !== undefined) handler.onData?.(held.first);
-    for (const chunk of held.more ?? NO_CHUNKS) handler.onData?.(chunk);
-    if (ended) handler.onComplete?.(this.#trailers);
+    try {
+      handler.onHeaders?.(this.#statusCode, this.#rawHeaders!, this.#resume!, this.#statusText);
+      if (this.#abortedWith === undefined && held.first !== undefined) handler.onData?.(held.first);
+      for (const chunk of held.more ?? NO_CHUNKS) {
+        if (this.#abortedWith !== undefined) break;
+        handler.onData?.(chunk);
+      }
+    } catch (error) {
+      // Replayed from a decoder's event, a throw would escape undici: it fails the request.
+      this.#abortFromHandler(error as Error);
+    }
+    if (!ended) return;
+    // undici has completed the request: an abort now is a no-op there, so the error is given
+    // to the handler here.
+    if (this.#abortedWith === undefined) handler.onComplete?.(this.#trailers);
+    else handler.onError?.(this.#abortedWith);
   }
 
   onData(chunk: Buffer): boolean {
@@ -557,10 +583,30 @@ class ControllerTap implements Dispatcher.DispatchHandler, HeadScanOwner {
     this.#record.meta = meta;
     const { controller, statusCode, headers, statusMessage } = this.#head!;
     const handler = this.#handler;
-    handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
-    if (held.first !== undefined) handler.onResponseData?.(controller, held.first);
-    for (const chunk of held.more ?? NO_CHUNKS) handler.onResponseData?.(controller, chunk);
-    if (ended) handler.onResponseEnd?.(controller, this.#trailers);
+    // The handler may abort while the held body is replayed to it: the replay stops there.
+    let failed: Error | undefined;
+    try {
+      handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
+      if (!controller.aborted && held.first !== undefined) {
+        handler.onResponseData?.(controller, held.first);
+      }
+      for (const chunk of held.more ?? NO_CHUNKS) {
+        if (controller.aborted) break;
+        handler.onResponseData?.(controller, chunk);
+      }
+    } catch (error) {
+      // Replayed from a decoder's event, a throw would escape undici: it fails the request.
+      failed = error as Error;
+      controller.abort(failed);
+    }
+    if (!ended) return;
+    // undici has completed the request: an abort now is a no-op there, so the error is given
+    // to the handler here.
+    if (!controller.aborted && failed === undefined) {
+      handler.onResponseEnd?.(controller, this.#trailers);
+    } else {
+      handler.onResponseError?.(controller, failed ?? controller.reason ?? new Error('aborted'));
+    }
   }
 
   onResponseData(controller: Controller, chunk: Buffer): void {
