@@ -281,7 +281,7 @@ describe('a handler that gives up while the held body is replayed to it', () => 
       const record: TapRecord = { headers: undefined, meta: undefined };
       tapResponse(network as unknown as Dispatcher, SETTINGS, record).dispatch(
         { method: 'GET', path: '/' },
-        handler as unknown as Dispatcher.DispatchHandler,
+        handler,
       );
       await until(events, /^error|^complete/);
       expect(events, fails).toEqual(
