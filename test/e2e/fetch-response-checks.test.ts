@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { isRobotsNoIndexError } from '@polite-crawler/fetch';
 import { routes } from '../fetch/helpers/server.js';
@@ -8,6 +8,9 @@ import { tick, until } from '../fetch/helpers/fake-clock.js';
 import { caught } from '../fetch/helpers/thrown.js';
 
 const { server, polite } = useRigs();
+
+/** Brotli's default quality takes seconds for megabytes; the decoder does not care. */
+const FAST_BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
 
 const sha = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -253,6 +256,84 @@ describe('robots metas in HTML', () => {
     const past = await fetch(`${s.origin}/past`);
     expect(past.robots.noindex).toBe(false);
     expect(await past.text()).toBe(page(fits + 1));
+  });
+
+  it('maxHeadBytes on compressed pages: decoded bytes count, and compressed bytes at the cap are still decoded', async () => {
+    const limit = 1_024;
+    const meta = '<meta name="robots" content="noindex">';
+    // Compressible padding: the decoded bytes reach the cap long before the compressed ones.
+    const padded = (padding: number): string =>
+      `<html><head><title>${'p'.repeat(padding)}</title>${meta}</head><body>${'b'.repeat(50_000)}</body></html>`;
+    const fits = limit - '<html><head><title>'.length - '</title>'.length - meta.length;
+    // Incompressible text after the meta: the compressed bytes reach the cap in the first
+    // chunk, before zlib has decoded any of it; megabytes make undici pause and resume.
+    const noisy = `<html><head>${meta}<title>${randomBytes(1_500_000).toString('base64')}</title></head><body>x</body></html>`;
+    const pages = {
+      '/at': padded(fits),
+      '/past': padded(fits + 1),
+      '/noisy': noisy,
+    };
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        ...Object.fromEntries(
+          Object.entries(pages).flatMap(([path, html]) => [
+            [
+              path,
+              {
+                headers: { 'content-type': 'text/html', 'content-encoding': 'gzip' },
+                body: gzipSync(html),
+              },
+            ],
+            [
+              `${path}-br`,
+              {
+                headers: { 'content-type': 'text/html', 'content-encoding': 'br' },
+                body: brotliCompressSync(html, FAST_BROTLI),
+              },
+            ],
+          ]),
+        ),
+      }),
+    );
+    const { fetch } = polite({ maxHeadBytes: limit });
+    for (const [path, html] of Object.entries(pages)) {
+      for (const variant of [path, `${path}-br`]) {
+        const response = await fetch(`${s.origin}${variant}`);
+        expect(response.robots.noindex, variant).toBe(path !== '/past');
+        expect(sha(new Uint8Array(await response.arrayBuffer())), variant).toBe(
+          sha(Buffer.from(html)),
+        );
+      }
+    }
+  });
+
+  it('decodes pages as fetch does: deflate sent raw, gzip without its trailer', async () => {
+    const html = `<html><head><meta name="robots" content="noindex"></head><body>${'b'.repeat(9_000)}</body></html>`;
+    const gzip = gzipSync(html);
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        '/raw': {
+          headers: { 'content-type': 'text/html', 'content-encoding': 'deflate' },
+          body: deflateRawSync(html),
+        },
+        '/zlib': {
+          headers: { 'content-type': 'text/html', 'content-encoding': 'deflate' },
+          body: deflateSync(html),
+        },
+        '/cut': {
+          headers: { 'content-type': 'text/html', 'content-encoding': 'gzip' },
+          body: gzip.subarray(0, gzip.length - 8),
+        },
+      }),
+    );
+    const { fetch } = polite();
+    for (const path of ['/raw', '/zlib', '/cut']) {
+      const response = await fetch(`${s.origin}${path}`);
+      expect(response.robots.noindex, path).toBe(true);
+      expect(await response.text(), path).toBe(html);
+    }
   });
 
   it('does not scan non-HTML bodies, and returns them untouched', async () => {

@@ -1,4 +1,4 @@
-import { brotliCompressSync, createGzip, gzipSync } from 'node:zlib';
+import { brotliCompressSync, createGzip, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS, isRobotsDeniedError } from '@polite-crawler/fetch';
 import { routes } from '../fetch/helpers/server.js';
@@ -100,7 +100,38 @@ describe('robots.txt byte limit', () => {
     expect(explanation.robotsTxt.bytes).toBe(Buffer.byteLength(text));
   });
 
-  it('treats a body it cannot decode (corrupt gzip, unknown coding) as unreachable', async () => {
+  it('decodes what fetch decodes: deflate sent raw, gzip without its trailer, five codings', async () => {
+    const text = 'User-agent: *\nDisallow: /private/\n';
+    const gzip = gzipSync(text);
+    const bodies = {
+      'raw deflate': { coding: 'deflate', body: deflateRawSync(text) },
+      'zlib deflate': { coding: 'deflate', body: deflateSync(text) },
+      'gzip without its 8-byte trailer': {
+        coding: 'gzip',
+        body: gzip.subarray(0, gzip.length - 8),
+      },
+      'five codings': {
+        coding: 'identity, identity, gzip, identity, identity',
+        body: gzip,
+      },
+    };
+    for (const [name, { coding, body }] of Object.entries(bodies)) {
+      const s = await server(
+        routes({
+          '/robots.txt': { headers: { 'content-encoding': coding }, body },
+          '/public': { body: 'ok' },
+        }),
+      );
+      const { fetch, policy } = polite();
+      expect((await fetch(`${s.origin}/public`)).status, name).toBe(200);
+      expect(await policy.check(`${s.origin}/private/a`), name).toMatchObject({
+        allowed: false,
+        reason: 'disallowed',
+      });
+    }
+  });
+
+  it('treats a body it cannot decode (corrupt gzip, unknown coding, six codings) as unreachable', async () => {
     const s = await server(
       routes({
         '/robots.txt': { headers: { 'content-encoding': 'gzip' }, body: 'this is not gzip' },
@@ -109,8 +140,17 @@ describe('robots.txt byte limit', () => {
     const other = await server(
       routes({ '/robots.txt': { headers: { 'content-encoding': 'zz-unknown' }, body: 'x' } }),
     );
+    // One more than fetch accepts (it bounds the work per body).
+    const sixCodings = await server(
+      routes({
+        '/robots.txt': {
+          headers: { 'content-encoding': 'identity, identity, gzip, identity, identity, identity' },
+          body: gzipSync('User-agent: *\nAllow: /\n'),
+        },
+      }),
+    );
     const { fetch } = polite();
-    for (const origin of [s.origin, other.origin]) {
+    for (const origin of [s.origin, other.origin, sixCodings.origin]) {
       const error = await fetch(`${origin}/page`).catch((e: unknown) => e);
       expect(isRobotsDeniedError(error) && error.reason).toBe('unreachable');
     }

@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream';
 import type { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { MAX_CONTENT_CODINGS, contentCodings, createDecoder } from './content-decoders.js';
 
 /**
  * The bytes read from a body, at most the cap.
@@ -55,24 +55,11 @@ export async function readCapped(
   return { bytes, truncated };
 }
 
-const DECODERS = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
-} as const;
-
 /**
- * The content codings {@link decodedBody} can undo, as sent in `Accept-Encoding`.
- * @example
- * headers['accept-encoding'] = ACCEPT_ENCODING;
- */
-export const ACCEPT_ENCODING = 'gzip, deflate, br';
-
-/**
- * `body` with its `Content-Encoding` undone, so that limits count decompressed bytes; a
- * decoder only produces output as it is read, so a small bomb never inflates past the cap.
- * Throws `Error` with code `ERR_UNSUPPORTED_CONTENT_ENCODING` for a coding it cannot undo.
+ * `body` with its `Content-Encoding` undone (as leniently as fetch), so that limits count
+ * decompressed bytes; a decoder only produces output as it is read, so a small bomb never
+ * inflates past the cap. Throws `Error` with code `ERR_UNSUPPORTED_CONTENT_ENCODING` for a
+ * coding it cannot undo, or more than {@link MAX_CONTENT_CODINGS} of them.
  * @example
  * const text = decodedBody(response.body, response.headers['content-encoding']);
  */
@@ -80,22 +67,20 @@ export function decodedBody(
   body: Readable,
   contentEncoding: string | readonly string[] | undefined,
 ): Readable {
-  const codings = (
-    typeof contentEncoding === 'string' ? [contentEncoding] : (contentEncoding ?? [])
-  )
-    .flatMap((value) => value.split(','))
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity');
+  const codings = contentCodings(contentEncoding);
+  if (codings === null) {
+    throw unsupported(`more than ${MAX_CONTENT_CODINGS} content codings`);
+  }
   if (codings.length === 0) return body;
   const decoders = codings.reverse().map((coding) => {
-    const create = (DECODERS as Record<string, (() => NodeJS.ReadWriteStream) | undefined>)[coding];
-    if (create === undefined) {
-      throw Object.assign(new Error(`unsupported content-encoding ${coding}`), {
-        code: 'ERR_UNSUPPORTED_CONTENT_ENCODING',
-      });
-    }
-    return create();
+    const decoder = createDecoder(coding);
+    if (decoder === undefined) throw unsupported(`unsupported content-encoding ${coding}`);
+    return decoder;
   });
   // pipeline destroys every stream when the last one is destroyed or any one fails.
   return pipeline([body, ...decoders], () => {}) as unknown as Readable;
+}
+
+function unsupported(message: string): Error {
+  return Object.assign(new Error(message), { code: 'ERR_UNSUPPORTED_CONTENT_ENCODING' });
 }

@@ -1,10 +1,10 @@
 import { isAscii } from 'node:buffer';
 import type { Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { createMetaScannerFactory } from '@polite-crawler/robots-tag';
 import type { MetaScanner, RobotsTagRules } from '@polite-crawler/robots-tag';
 import { holdsIgnoringAsciiCase } from './ascii-bytes.js';
+import { contentCodings, createDecoder } from './content-decoders.js';
 import { isHtml, isHtmlBytes } from './html-content-type.js';
 import { upperCaseMethod } from './request-method.js';
 
@@ -73,33 +73,28 @@ const RECORDED = new Set([
 ]);
 const NO_BODY = new Set([204, 205, 304]);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const DECODERS: Record<string, (() => Transform) | undefined> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
-};
-
 /**
  * The decoder chain of a body sent as it is (shared; read-only by type, not frozen: a loop over
  * a frozen array takes the engine's slow iteration path, on every response).
  */
 const NO_DECODERS: readonly Transform[] = [];
 
-/** A decoder chain for `Content-Encoding`, or `null` when a coding is unknown. */
+/**
+ * A decoder chain for `Content-Encoding` (as lenient as fetch's), or `null` when a coding is
+ * unknown or there are too many (fetch then passes the body on as it is, or fails).
+ */
 function decodersFor(contentEncoding: readonly string[] | undefined): readonly Transform[] | null {
   if (contentEncoding === undefined) return NO_DECODERS;
-  const codings = contentEncoding
-    .join(',')
-    .split(',')
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity')
-    .reverse();
+  const codings = contentCodings(contentEncoding);
+  if (codings === null) return null;
   const chain: Transform[] = [];
-  for (const coding of codings) {
-    const create = DECODERS[coding];
-    if (create === undefined) return null;
-    chain.push(create());
+  for (const coding of codings.reverse()) {
+    const decoder = createDecoder(coding);
+    if (decoder === undefined) {
+      for (const made of chain) made.destroy();
+      return null;
+    }
+    chain.push(decoder);
   }
   for (let i = 0; i + 1 < chain.length; i += 1) chain[i]!.pipe(chain[i + 1]!);
   return chain;
@@ -250,6 +245,11 @@ class HeadScan implements HeldChunks {
   #ended = false;
   #failed = false;
   #done = false;
+  /**
+   * The compressed bytes reached the cap: the decoders finish what they were given and nothing
+   * more goes in; the sender is asked to pause until the release.
+   */
+  #draining = false;
 
   constructor(settings: TapSettings, decoders: readonly Transform[], owner: HeadScanOwner) {
     this.#maxHeadBytes = settings.maxHeadBytes;
@@ -282,21 +282,32 @@ class HeadScan implements HeldChunks {
     return this.#more;
   }
 
-  write(chunk: Buffer): void {
+  /** Holds and scans `chunk`; `false` asks the sender to pause (see {@link #draining}). */
+  write(chunk: Buffer): boolean {
     if (this.#held === undefined) this.#held = chunk;
     else (this.#more ??= []).push(chunk);
     this.#rawBytes += chunk.byteLength;
+    if (this.#draining) return false;
     const first = this.#decoders[0];
-    if (first === undefined) this.#scan(chunk);
-    else first.write(chunk);
-    if (this.#rawBytes >= this.#maxHeadBytes) this.release();
+    if (first === undefined) {
+      this.#scan(chunk);
+      if (this.#rawBytes >= this.#maxHeadBytes) this.release();
+      return true;
+    }
+    first.write(chunk);
+    if (this.#rawBytes < this.#maxHeadBytes) return true;
+    // What the bytes at the cap decode to is still on its way (zlib works off the thread):
+    // the decoders are ended (lenient, so a cut stream is no error) and release at their end.
+    this.#draining = true;
+    first.end();
+    return false;
   }
 
   end(): void {
     this.#ended = true;
     const first = this.#decoders[0];
     if (first === undefined) this.release();
-    else first.end();
+    else if (!this.#draining) first.end();
   }
 
   /** Stops without passing anything on (the request failed). */
@@ -401,6 +412,8 @@ class LegacyTap implements LegacyHandler, HeadScanOwner {
   #abort: ((error?: Error) => void) | undefined;
   /** Why the handler aborted (it may do so while the held body is replayed to it). */
   #abortedWith: Error | undefined;
+  /** The tap asked undici to pause (while decoders drain), and resumes after the replay. */
+  #paused = false;
 
   constructor(handler: LegacyHandler, record: TapRecord, settings: TapSettings, method: string) {
     this.#handler = handler;
@@ -471,18 +484,28 @@ class LegacyTap implements LegacyHandler, HeadScanOwner {
   released(held: HeldChunks, meta: RobotsTagRules | undefined, ended: boolean): void {
     this.#record.meta = meta;
     const handler = this.#handler;
+    // Whether the handler takes more now (else it resumes undici itself when it does).
+    let more = true;
     try {
       handler.onHeaders?.(this.#statusCode, this.#rawHeaders!, this.#resume!, this.#statusText);
-      if (this.#abortedWith === undefined && held.first !== undefined) handler.onData?.(held.first);
+      if (this.#abortedWith === undefined && held.first !== undefined) {
+        more = handler.onData?.(held.first) !== false;
+      }
       for (const chunk of held.more ?? NO_CHUNKS) {
         if (this.#abortedWith !== undefined) break;
-        handler.onData?.(chunk);
+        more = handler.onData?.(chunk) !== false;
       }
     } catch (error) {
       // Replayed from a decoder's event, a throw would escape undici: it fails the request.
       this.#abortFromHandler(error as Error);
     }
-    if (!ended) return;
+    if (!ended) {
+      if (this.#paused && more && this.#abortedWith === undefined) {
+        this.#paused = false;
+        this.#resume!();
+      }
+      return;
+    }
     // undici has completed the request: an abort now is a no-op there, so the error is given
     // to the handler here.
     if (this.#abortedWith === undefined) handler.onComplete?.(this.#trailers);
@@ -492,8 +515,9 @@ class LegacyTap implements LegacyHandler, HeadScanOwner {
   onData(chunk: Buffer): boolean {
     const scan = this.#scan;
     if (scan !== undefined && !scan.done) {
-      scan.write(chunk);
-      return true;
+      if (scan.write(chunk)) return true;
+      this.#paused = true;
+      return false;
     }
     return this.#handler.onData?.(chunk) ?? true;
   }
@@ -525,6 +549,8 @@ class ControllerTap implements Dispatcher.DispatchHandler, HeadScanOwner {
   readonly #method: string;
   #scan: HeadScan | undefined;
   #trailers: HeaderObject = {};
+  /** The tap paused undici (while decoders drain), and resumes after the replay. */
+  #paused = false;
   /** The response head, replayed when the scan lets go. */
   #head:
     | {
@@ -599,7 +625,15 @@ class ControllerTap implements Dispatcher.DispatchHandler, HeadScanOwner {
       failed = error as Error;
       controller.abort(failed);
     }
-    if (!ended) return;
+    if (!ended) {
+      // A pause the handler asked for during the replay is not told apart from the tap's own:
+      // it gets data again, as after any resume.
+      if (this.#paused && !controller.aborted) {
+        this.#paused = false;
+        controller.resume();
+      }
+      return;
+    }
     // undici has completed the request: an abort now is a no-op there, so the error is given
     // to the handler here.
     if (!controller.aborted && failed === undefined) {
@@ -611,8 +645,11 @@ class ControllerTap implements Dispatcher.DispatchHandler, HeadScanOwner {
 
   onResponseData(controller: Controller, chunk: Buffer): void {
     const scan = this.#scan;
-    if (scan !== undefined && !scan.done) scan.write(chunk);
-    else this.#handler.onResponseData?.(controller, chunk);
+    if (scan === undefined || scan.done) this.#handler.onResponseData?.(controller, chunk);
+    else if (!scan.write(chunk) && !this.#paused) {
+      this.#paused = true;
+      controller.pause();
+    }
   }
 
   onResponseEnd(controller: Controller, trailers: HeaderObject): void {

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { ACCEPT_ENCODING, decodedBody, readCapped } from './body-reader.js';
+import { decodedBody, readCapped } from './body-reader.js';
+import { ACCEPT_ENCODING } from './content-decoders.js';
 import { parseRetryAfter } from './retry-after.js';
 import type { Clock, RobotsFailureKind, RobotsFetchFailure, RobotsStatus } from './types.js';
 
