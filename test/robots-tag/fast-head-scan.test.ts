@@ -9,7 +9,9 @@ import { createMetaScanner, createMetaScannerFactory } from '@polite-crawler/rob
 import type { MetaScanOptions, MetaScanner } from '@polite-crawler/robots-tag';
 import {
   FAST_PATH_MAX_PENDING,
+  FAST_PATH_READ_FACTOR,
   createFastHeadState,
+  fastPathOverBudget,
   scanHeadFast,
 } from '../../packages/robots-tag/src/fast-head-scan.js';
 import { createFullParseMetaScanner } from '../../packages/robots-tag/src/meta-scanner.js';
@@ -381,6 +383,36 @@ describe('fast head path: what it reads itself', () => {
     expect(scanHeadFast(at, state)).toBe('need-more');
     expect(at.length - state.consumed).toBe(FAST_PATH_MAX_PENDING);
     expect(scanHeadFast(`${at}x`, createFastHeadState())).toBe('unsupported');
+  });
+});
+
+describe('fast head path: a read budget', () => {
+  it('is over once it has read more than FAST_PATH_READ_FACTOR times what it was given, plus FAST_PATH_MAX_PENDING', () => {
+    const fed = 1_000;
+    const limit = FAST_PATH_READ_FACTOR * fed + FAST_PATH_MAX_PENDING;
+    expect(fastPathOverBudget(limit, fed)).toBe(false);
+    expect(fastPathOverBudget(limit + 1, fed)).toBe(true);
+  });
+
+  it('a long token written a character (or a byte) at a time: htmlparser2 reads on past the budget, with the same results', () => {
+    for (const token of [
+      `<title>${'t'.repeat(5_000)}</title>`,
+      `<meta name="robots" content="noindex" data-x="${'v'.repeat(5_000)}">`,
+      `<!--${'c'.repeat(5_000)}-->`,
+    ]) {
+      const doc = `<html><head>${token}<meta name="robots" content="nofollow"></head><body>x`;
+      for (const form of ['text', 'bytes'] as const) {
+        const whole = form === 'text' ? doc : new TextEncoder().encode(doc);
+        const chunks = chunksOf(
+          whole,
+          Array.from({ length: whole.length }, (_, i) => i),
+        );
+        const options = { productTokens: ['ExampleBot'] };
+        expect(observe(createMetaScanner(options), chunks)).toEqual(
+          observe(createFullParseMetaScanner(options), chunks),
+        );
+      }
+    }
   });
 });
 

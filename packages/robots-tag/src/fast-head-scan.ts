@@ -54,6 +54,24 @@ export interface FastHeadState {
 export const FAST_PATH_MAX_PENDING = 65_536;
 
 /**
+ * How many times over the text it was given the fast path may read, re-reads of unfinished
+ * tokens included, beyond a first {@link FAST_PATH_MAX_PENDING} characters. An unfinished token
+ * is read again from its start on every write, so a long one arriving a byte at a time would
+ * cost time quadratic in its length; past this budget htmlparser2 (linear) reads instead.
+ */
+export const FAST_PATH_READ_FACTOR = 8;
+
+/**
+ * Whether the fast path has read more than its budget, having read `read` characters in all
+ * for `fed` characters given.
+ * @example
+ * fastPathOverBudget(600_000, 10); // true: htmlparser2 takes over
+ */
+export function fastPathOverBudget(read: number, fed: number): boolean {
+  return read > FAST_PATH_READ_FACTOR * fed + FAST_PATH_MAX_PENDING;
+}
+
+/**
  * htmlparser2 compares the end tag of a text element as `(c | 0x20)`, so in a text element
  * these two control characters pass for `<` and `/`.
  */

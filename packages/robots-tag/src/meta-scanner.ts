@@ -1,7 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { ROBOTS_TAG_DEFAULTS } from './defaults.js';
 import { RobotsTagUsageError } from './errors.js';
-import { createFastHeadState, scanHeadFast } from './fast-head-scan.js';
+import { createFastHeadState, fastPathOverBudget, scanHeadFast } from './fast-head-scan.js';
 import type { FastHeadState, HeadMeta } from './fast-head-scan.js';
 import { AFTER_HEAD, ENDS_HEAD, IN_HEAD, TEXT_CONTENT } from './head-elements.js';
 import { isProductToken } from './known-rules.js';
@@ -297,6 +297,8 @@ class HeadMetaScanner implements MetaScanner {
   #fast: FastHeadState | undefined;
   /** The text after the fast path's last complete token. */
   #pending = '';
+  /** Characters given to the fast path so far, re-read ones included. */
+  #fastRead = 0;
   /**
    * Every text fed while the fast path ran, write by write (htmlparser2 reads it all if it takes
    * over, split as it came: at the end of input, its events depend on the split): the first,
@@ -423,6 +425,11 @@ class HeadMetaScanner implements MetaScanner {
     if (this.#fedFirst === '') this.#fedFirst = text;
     else (this.#fedMore ??= []).push(text);
     const pending = this.#pending + text;
+    this.#fastRead += pending.length;
+    if (fastPathOverBudget(this.#fastRead, this.#bytes)) {
+      this.#handOver();
+      return;
+    }
     const verdict = scanHeadFast(pending, fast);
     if (verdict === 'need-more') {
       this.#pending = pending.slice(fast.consumed);
