@@ -185,6 +185,44 @@ describe('revalidation', () => {
   });
 });
 
+describe('revalidation keeps the max-age of the copy', () => {
+  it('a 304 without Cache-Control keeps the 200’s max-age; one with its own replaces it', async () => {
+    const HOUR = 3_600_000;
+    let notModifiedCacheControl: string | undefined;
+    const s = await server((req, res) => {
+      if (req.headers['if-none-match'] === '"v1"') {
+        res
+          .writeHead(304, {
+            etag: '"v1"',
+            ...(notModifiedCacheControl === undefined
+              ? {}
+              : { 'cache-control': notModifiedCacheControl }),
+          })
+          .end();
+        return;
+      }
+      res.writeHead(200, { etag: '"v1"', 'cache-control': 'max-age=3600' }).end(RULES);
+    });
+    const { policy, clock } = polite();
+    const ttl = async (): Promise<number> => {
+      const { robotsTxt } = await policy.explain(`${s.origin}/private`);
+      return robotsTxt.expiresAt - robotsTxt.fetchedAt;
+    };
+    expect(await ttl()).toBe(HOUR);
+    await clock.advance(HOUR);
+    expect(await ttl()).toBe(HOUR);
+    expect(s.hits('/robots.txt')).toHaveLength(2);
+    notModifiedCacheControl = 'max-age=600';
+    await clock.advance(HOUR);
+    expect(await ttl()).toBe(600_000);
+    // And the next 304 without one keeps the 600 s the last one gave.
+    notModifiedCacheControl = undefined;
+    await clock.advance(600_000);
+    expect(await ttl()).toBe(600_000);
+    expect(s.hits('/robots.txt')).toHaveLength(4);
+  });
+});
+
 describe('unreachable after a good copy: stale-if-unreachable', () => {
   it('keeps serving the good copy for 30 days after it was fetched, retrying on a bounded interval', async () => {
     const robots = switchable({ status: 200, body: RULES });

@@ -214,15 +214,18 @@ export class RobotsCache {
     };
     const previousGood = previous?.stored.good;
     if (outcome.status === 'ok' && outcome.notModified && previousGood !== undefined) {
+      // A 304 updates what it carries and leaves the rest of the stored response as it was.
       const etag = outcome.etag ?? previousGood.etag;
       const lastModified = outcome.lastModified ?? previousGood.lastModified;
+      const maxAge = outcome.maxAge ?? previousGood.maxAge;
       const good: RobotsGoodCopy = {
         ...previousGood,
         fetchedAt: now,
         ...(etag === undefined ? {} : { etag }),
         ...(lastModified === undefined ? {} : { lastModified }),
+        ...(maxAge === undefined ? {} : { maxAge }),
       };
-      return { version: 1, robotsUrl, latest, good, expiresAt: now + this.#ttl(outcome.maxAge) };
+      return { version: 1, robotsUrl, latest, good, expiresAt: now + this.#ttl(maxAge) };
     }
     if (outcome.status === 'ok') {
       const body = outcome.body ?? EMPTY;
@@ -236,6 +239,7 @@ export class RobotsCache {
         fetchedAt: now,
         ...(outcome.etag === undefined ? {} : { etag: outcome.etag }),
         ...(outcome.lastModified === undefined ? {} : { lastModified: outcome.lastModified }),
+        ...(outcome.maxAge === undefined ? {} : { maxAge: outcome.maxAge }),
       };
       return { version: 1, robotsUrl, latest, good, expiresAt: now + this.#ttl(outcome.maxAge) };
     }

@@ -108,6 +108,11 @@ export interface RobotsGoodCopy {
   readonly fetchedAt: number;
   readonly etag?: string;
   readonly lastModified?: string;
+  /**
+   * The `Cache-Control: max-age` (ms) the copy came with, kept for its revalidations: a 304
+   * without one leaves it in force (RFC 9111 §4.3.4).
+   */
+  readonly maxAge?: number;
 }
 
 /**
