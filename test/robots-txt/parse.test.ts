@@ -197,6 +197,18 @@ describe('limits', () => {
     }
   });
 
+  it('parsedBytes of a cut string body is a whole number, the same as for its bytes', () => {
+    // The cut falls early in the body's last line: found by counting UTF-8 in chunks.
+    for (const fill of [0, 100, 511_990, 600_000]) {
+      const body = `User-agent: *\n${'#'.repeat(fill)}\nDisallow: /\n`;
+      const fromText = parseRobotsTxt(body);
+      const fromBytes = parseRobotsTxt(enc.encode(body));
+      expect(Number.isInteger(fromText.parsedBytes), String(fill)).toBe(true);
+      expect(fromText.parsedBytes, String(fill)).toBe(fromBytes.parsedBytes);
+      expect(fromText.truncated, String(fill)).toBe(fromBytes.truncated);
+    }
+  });
+
   it('maxBytes counts UTF-8 bytes of a string body', () => {
     const at = bodyOf(PARSE_DEFAULTS.maxBytes, 'Disallow: /éé\n');
     expect(enc.encode(at).length).toBe(PARSE_DEFAULTS.maxBytes);

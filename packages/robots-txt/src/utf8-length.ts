@@ -1,7 +1,7 @@
 const encoder = new TextEncoder();
 /** Scratch for counting; strings up to a third of its size are counted in one call. */
 const scratch = new Uint8Array(1 << 16);
-const CHUNK = scratch.length / 3;
+const CHUNK = Math.floor(scratch.length / 3);
 
 /**
  * UTF-8 length of `s[start, end)`, exactly as TextEncoder counts it (a lone surrogate is
