@@ -8,7 +8,7 @@ import {
   deriveProductToken,
   isRobotsInvalidOptionError,
 } from '@polite-crawler/fetch';
-import type { RobotsPolicyOptions } from '@polite-crawler/fetch';
+import type { PoliteFetchOptions, RobotsPolicyOptions } from '@polite-crawler/fetch';
 
 const UA = 'ExampleBot/1.0 (+https://example.com/bot)';
 
@@ -185,7 +185,12 @@ describe('object options', () => {
     ).toBe('scanMeta');
     expect(invalidOption(() => createPoliteFetch({ policy: {} as never }))).toBe('policy');
     const policy = createRobotsPolicy({ userAgent: UA });
-    expect(invalidOption(() => createPoliteFetch({ policy, userAgent: UA }))).toBe('policy');
+    // Refused by the types too: a policy has its own options, which would be silently ignored.
+    for (const besides of [{ userAgent: UA }, { minInterval: 5 }, { concurrency: 2 }]) {
+      const options = { policy, ...besides } as unknown as PoliteFetchOptions;
+      expect(invalidOption(() => createPoliteFetch(options))).toBe('policy');
+    }
+    expect(() => createPoliteFetch({ policy, minInterval: 5 } as never)).toThrow(/minInterval/);
     const shared = createPoliteFetch({ policy });
     expect(shared.policy).toBe(policy);
   });

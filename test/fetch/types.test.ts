@@ -29,6 +29,14 @@ describe('public types', () => {
     expectTypeOf<{ userAgent: string }>().toMatchTypeOf<RobotsPolicyOptions>();
     expectTypeOf<{ productToken: string }>().not.toMatchTypeOf<RobotsPolicyOptions>();
     expectTypeOf<{ policy: RobotsPolicy; noindex: 'reject' }>().toMatchTypeOf<PoliteFetchOptions>();
+    expectTypeOf<{
+      policy: RobotsPolicy;
+      minInterval: 5;
+    }>().not.toMatchTypeOf<PoliteFetchOptions>();
+    expectTypeOf<{
+      policy: RobotsPolicy;
+      userAgent: string;
+    }>().not.toMatchTypeOf<PoliteFetchOptions>();
     expectTypeOf<{ userAgent: string; crawlDelay: 'honor' }>().toMatchTypeOf<PoliteFetchOptions>();
     expectTypeOf<{ userAgent: string; noindex: 'drop' }>().not.toMatchTypeOf<PoliteFetchOptions>();
     expectTypeOf(createRobotsPolicy).parameter(0).toEqualTypeOf<RobotsPolicyOptions>();

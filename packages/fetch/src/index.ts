@@ -23,6 +23,7 @@ export type {
   RobotsDirectives,
   RobotsFailureKind,
   RobotsFetchedEvent,
+  SharedPolicyOptions,
   RobotsFetchFailure,
   RobotsFetchRecord,
   RobotsGoodCopy,

@@ -326,3 +326,44 @@ export function resolvePageOptions(options: PageOptions): ResolvedPageOptions {
 export function resolvePrefetchConcurrency(value: unknown): number {
   return integerOption('concurrency', value, [1, 10_000], DEFAULTS.prefetchConcurrency);
 }
+
+/** Every option of {@link RobotsPolicyOptions} (checked complete by the compiler). */
+const POLICY_OPTION_NAMES = Object.keys({
+  userAgent: true,
+  productToken: true,
+  purpose: true,
+  dispatcher: true,
+  robotsHeadersTimeout: true,
+  robotsBodyTimeout: true,
+  robotsTimeout: true,
+  robotsMaxBytes: true,
+  robotsMaxRedirects: true,
+  robotsMaxTtl: true,
+  robotsMinTtl: true,
+  unreachableRetryInterval: true,
+  maxUnreachableRetryInterval: true,
+  staleIfUnreachable: true,
+  treat429AsUnreachable: true,
+  maxOrigins: true,
+  store: true,
+  concurrency: true,
+  minInterval: true,
+  crawlDelay: true,
+  maxCrawlDelay: true,
+  maxRetryAfter: true,
+  maxTrackedOrigins: true,
+  clock: true,
+  onEvent: true,
+} satisfies Record<keyof RobotsPolicyOptions, true>);
+
+/**
+ * The first option that belongs to a policy, given beside a shared `policy` (which already has
+ * its own): `undefined` when there is none.
+ * @example
+ * policyOptionBesidePolicy({ policy, minInterval: 5 }); // 'minInterval'
+ */
+export function policyOptionBesidePolicy(options: object): string | undefined {
+  return POLICY_OPTION_NAMES.find(
+    (name) => (options as Record<string, unknown>)[name] !== undefined,
+  );
+}

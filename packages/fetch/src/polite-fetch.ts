@@ -7,7 +7,7 @@ import {
 } from './errors.js';
 import { tapResponse, tapSettings } from './response-tap.js';
 import type { TapRecord } from './response-tap.js';
-import { resolvePageOptions } from './options.js';
+import { policyOptionBesidePolicy, resolvePageOptions } from './options.js';
 import { isRedirectStatus, nextHop } from './page-redirects.js';
 import type { Hop } from './page-redirects.js';
 import { createRobotsPolicy, politeGate, toHttpUrl } from './policy.js';
@@ -138,11 +138,12 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
         shared,
         'a RobotsPolicy from createRobotsPolicy',
       );
-    if ((options as { userAgent?: unknown }).userAgent !== undefined) {
+    const besides = policyOptionBesidePolicy(options);
+    if (besides !== undefined) {
       throw new RobotsInvalidOptionError(
         'policy',
         'RobotsPolicy',
-        'either a policy or policy options (userAgent, …), not both',
+        `either a policy or policy options (${besides}, …), not both: the policy has its own`,
       );
     }
     policy = shared;

@@ -468,8 +468,20 @@ export interface RobotsPolicyOptions {
  * @example
  * createPoliteFetch({ policy, noindex: 'reject' } satisfies PoliteFetchOptions);
  */
-export type PoliteFetchOptions = (RobotsPolicyOptions | { readonly policy: RobotsPolicy }) &
+export type PoliteFetchOptions = (
+  (RobotsPolicyOptions & { readonly policy?: never }) | SharedPolicyOptions
+) &
   PageOptions;
+
+/**
+ * A shared policy in place of the options that make one: it has its own, so giving any of them
+ * beside it is an error (a type error, and {@link RobotsInvalidOptionError} at run time).
+ * @example
+ * createPoliteFetch({ policy, maxRedirects: 5 });
+ */
+export type SharedPolicyOptions = { readonly policy: RobotsPolicy } & {
+  readonly [Name in keyof RobotsPolicyOptions]?: never;
+};
 
 /**
  * Options about the pages themselves (not robots.txt).
