@@ -308,6 +308,21 @@ describe('robots metas in HTML', () => {
     }
   });
 
+  it('reads a UTF-16 page by its byte-order mark, as browsers do', async () => {
+    const html = '<html><head><meta name="robots" content="noindex"></head><body>ü</body></html>';
+    const page = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(html, 'utf16le')]);
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        '/utf16': { headers: { 'content-type': 'text/html' }, body: page },
+      }),
+    );
+    const { fetch } = polite();
+    const response = await fetch(`${s.origin}/utf16`);
+    expect(response.robots.noindex).toBe(true);
+    expect(sha(new Uint8Array(await response.arrayBuffer()))).toBe(sha(page));
+  });
+
   it('decodes pages as fetch does: deflate sent raw, gzip without its trailer', async () => {
     const html = `<html><head><meta name="robots" content="noindex"></head><body>${'b'.repeat(9_000)}</body></html>`;
     const gzip = gzipSync(html);

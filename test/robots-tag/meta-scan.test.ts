@@ -333,6 +333,69 @@ describe('streaming', () => {
     expect(summary(scanRobotsMeta(utf16, { encoding: 'utf-16le' }))).toEqual(['*:noindex']);
   });
 
+  it('a byte-order mark at the start picks the encoding over the declared one, split anywhere', () => {
+    const html = '<head><title>Grüße</title><meta name=robots content=noindex></head><body>';
+    const utf16 = (bigEndian: boolean): number[] =>
+      [...html].flatMap((c) => {
+        const code = c.charCodeAt(0);
+        return bigEndian ? [code >> 8, code & 0xff] : [code & 0xff, code >> 8];
+      });
+    const bodies = {
+      'utf-16le': Uint8Array.of(0xff, 0xfe, ...utf16(false)),
+      'utf-16be': Uint8Array.of(0xfe, 0xff, ...utf16(true)),
+      'utf-8 declared windows-1252': Uint8Array.of(0xef, 0xbb, 0xbf, ...encoder.encode(html)),
+    };
+    for (const [name, bytes] of Object.entries(bodies)) {
+      const options = name.startsWith('utf-8') ? { encoding: 'windows-1252' } : {};
+      expect(summary(scanRobotsMeta(bytes, options)), name).toEqual(['*:noindex']);
+      // Every split of the mark (and a byte at a time) reads the same.
+      for (const cut of [1, 2, 3]) {
+        const scanner = createMetaScanner(options);
+        scanner.write(bytes.subarray(0, cut));
+        scanner.write(bytes.subarray(cut));
+        scanner.end();
+        expect(summary(scanner.result()), `${name} cut at ${cut}`).toEqual(['*:noindex']);
+      }
+      const byByte = createMetaScanner(options);
+      for (const byte of bytes) byByte.write(Uint8Array.of(byte));
+      byByte.end();
+      expect(summary(byByte.result()), `${name} byte by byte`).toEqual(['*:noindex']);
+    }
+  });
+
+  it('bytes that only start like a byte-order mark, or come after the start, are content', () => {
+    const meta = '<meta name=robots content=noindex>';
+    const utf16le = Uint8Array.from([...meta].flatMap((c) => [c.charCodeAt(0), 0]));
+    // 0xFF then not 0xFE: held while it could start a mark, then decoded as declared
+    // (UTF-16LE here, so the meta is read only if the held byte is not lost or misread).
+    const notMark = Uint8Array.of(0xff, 0x00, ...utf16le);
+    const whole = summary(scanRobotsMeta(notMark, { encoding: 'utf-16le' }));
+    const split = createMetaScanner({ encoding: 'utf-16le' });
+    split.write(notMark.subarray(0, 1));
+    split.write(notMark.subarray(1));
+    split.end();
+    expect(summary(split.result())).toEqual(whole);
+    expect(split.bytesScanned).toBe(notMark.length);
+    // A lone first byte that could start a mark, then the end: decoded, not lost (to U+FFFD,
+    // text, which ends the head).
+    const lone = createMetaScanner();
+    expect(lone.write(Uint8Array.of(0xfe))).toBe(false);
+    lone.end();
+    expect(lone.bytesScanned).toBe(1);
+    expect(lone.stopReason).toBe('head-end');
+    // 0xFF 0xFE after the start is not a mark: the page stays UTF-8, and UTF-16 after it is
+    // not read as such.
+    const later = createMetaScanner();
+    later.write('<head>');
+    later.write(Uint8Array.of(0xff, 0xfe, ...utf16le));
+    later.end();
+    expect(summary(later.result())).toEqual([]);
+    const atStart = createMetaScanner();
+    atStart.write(Uint8Array.of(0xff, 0xfe, ...utf16le));
+    atStart.end();
+    expect(summary(atStart.result())).toEqual(['*:noindex']);
+  });
+
   it('accepts text after bytes that ended inside a character', () => {
     const scanner = createMetaScanner();
     scanner.write(Uint8Array.of(0x3c, 0x21, 0x2d, 0x2d, 0xc3)); // "<!--" + half of "é"

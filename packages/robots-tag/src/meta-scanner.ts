@@ -1,6 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { ROBOTS_TAG_DEFAULTS } from './defaults.js';
 import { RobotsTagUsageError } from './errors.js';
+import { byteOrderMarkEncoding } from './byte-order-mark.js';
 import { createFastHeadState, fastPathOverBudget, scanHeadFast } from './fast-head-scan.js';
 import type { FastHeadState, HeadMeta } from './fast-head-scan.js';
 import { AFTER_HEAD, ENDS_HEAD, IN_HEAD, TEXT_CONTENT } from './head-elements.js';
@@ -292,6 +293,8 @@ class HeadMetaScanner implements MetaScanner {
   #textElement: string | undefined;
   /** Bytes are buffered in the decoder (a character split across chunks). */
   #decoderDirty = false;
+  /** The first bytes, held while they could still start a byte-order mark. */
+  #markBytes: Uint8Array | undefined;
   #metaCount = 0;
   /** The fast path's progress; `undefined` when htmlparser2 reads (see fast-head-scan.ts). */
   #fast: FastHeadState | undefined;
@@ -346,6 +349,8 @@ class HeadMetaScanner implements MetaScanner {
 
   end(): void {
     if (this.#stopReason !== undefined) return;
+    this.#flushMarkBytes();
+    if (this.#stopReason !== undefined) return;
     const rest = this.#decoder?.decode() ?? '';
     if (rest !== '') this.#feed(rest);
     if (this.#stopReason !== undefined) return;
@@ -377,7 +382,17 @@ class HeadMetaScanner implements MetaScanner {
     return sink;
   }
 
+  /** Bytes held to tell whether they start a byte-order mark: decoded as they are after all. */
+  #flushMarkBytes(): void {
+    const held = this.#markBytes;
+    if (held === undefined) return;
+    this.#markBytes = undefined;
+    this.#decoder = new TextDecoder(this.#config.encoding);
+    this.#writeBytes(held);
+  }
+
   #writeText(chunk: string): void {
+    this.#flushMarkBytes();
     if (this.#decoderDirty) {
       this.#decoderDirty = false;
       const rest = this.#decoder!.decode();
@@ -398,8 +413,29 @@ class HeadMetaScanner implements MetaScanner {
     }
   }
 
-  #writeBytes(chunk: Uint8Array): void {
-    const decoder = (this.#decoder ??= new TextDecoder(this.#config.encoding));
+  #writeBytes(given: Uint8Array): void {
+    let chunk = given;
+    let decoder = this.#decoder;
+    if (decoder === undefined) {
+      const held = this.#markBytes;
+      if (held !== undefined) {
+        this.#markBytes = undefined;
+        chunk = new Uint8Array(held.length + given.length);
+        chunk.set(held);
+        chunk.set(given, held.length);
+      }
+      let encoding = this.#config.encoding;
+      if (this.#bytes === 0) {
+        // A byte-order mark picks the encoding, whatever was declared (as in browsers).
+        const marked = byteOrderMarkEncoding(chunk);
+        if (marked === 'too-short') {
+          this.#markBytes = chunk.slice();
+          return;
+        }
+        if (marked !== undefined) encoding = marked;
+      }
+      decoder = this.#decoder = new TextDecoder(encoding);
+    }
     for (let at = 0; at < chunk.length && this.#stopReason === undefined;) {
       const room = this.#config.maxHeadBytes - this.#bytes;
       if (room <= 0) {
