@@ -31,7 +31,6 @@ interface Replayed {
  * that chunk boundaries are known).
  */
 function replay(rawHeaders: string[], chunks: readonly Buffer[], settings = SETTINGS): Replayed {
-  const record: TapRecord = { headers: undefined, meta: undefined };
   const events: string[] = [];
   const received: Buffer[] = [];
   const handler = {
@@ -52,6 +51,21 @@ function replay(rawHeaders: string[], chunks: readonly Buffer[], settings = SETT
       events.push(`error ${error.message}`);
     },
   };
+  const record = playThroughTap(rawHeaders, chunks, handler, settings);
+  return { record, events, body: Buffer.concat(received) };
+}
+
+/**
+ * Plays the response to `handler` through the real tap; returns what the tap recorded. undici's
+ * abort does nothing here, as for a request that has completed.
+ */
+function playThroughTap(
+  rawHeaders: string[],
+  chunks: readonly Buffer[],
+  handler: object,
+  settings = SETTINGS,
+): TapRecord {
+  const record: TapRecord = { headers: undefined, meta: undefined };
   const network = {
     dispatch(_options: unknown, tapped: ClassicHandler): boolean {
       tapped.onConnect(() => {});
@@ -68,7 +82,7 @@ function replay(rawHeaders: string[], chunks: readonly Buffer[], settings = SETT
   };
   const dispatcher = tapResponse(network as unknown as Dispatcher, settings, record);
   dispatcher.dispatch({ method: 'GET', path: '/' }, handler);
-  return { record, events, body: Buffer.concat(received) };
+  return record;
 }
 
 const HTML = ['Content-Type', 'text/html; charset=utf-8'];
@@ -267,22 +281,7 @@ describe('a handler that gives up while the held body is replayed to it', () => 
           events.push(`error ${error.message}`);
         },
       };
-      const network = {
-        dispatch(_options: unknown, tapped: ClassicHandler): boolean {
-          // undici's abort of a completed request does nothing.
-          tapped.onConnect(() => {});
-          const raw = GZIP_HTML.map((part) => Buffer.from(part, 'latin1'));
-          tapped.onHeaders(200, raw, () => {}, 'OK');
-          tapped.onData(PAGE);
-          tapped.onComplete(null);
-          return true;
-        },
-      };
-      const record: TapRecord = { headers: undefined, meta: undefined };
-      tapResponse(network as unknown as Dispatcher, SETTINGS, record).dispatch(
-        { method: 'GET', path: '/' },
-        handler,
-      );
+      playThroughTap(GZIP_HTML, [PAGE], handler);
       await until(events, /^error|^complete/);
       expect(events, fails).toEqual(
         fails === 'abort' ? ['headers', 'error refused'] : ['headers', 'data', 'error broken'],
