@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { Dispatcher } from 'undici';
@@ -343,5 +344,132 @@ describe('a handler that gives up while the held body is replayed to it', () => 
     await until(events, /^error|^end/);
     expect(events).toEqual(['start', 'error refused']);
     expect(ruleNames(record.meta)).toEqual(['* noindex']);
+  });
+});
+
+describe('compressed bytes at maxHeadBytes: undici paused while the decoders drain', () => {
+  const SMALL = tapSettings({ productToken: PRODUCT_TOKEN, scanMeta: true, maxHeadBytes: 1_024 });
+  // Incompressible after the meta: the compressed bytes reach the cap in the first chunks.
+  const body = gzipSync(
+    `<head><meta name="robots" content="noindex"><title>${randomBytes(60_000).toString('base64')}</title></head>`,
+  );
+  const chunks = Array.from({ length: Math.ceil(body.length / 4_096) }, (_, i) =>
+    body.subarray(i * 4_096, (i + 1) * 4_096),
+  );
+  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
+
+  it('classic API: onData answers false at the cap, and the tap resumes undici after the replay', async () => {
+    const events: string[] = [];
+    const received: Buffer[] = [];
+    let resumed: (() => void) | undefined;
+    const handler = {
+      onConnect: (): void => {},
+      onHeaders: (): boolean => true,
+      onData: (chunk: Buffer): boolean => {
+        received.push(chunk);
+        return true;
+      },
+      onComplete: (): void => {
+        events.push('complete');
+      },
+      onError: (error: Error): void => {
+        events.push(`error ${error.message}`);
+      },
+    };
+    const record: TapRecord = { headers: undefined, meta: undefined };
+    const network = {
+      dispatch(_options: unknown, tapped: ClassicHandler): boolean {
+        void (async () => {
+          tapped.onConnect(() => {});
+          const raw = ['Content-Type', 'text/html', 'Content-Encoding', 'gzip'];
+          tapped.onHeaders(
+            200,
+            raw.map((part) => Buffer.from(part)),
+            () => resumed?.(),
+            'OK',
+          );
+          for (const chunk of chunks) {
+            if (!tapped.onData(chunk)) {
+              events.push('pause');
+              await new Promise<void>((resolve) => (resumed = resolve));
+              events.push('resume');
+            }
+          }
+          tapped.onComplete(null);
+        })();
+        return true;
+      },
+    };
+    tapResponse(network as unknown as Dispatcher, SMALL, record).dispatch(
+      { method: 'GET', path: '/' },
+      handler,
+    );
+    for (let i = 0; i < 200 && !events.includes('complete'); i++) await settle();
+    expect(events).toEqual(['pause', 'resume', 'complete']);
+    expect(ruleNames(record.meta)).toEqual(['* noindex']);
+    expect(Buffer.concat(received).equals(body)).toBe(true);
+  });
+
+  it('controller API: the tap pauses the controller at the cap and resumes it after the replay', async () => {
+    const events: string[] = [];
+    const received: Buffer[] = [];
+    let resumed: (() => void) | undefined;
+    const controller = {
+      aborted: false,
+      paused: false,
+      reason: null,
+      abort(): void {},
+      pause(): void {
+        this.paused = true;
+      },
+      resume(): void {
+        this.paused = false;
+        resumed?.();
+      },
+    };
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart: () => {},
+      onResponseStart: () => {},
+      onResponseData: (_given, chunk) => {
+        received.push(chunk);
+      },
+      onResponseEnd: () => {
+        events.push('end');
+      },
+      onResponseError: (_given, error) => {
+        events.push(`error ${error.message}`);
+      },
+    };
+    const record: TapRecord = { headers: undefined, meta: undefined };
+    const network = {
+      dispatch(_options: unknown, tapped: Dispatcher.DispatchHandler): boolean {
+        const given = controller as unknown as Parameters<
+          NonNullable<typeof tapped.onRequestStart>
+        >[0];
+        void (async () => {
+          tapped.onRequestStart!(given, {});
+          const headers = { 'content-type': 'text/html', 'content-encoding': 'gzip' };
+          tapped.onResponseStart!(given, 200, headers, 'OK');
+          for (const chunk of chunks) {
+            tapped.onResponseData!(given, chunk);
+            if (controller.paused) {
+              events.push('pause');
+              await new Promise<void>((resolve) => (resumed = resolve));
+              events.push('resume');
+            }
+          }
+          tapped.onResponseEnd!(given, {});
+        })();
+        return true;
+      },
+    };
+    tapResponse(network as unknown as Dispatcher, SMALL, record).dispatch(
+      { method: 'GET', path: '/' },
+      handler,
+    );
+    for (let i = 0; i < 200 && !events.includes('end'); i++) await settle();
+    expect(events).toEqual(['pause', 'resume', 'end']);
+    expect(ruleNames(record.meta)).toEqual(['* noindex']);
+    expect(Buffer.concat(received).equals(body)).toBe(true);
   });
 });
