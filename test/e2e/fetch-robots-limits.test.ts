@@ -38,6 +38,25 @@ describe('robots.txt byte limit', () => {
     expect(await (await fetch(`${s.origin}/late`)).text()).toBe('fetched');
   });
 
+  it('a rule ending at the limit applies when its line break is the next byte; one the limit cuts is dropped whole', async () => {
+    // "Allow: /bc": at the limit it allows /bc; cut after "/b" it would allow all of /b….
+    const ends = `${robotsOfSize(LIMIT, 'Disallow: /b\nAllow: /bc')}\n`;
+    const cut = `${robotsOfSize(LIMIT, 'Disallow: /b\nAllow: /b')}cd\n`;
+    const s = await server(routes({ '/robots.txt': { body: ends }, '/bc': { body: 'fetched' } }));
+    const other = await server(routes({ '/robots.txt': { body: cut } }));
+    const { fetch, policy } = polite();
+    expect(await (await fetch(`${s.origin}/bc`)).text()).toBe('fetched');
+    expect((await policy.explain(`${s.origin}/bc`)).robotsTxt).toMatchObject({
+      bytes: LIMIT,
+      truncated: true,
+    });
+    // Disallow: /b (line 4) decides; the cut "Allow: /b" would have tied it and won.
+    expect(await policy.check(`${other.origin}/bc`)).toMatchObject({
+      allowed: false,
+      line: 4,
+    });
+  });
+
   it('accepts a larger robotsMaxBytes and refuses one below 500 KiB', async () => {
     const body = robotsOfSize(LIMIT + 1_000, 'Disallow: /late\n');
     const s = await server(routes({ '/robots.txt': { body } }));

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseRobotsTxt, type Verdict } from '@polite-crawler/robots-txt';
+import { sortedByPrecedence } from '../../packages/robots-txt/src/compiled-rules.js';
 
 const piece = fc.constantFrom('/', 'a', 'b', 'ab', '*', '$', '%41', '%2A', '?', '=', 'x', '"', 'é');
 const pattern = fc
@@ -138,5 +139,41 @@ describe('key spellings', () => {
       'unknown-key',
       'unknown-key',
     ]);
+  });
+});
+
+describe('rule precedence order (compiled rules)', () => {
+  const reference = (patterns: readonly string[], allows: Uint8Array): number[] =>
+    patterns
+      .map((_, k) => k)
+      .sort(
+        (a, b) => patterns[b]!.length - patterns[a]!.length || allows[b]! - allows[a]! || a - b,
+      );
+
+  it('the packed sort and the comparison sort give the reference order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.string({ maxLength: 6 }), fc.boolean()), { maxLength: 40 }),
+        (rules) => {
+          const patterns = rules.map(([p]) => p);
+          const allows = Uint8Array.from(rules, ([, allow]) => (allow ? 1 : 0));
+          const longest = Math.max(0, ...patterns.map((p) => p.length));
+          const expected = reference(patterns, allows);
+          expect([...sortedByPrecedence(patterns, allows, longest)]).toEqual(expected);
+          // A pattern length that would overflow the packed numbers: the comparison sort.
+          expect([...sortedByPrecedence(patterns, allows, 2 ** 40)]).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps file order among more than 2^21 rules of one length (the packed place widens)', () => {
+    const n = 2 ** 21 + 10;
+    const patterns = new Array<string>(n).fill('/f');
+    const order = sortedByPrecedence(patterns, new Uint8Array(n), 2);
+    expect(order[0]).toBe(0);
+    expect(order[n - 1]).toBe(n - 1);
+    expect(order[2 ** 21 + 1]).toBe(2 ** 21 + 1);
   });
 });

@@ -331,6 +331,34 @@ describe('typed errors', () => {
     );
   });
 
+  it('an agent that was answered before does not let a lookalike through, nor answer for it', () => {
+    const file = parseRobotsTxt(
+      'User-agent: bot\nDisallow: /\n\nUser-agent-purpose: undefined\nAllow: /\n',
+    );
+    // Answered (and cached) first: the product token alone, then with a purpose.
+    expect(file.isAllowed('https://e.com/a', { productToken: 'Bot' })).toBe(false);
+    expect(file.forAgent({ productToken: 'Other', purpose: 'undefined' }).selection).toBe(
+      'purpose',
+    );
+    // A purpose spelled "undefined" is not the same agent as no purpose.
+    expect(file.forAgent({ productToken: 'Bot', purpose: 'undefined' }).selection).toBe('product');
+    expect(file.forAgent({ productToken: 'Nobody', purpose: 'undefined' }).selection).toBe(
+      'purpose',
+    );
+    expect(file.forAgent({ productToken: 'Nobody' }).selection).toBe('none');
+    // Invalid agents whose values print like cached ones are still refused.
+    for (const agent of [
+      '\u0000Bot\u0000undefined',
+      { productToken: 'Bot', purpose: 123 },
+      { productToken: ['Bot'] },
+      { productToken: 'Other', purpose: ['undefined'] },
+    ]) {
+      expect(
+        usageReason(() => file.isAllowed('https://e.com/a', agent as unknown as Agent)),
+      ).toMatch(/^invalid-(agent|purpose)$/);
+    }
+  });
+
   it('rejects bad URLs on every entry point', () => {
     for (const call of [
       () => robots.isAllowed('example.com/a', 'A'),

@@ -181,14 +181,24 @@ describe('limits', () => {
     }
   });
 
-  it('maxBytes: one byte more is cut at the last line break, never mid-rule', () => {
-    // The last line ends one byte past the limit: without its final "\n" it would be a
-    // rule for /bc; it must be dropped whole, not read as the broader /b.
+  it('maxBytes: a rule ending at the limit, with its line break just past it, applies', () => {
     const body = bodyOf(PARSE_DEFAULTS.maxBytes + 1, 'Allow: /bc\n');
     for (const input of [body, enc.encode(body)]) {
       const robots = parseRobotsTxt(input);
       expect(robots.truncated).toBe(true);
-      expect(robots.parsedBytes).toBe(PARSE_DEFAULTS.maxBytes + 1 - 'Allow: /bc\n'.length);
+      expect(robots.parsedBytes).toBe(PARSE_DEFAULTS.maxBytes);
+      expect(robots.explain('https://e.com/bc', 'AnyBot').rule?.pattern).toBe('/bc');
+    }
+  });
+
+  it('maxBytes: a line the limit cuts is dropped whole, never read as a broader rule', () => {
+    // Two bytes past the limit: the limit falls inside "/bcd". Read up to the limit, the line
+    // would be a rule for /bc; it must be dropped whole.
+    const body = bodyOf(PARSE_DEFAULTS.maxBytes + 2, 'Allow: /bcd\n');
+    for (const input of [body, enc.encode(body)]) {
+      const robots = parseRobotsTxt(input);
+      expect(robots.truncated).toBe(true);
+      expect(robots.parsedBytes).toBe(PARSE_DEFAULTS.maxBytes + 2 - 'Allow: /bcd\n'.length);
       expect(robots.isAllowed('https://e.com/a', 'AnyBot')).toBe(false);
       expect(robots.explain('https://e.com/bc', 'AnyBot').reason).toBe('no-matching-rule');
       const truncated = robots.diagnostics.filter((d) => d.code === 'input-truncated');
@@ -214,8 +224,8 @@ describe('limits', () => {
     expect(enc.encode(at).length).toBe(PARSE_DEFAULTS.maxBytes);
     expect(parseRobotsTxt(at).truncated).toBe(false);
     expect(parseRobotsTxt(at).isAllowed('https://e.com/éé', 'AnyBot')).toBe(false);
-    // One byte more (the limit falls inside the last 'é'): that line is dropped whole.
-    const past = bodyOf(PARSE_DEFAULTS.maxBytes + 1, 'Disallow: /éé\n');
+    // Two bytes more (the limit falls inside the last 'é'): that line is dropped whole.
+    const past = bodyOf(PARSE_DEFAULTS.maxBytes + 2, 'Disallow: /éé\n');
     expect(parseRobotsTxt(past).truncated).toBe(true);
     expect(parseRobotsTxt(past).isAllowed('https://e.com/éé', 'AnyBot')).toBe(true);
     expect(parseRobotsTxt(enc.encode(past)).isAllowed('https://e.com/éé', 'AnyBot')).toBe(true);
@@ -235,8 +245,13 @@ describe('limits', () => {
     expect(parseRobotsTxt(atLimit, { maxBytes: limit }).isAllowed('https://e.com/z', 'A')).toBe(
       false,
     );
+    // One byte less: only the line break is past the limit, and the rule is whole.
     expect(parseRobotsTxt(atLimit, { maxBytes: limit - 1 }).truncated).toBe(true);
     expect(parseRobotsTxt(atLimit, { maxBytes: limit - 1 }).isAllowed('https://e.com/z', 'A')).toBe(
+      false,
+    );
+    // Two bytes less: the limit cuts the rule, which is dropped.
+    expect(parseRobotsTxt(atLimit, { maxBytes: limit - 2 }).isAllowed('https://e.com/z', 'A')).toBe(
       true,
     );
   });

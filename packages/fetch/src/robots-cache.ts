@@ -179,7 +179,7 @@ export class RobotsCache {
         ...(outcome.httpStatus === undefined ? {} : { httpStatus: outcome.httpStatus }),
         notModified: outcome.notModified,
         redirects: outcome.redirects,
-        bytes: outcome.body?.byteLength ?? 0,
+        bytes: Math.min(outcome.body?.byteLength ?? 0, this.#settings.fetch.maxBytes),
         truncated: outcome.truncated,
         ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
         duration: now - started,
@@ -232,7 +232,7 @@ export class RobotsCache {
       const good: RobotsGoodCopy = {
         // Without a store the parsed copy is kept instead of the bytes.
         body: this.#settings.store === undefined ? '' : toBase64(body),
-        bytes: body.byteLength,
+        bytes: Math.min(body.byteLength, this.#settings.fetch.maxBytes),
         truncated: outcome.truncated,
         httpStatus: outcome.httpStatus ?? 200,
         redirects: outcome.redirects,

@@ -47,7 +47,10 @@ export interface RobotsFetchOutcome {
   readonly retryAfterMs?: number;
   /** A conditional request was answered 304: the cached copy is still good. */
   readonly notModified: boolean;
-  /** The body read (at most `maxBytes`, decompressed), for a 2xx. */
+  /**
+   * The body read (decompressed), for a 2xx: at most `maxBytes`, plus the byte after them when
+   * there is one (the parser looks at it to tell whether the last line is complete).
+   */
   readonly body?: Uint8Array;
   readonly truncated: boolean;
   readonly etag?: string;
@@ -360,14 +363,16 @@ async function fetchChain(
       throw error;
     }
     try {
-      const { bytes, truncated } = await readCapped(decoded, settings.maxBytes);
+      // One byte past the limit is kept: the parser looks at it to tell whether the last line
+      // within the limit is complete (a rule cut short must not be read as a broader one).
+      const { bytes, truncated } = await readCapped(decoded, settings.maxBytes + 1);
       return {
         status: 'ok',
         httpStatus: status,
         redirects,
         notModified: false,
         body: bytes,
-        truncated,
+        truncated: truncated || bytes.byteLength > settings.maxBytes,
         ...caching,
       };
     } finally {

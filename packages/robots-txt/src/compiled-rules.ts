@@ -234,11 +234,14 @@ export class CompiledRules {
     const n = this.size;
     // The normalised patterns, and one number per rule, sorted natively: specificity, then
     // allow, then file order (earlier first), packed as
-    // ((length * 2 + allow) * 2^21 + (2^21 - 1 - k)), k being the rule's place in `patterns`.
+    // ((length * 2 + allow) * slots + (slots - 1 - k)), k being the rule's place in `patterns`
+    // and `slots` a power of two above the number of rules. Exact while the packed numbers stay
+    // below 2^53 (bodies of tens of megabytes); past that, the same order by comparison.
     const patterns: string[] = new Array<string>(n);
     const rules = new Uint32Array(n);
-    const keys = new Float64Array(n);
+    const allows = new Uint8Array(n);
     let k = 0;
+    let longest = 0;
     for (const [from, to] of this.#ranges) {
       for (let r = from; r < to; r++) {
         const written = text.slice(
@@ -248,18 +251,18 @@ export class CompiledRules {
         const pattern = normalized ? written : normalizePattern(written);
         patterns[k] = pattern;
         rules[k] = r;
-        const allow = tableAt(table, ruleInfoAt + r) & 1;
-        keys[k] = (pattern.length * 2 + allow) * 0x200000 + (0x1fffff - k);
+        allows[k] = tableAt(table, ruleInfoAt + r) & 1;
+        if (pattern.length > longest) longest = pattern.length;
         k++;
       }
     }
-    keys.sort();
+    const order = sortedByPrecedence(patterns, allows, longest);
     const ruleIndex = new Uint32Array(n);
     const items: (string | number)[] = new Array<string | number>(3 * n);
     const segments: (readonly string[] | undefined)[] = new Array<readonly string[] | undefined>(n);
     let hasWildcards = false;
     for (let i = 0; i < n; i++) {
-      const place = 0x1fffff - (keys[n - 1 - i]! % 0x200000);
+      const place = order[i]!;
       const r = rules[place]!;
       ruleIndex[i] = r;
       let body = patterns[place]!;
@@ -345,4 +348,36 @@ function bigramMasks(segments: readonly (readonly string[] | undefined)[]): Int3
     masks[2 * i + 1] = hi;
   }
   return masks;
+}
+
+/**
+ * The places of the rules, most specific first: longer pattern, then allow, then earlier in
+ * the file. One native sort of packed numbers while they are exact, else a comparison sort.
+ * @example
+ * sortedByPrecedence(['/a', '/ab', '/a'], Uint8Array.of(0, 0, 1), 3); // [1, 2, 0]
+ */
+export function sortedByPrecedence(
+  patterns: readonly string[],
+  allows: Uint8Array,
+  longest: number,
+): Uint32Array {
+  const n = patterns.length;
+  const order = new Uint32Array(n);
+  let slots = 0x200000;
+  while (slots <= n) slots *= 2;
+  if ((longest * 2 + 2) * slots <= Number.MAX_SAFE_INTEGER) {
+    const keys = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      keys[k] = (patterns[k]!.length * 2 + allows[k]!) * slots + (slots - 1 - k);
+    }
+    keys.sort();
+    for (let i = 0; i < n; i++) order[i] = slots - 1 - (keys[n - 1 - i]! % slots);
+    return order;
+  }
+  const places = Array.from({ length: n }, (_, k) => k);
+  places.sort(
+    (a, b) => patterns[b]!.length - patterns[a]!.length || allows[b]! - allows[a]! || a - b,
+  );
+  order.set(places);
+  return order;
 }

@@ -74,8 +74,13 @@ function decodeBytes(bytes: Uint8Array, maxBytes: number): DecodedBody {
   };
 }
 
-/** End (exclusive) of the last line break at or before `limit` octets, or 0. */
+/**
+ * End (exclusive) of the last complete line within `limit` octets, or 0: the line ends at a
+ * line break at or before the limit, or at the limit itself when a line break follows it.
+ */
 function lastLineBreakEnd(bytes: Uint8Array, limit: number): number {
+  const next = bytes[limit];
+  if (next === 10 || next === 13) return limit;
   // A CR right at the limit may be the first half of a CRLF; either way it ends the line.
   for (let i = limit - 1; i >= 0; i--) {
     const b = bytes[i];
@@ -138,11 +143,17 @@ function decodeString(s: string, maxBytes: number): DecodedBody {
     // Index of the first character that does not fit, then back to the last line break.
     const fit = utf8FitIndex(s, maxBytes);
     end = bom;
-    for (let i = fit - 1; i >= bom; i--) {
-      const c = s.charCodeAt(i);
-      if (c === 10 || c === 13) {
-        end = i + 1;
-        break;
+    // A line break right after the limit completes the last line within it.
+    const next = s.charCodeAt(fit);
+    if (next === 10 || next === 13) {
+      end = fit;
+    } else {
+      for (let i = fit - 1; i >= bom; i--) {
+        const c = s.charCodeAt(i);
+        if (c === 10 || c === 13) {
+          end = i + 1;
+          break;
+        }
       }
     }
     bytes = utf8Length(s, 0, end);

@@ -136,8 +136,16 @@ interface Extras {
 
 /** Built on first use. */
 interface Caches {
-  /** Agent (as passed) → its rules; bounded by `maxCachedAgents`. */
+  /**
+   * Agent (a product token as passed) → its rules; bounded by `maxCachedAgents`. Only valid
+   * agents are ever added, so a lookup that misses is validated.
+   */
   readonly agents: Map<string, SelectedRules>;
+  /**
+   * `{ productToken, purpose }` → its rules: by the values as passed, each one a key of its
+   * own (no key made of both, which an invalid value could spell); the same bound.
+   */
+  readonly agentObjects: Map<unknown, Map<unknown, SelectedRules>>;
   /** Selected groups (`'1,4'`) → their rules, shared across agents; same bound. */
   readonly compiled: Map<string, CompiledRules>;
 }
@@ -230,7 +238,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
   }
 
   #cachesNow(): Caches {
-    return (this.#caches ??= { agents: new Map(), compiled: new Map() });
+    return (this.#caches ??= { agents: new Map(), agentObjects: new Map(), compiled: new Map() });
   }
 
   #layout(): TableLayout {
@@ -239,20 +247,32 @@ export class ParsedRobotsTxt implements RobotsTxt {
   }
 
   #rulesFor(agent: Agent): SelectedRules {
-    const key =
-      typeof agent === 'string'
-        ? agent
-        : typeof agent === 'object' && agent !== null
-          ? `\u0000${String(agent.productToken)}\u0000${String(agent.purpose)}`
-          : undefined;
     const caches = this.#cachesNow();
-    let rules = key === undefined ? undefined : caches.agents.get(key);
+    const isObject = typeof agent === 'object' && agent !== null;
+    let rules =
+      typeof agent === 'string'
+        ? caches.agents.get(agent)
+        : isObject
+          ? caches.agentObjects.get(agent.productToken)?.get(agent.purpose)
+          : undefined;
     if (rules === undefined) {
       const { product, purpose } = normalizeAgent(agent);
       rules = this.#select(product, purpose, caches);
-      if (caches.agents.size >= this.#maxAgents)
-        caches.agents.delete(caches.agents.keys().next().value!);
-      caches.agents.set(key!, rules);
+      if (typeof agent === 'string') {
+        if (caches.agents.size >= this.#maxAgents)
+          caches.agents.delete(caches.agents.keys().next().value!);
+        caches.agents.set(agent, rules);
+      } else if (isObject) {
+        const objects = caches.agentObjects;
+        let byPurpose = objects.get(agent.productToken);
+        if (byPurpose === undefined) {
+          if (objects.size >= this.#maxAgents) objects.delete(objects.keys().next().value);
+          byPurpose = new Map();
+          objects.set(agent.productToken, byPurpose);
+        }
+        if (byPurpose.size >= this.#maxAgents) byPurpose.delete(byPurpose.keys().next().value);
+        byPurpose.set(agent.purpose, rules);
+      }
     }
     if (typeof agent === 'string') {
       this.#lastAgent = agent;
@@ -306,15 +326,20 @@ export class ParsedRobotsTxt implements RobotsTxt {
     let crawlDelay: number | undefined;
     const delays = this.#extras?.delays;
     if (delays !== undefined) {
+      // A crawl-delay applies to the agent lines of its group above it: to this agent when
+      // the agent's first line in that group is above it (one pass over each list, not one
+      // over the delays per agent line).
+      const firstEntryOf = new Map<number, number>();
       for (let i = 0; i < entries.length; i++) {
-        const e = entries[i]!;
         const g = entryGroups[i]!;
-        for (let d = 0; d < delays.length; d += 3) {
-          // A crawl-delay applies to the agent lines of its group above it.
-          if (delays[d] === g && delays[d + 1]! > e) {
-            const seconds = delays[d + 2]!;
-            if (crawlDelay === undefined || seconds > crawlDelay) crawlDelay = seconds;
-          }
+        const first = firstEntryOf.get(g);
+        if (first === undefined || entries[i]! < first) firstEntryOf.set(g, entries[i]!);
+      }
+      for (let d = 0; d < delays.length; d += 3) {
+        const first = firstEntryOf.get(delays[d]!);
+        if (first !== undefined && delays[d + 1]! > first) {
+          const seconds = delays[d + 2]!;
+          if (crawlDelay === undefined || seconds > crawlDelay) crawlDelay = seconds;
         }
       }
     }

@@ -214,6 +214,8 @@ class Scanner {
   nextSuspicious = -1;
   nextSpace = -1;
   nextTab = -1;
+  /** The next ':' at or after the last line searched (the text's length when none). */
+  nextColon = -1;
   // Reused arrays: only the first ruleCount / entryCount / groupCount items belong to the
   // current parse. Replaced after a large parse so that they do not stay large.
   entryStart: number[] = [];
@@ -246,6 +248,7 @@ class Scanner {
     this.nextSuspicious = -1;
     this.nextSpace = -1;
     this.nextTab = -1;
+    this.nextColon = -1;
     this.groupOpen = false;
     this.inRules = false;
     this.diagnosticCount = 0;
@@ -408,8 +411,13 @@ class Scanner {
     const text = this.text;
     this.missingColon = false;
     this.typo = false;
-    let colon = text.indexOf(':', ks);
-    if (colon >= ce) colon = -1;
+    // Searched on from where the last search stopped: lines without a colon would each send a
+    // fresh search to the end of the text (quadratic in their number).
+    if (this.nextColon < ks) {
+      this.nextColon = text.indexOf(':', ks);
+      if (this.nextColon < 0) this.nextColon = text.length;
+    }
+    const colon = this.nextColon < ce ? this.nextColon : -1;
     let keyEnd: number;
     let vs: number;
     if (colon >= 0) {
