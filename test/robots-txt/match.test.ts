@@ -43,7 +43,9 @@ describe('toMatchPath', () => {
     ['https://example.com/a b', '/a%20b'],
     ['https://example.com/a\tb', '/ab'],
     ['https://example.com/a  ', '/a'],
-    ["https://example.com/?q='x'", '/?q=%27x%27'],
+    // The WHATWG parser escapes ' in a query; %27 is read as ' (README, Normalisation).
+    ["https://example.com/?q='x'", "/?q='x'"],
+    ['https://example.com/?q=%27x%27', "/?q='x'"],
     ['https://example.com/ツ', '/%E3%83%84'],
     ['https://example.com/%e3%83%84', '/%E3%83%84'],
     ['https://example.com/%41%2D%7e', '/A-~'],
@@ -329,6 +331,22 @@ describe('typed errors', () => {
     expect(usageReason(() => robots.forAgent({ productToken: 'A', purpose }))).toBe(
       'invalid-purpose',
     );
+  });
+
+  it("a rule written with ' matches the query fetch sends for it (%27), and one written with %27 too", () => {
+    for (const rule of ["Disallow: /search?q='", 'Disallow: /search?q=%27', "Disallow: /*'"]) {
+      const file = parseRobotsTxt(`User-agent: *\n${rule}\n`);
+      for (const url of [
+        "https://example.com/search?q='1 OR 1=1",
+        'https://example.com/search?q=%271',
+        new URL("https://example.com/search?q='1"),
+      ]) {
+        expect(file.isAllowed(url, 'AnyBot'), `${rule} ${String(url)}`).toBe(false);
+        // The first query (straight from the text) and the compiled rules agree.
+        expect(file.isAllowed(url, 'AnyBot'), `${rule} ${String(url)} again`).toBe(false);
+      }
+      expect(file.isAllowed('https://example.com/search?q=1', 'AnyBot')).toBe(true);
+    }
   });
 
   it('an agent that was answered before does not let a lookalike through, nor answer for it', () => {

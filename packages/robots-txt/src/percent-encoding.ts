@@ -33,6 +33,10 @@ function buildUnreserved(): Uint8Array {
   const table = new Uint8Array(128);
   const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';
   for (let i = 0; i < chars.length; i++) table[chars.charCodeAt(i)] = 1;
+  // `'` is reserved in RFC 3986, but the WHATWG URL parser (fetch, browsers) escapes it in a
+  // query: `/s?q='` is requested as `/s?q=%27`. Decoded here on both sides, so that a rule
+  // written with `'` matches what is sent, and one written with `%27` still does.
+  table[0x27] = 1;
   return table;
 }
 
