@@ -38,6 +38,13 @@ beforeAll(async () => {
     '/img/ok.png': { headers: { 'content-type': 'image/png' }, body: 'png' },
     '/next': html('<p>next</p>'),
     '/go': { status: 302, headers: { location: '/private/target' } },
+    '/opens-popup': html(`<script>window.open('/popup-page')</script>`),
+    '/popup-page': html(
+      '<img src="/private/in-popup.png"><script>location.href = "/private/popup-nav"</script>',
+    ),
+    '/scripted-nav': html(
+      `<script>addEventListener('load', () => setTimeout(() => { location.href = '/private/tracking'; }, 100))</script>`,
+    ),
     '/tagged': {
       headers: [
         ['content-type', 'text/html'],
@@ -137,5 +144,60 @@ describe('PlaywrightCrawler with the Playwright gate', () => {
     expect(site.paths().filter((path) => path !== '/favicon.ico')).toEqual(['/robots.txt']);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/needs the `browser` option/);
+  });
+
+  it('gates the pages a crawled page opens (popups), not only the crawled page', async () => {
+    run = newRun();
+    const gate = createPlaywrightGate({ policy: run.policy });
+    const crawler = new PlaywrightCrawler(
+      politeCrawlee(
+        run.policy,
+        {
+          ...browserOptions,
+          requestHandler: async ({ page }) => {
+            // The popup opens while the page loads; its own script navigation follows.
+            await page.waitForTimeout(1_000);
+          },
+        },
+        { browser: gate, config: run.config },
+      ),
+      run.config,
+    );
+    await crawler.run([`${site.origin}/opens-popup`]);
+    expect(site.hits('/popup-page')).toHaveLength(1);
+    expect(site.paths().filter((path) => path.startsWith('/private/'))).toEqual([]);
+    expect(site.seen.every((seen) => seen.headers['user-agent'] === USER_AGENT)).toBe(true);
+  });
+
+  it('a refused script navigation does not make a later, unrelated error final: it is retried', async () => {
+    run = newRun();
+    const gate = createPlaywrightGate({ policy: run.policy });
+    let attempts = 0;
+    const noRetry: boolean[] = [];
+    const crawler = new PlaywrightCrawler(
+      politeCrawlee(
+        run.policy,
+        {
+          ...browserOptions,
+          maxRequestRetries: 1,
+          requestHandler: async ({ page }) => {
+            attempts += 1;
+            // Let the page's script try its disallowed navigation first.
+            await page.waitForTimeout(600);
+            if (attempts === 1) throw new Error('transient');
+          },
+          failedRequestHandler: ({ request }) => {
+            noRetry.push(request.noRetry);
+          },
+        },
+        { browser: gate, config: run.config },
+      ),
+      run.config,
+    );
+    await crawler.run([`${site.origin}/scripted-nav`]);
+    expect(site.hits('/private/tracking')).toHaveLength(0);
+    expect(attempts).toBe(2);
+    expect(noRetry).toEqual([]);
+    expect(crawler.stats.state.requestsRetries).toBe(1);
   });
 });

@@ -208,7 +208,9 @@ export function politeCrawlee<Options extends CrawlerOptionsLike | undefined>(
           'politeCrawlee: a browser crawler needs the `browser` option (createPlaywrightGate({ policy }) from @polite-crawler/playwright); refusing to browse ungated',
         );
       }
-      await resolved.browser.attach(context.page);
+      // The page's whole browser context: popups and other pages it opens are gated too.
+      const page = context.page as { context?: () => unknown };
+      await resolved.browser.attach(typeof page.context === 'function' ? page.context() : page);
       return;
     }
     navigationOptions[CRAWLEE_REQUEST] = context.request;
@@ -250,7 +252,7 @@ export function politeCrawlee<Options extends CrawlerOptionsLike | undefined>(
   const errorHandler = async (context: ContextLike, error: unknown): Promise<unknown> => {
     const refusal = isRobotsDeniedError(error)
       ? error
-      : context.page !== undefined
+      : context.page !== undefined && blockedNavigation(error)
         ? resolved.browser?.deniedNavigation(context.page)
         : undefined;
     if (refusal !== undefined) {
@@ -271,4 +273,13 @@ export function politeCrawlee<Options extends CrawlerOptionsLike | undefined>(
     errorHandler,
     ...(userSkipped === undefined ? {} : { onSkippedRequest: userSkipped }),
   } as unknown as NonNullable<Options>;
+}
+
+/**
+ * Whether `error` is a navigation the gate blocked (Playwright reports the aborted request).
+ * Only then is the page's recorded refusal the reason: a refusal of some other navigation of
+ * the page (a script's) must not turn an unrelated error into a final one.
+ */
+function blockedNavigation(error: unknown): boolean {
+  return error instanceof Error && error.message.includes('ERR_BLOCKED_BY_CLIENT');
 }

@@ -164,12 +164,17 @@ export class PoliteHttpClient implements BaseHttpClient {
         ...(body === undefined ? {} : { body }),
         followRedirect: false,
       };
+      const hopUrl = url;
       const response = await policy.schedule(
         url,
-        () => send(hop),
+        async () => {
+          const answer = await send(hop);
+          // Inside the slot: a Retry-After pauses the origin before the next request takes it.
+          policy.noteResponse(hopUrl, answer.statusCode, headerPairs(answer));
+          return answer;
+        },
         plain.signal === undefined ? {} : { signal: plain.signal },
       );
-      policy.noteResponse(url, response.statusCode, headerPairs(response));
 
       const location = REDIRECT_STATUSES.has(response.statusCode)
         ? locationOf(response)

@@ -27,8 +27,11 @@ export interface PageRobots {
  * new PlaywrightCrawler(politeCrawlee(policy, options, { browser }));
  */
 export interface BrowserGate {
-  /** Routes every request of the crawler's page through the policy (called before navigation). */
-  attach(page: unknown): Promise<void>;
+  /**
+   * Routes every request of a browser context (or page) through the policy: called before each
+   * navigation with the crawled page's context, so that pages it opens are gated too.
+   */
+  attach(target: unknown): Promise<void>;
   /** The directives of the page's navigation response. */
   robots(response: unknown): Promise<PageRobots>;
   /** The refusal of the page's latest navigation (its URL or a redirect hop), if any. */

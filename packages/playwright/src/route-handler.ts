@@ -100,15 +100,18 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
         failOnStatusCode: false,
         ...(signal === undefined ? {} : { signal }),
       });
-    const response = paced
-      ? await policy.schedule(hop.url, (signal) => request(signal))
-      : await request();
-    policy.noteResponse(
-      hop.url,
-      response.status(),
-      response.headersArray().map((header) => [header.name, header.value] as const),
-    );
-    return response;
+    const noted = (response: APIResponse): APIResponse => {
+      policy.noteResponse(
+        hop.url,
+        response.status(),
+        response.headersArray().map((header) => [header.name, header.value] as const),
+      );
+      return response;
+    };
+    // Noted inside the slot: a Retry-After pauses the origin before the next request takes it.
+    return paced
+      ? await policy.schedule(hop.url, async (signal) => noted(await request(signal)))
+      : noted(await request());
   };
 
   return async (route: Route): Promise<void> => {

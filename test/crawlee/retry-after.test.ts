@@ -1,0 +1,50 @@
+/**
+ * A 429 / 503 with Retry-After pauses the origin before the next request takes the slot: the
+ * crawler's next request to that origin waits out the pause (the policy's clock is fake, so
+ * the test never really waits).
+ */
+import { afterEach, expect, it } from 'vitest';
+import { politeCrawlee } from '@polite-crawler/crawlee';
+import type { BaseHttpClient } from '@crawlee/core';
+import { FakeClock } from '../fetch/helpers/fake-clock.js';
+import { startSite } from './helpers/site-server.js';
+import type { SiteServer } from './helpers/site-server.js';
+import { newRun } from './helpers/polite-run.js';
+import type { RunRecord } from './helpers/polite-run.js';
+
+let site: SiteServer | undefined;
+let run: RunRecord | undefined;
+
+afterEach(async () => {
+  await run?.policy.close();
+  await site?.close();
+});
+
+it('the HTTP client notes Retry-After inside the slot: the next request waits for the pause', async () => {
+  site = await startSite({
+    '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' },
+    '/busy': { status: 429, headers: { 'retry-after': '30' }, body: 'slow down' },
+    '/next': { headers: { 'content-type': 'text/plain' }, body: 'ok' },
+  });
+  const clock = new FakeClock();
+  run = newRun({ clock, concurrency: 1 });
+  const { httpClient } = politeCrawlee<{ httpClient?: BaseHttpClient }>(
+    run.policy,
+    {},
+    { config: run.config },
+  );
+  if (httpClient === undefined) throw new Error('politeCrawlee gives an httpClient');
+  const busy = httpClient.sendRequest({ url: `${site.origin}/busy`, method: 'GET' });
+  await clock.until(() => site!.hits('/busy').length === 1, 'the first request');
+  // Waits for the slot the first request holds.
+  const next = httpClient.sendRequest({ url: `${site.origin}/next`, method: 'GET' });
+  expect((await busy).statusCode).toBe(429);
+  // However long the event loop runs, the paused origin sends nothing before the clock moves.
+  for (let i = 0; i < 200; i += 1) await new Promise((resolve) => setImmediate(resolve));
+  expect(site.hits('/next')).toHaveLength(0);
+  await clock.advance(29_000);
+  expect(site.hits('/next')).toHaveLength(0);
+  await clock.advance(1_000);
+  expect((await next).statusCode).toBe(200);
+  expect(site.hits('/next')).toHaveLength(1);
+});
