@@ -303,6 +303,58 @@ describe('crawl limits', () => {
   });
 });
 
+describe('crawl bookkeeping', () => {
+  it('a URL linked with nofollow on one page and followably on another is fetched, not listed as skipped', async () => {
+    const own = await startServer(
+      routes({
+        '/robots.txt': send('User-agent: *\nAllow: /\n', 'text/plain'),
+        '/': send(html('<a href="/x" rel="nofollow">x</a> <a href="/y">y</a>')),
+        '/y': send(html('<a href="/x">x</a>')),
+        '/x': send(html('x')),
+      }),
+    );
+    try {
+      const json = parseJson<CrawlJson>(await crawlAsExampleBot(`${own.origin}/`, ['--json']));
+      expect(json.pages.map((page) => new URL(page.url).pathname).sort()).toEqual([
+        '/',
+        '/x',
+        '/y',
+      ]);
+      expect(json.skipped).toEqual([]);
+      expect(json.counts.skipped).toBe(0);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('--page-timeout: a page that drips for ever is an error, and the crawl goes on', async () => {
+    const own = await startServer(
+      routes({
+        '/robots.txt': send('User-agent: *\nAllow: /\n', 'text/plain'),
+        '/': send(html('<a href="/slow">s</a> <a href="/ok">o</a>')),
+        '/ok': send(html('ok')),
+        '/slow': (_request, response) => {
+          response.writeHead(200, { 'content-type': 'text/html' });
+          const timer = setInterval(() => response.write(' '), 50);
+          response.on('close', () => clearInterval(timer));
+          return true;
+        },
+      }),
+    );
+    try {
+      const json = parseJson<CrawlJson>(
+        await crawlAsExampleBot(`${own.origin}/`, ['--page-timeout', '500', '--json']),
+      );
+      const outcome = Object.fromEntries(
+        json.pages.map((page) => [new URL(page.url).pathname, page.outcome]),
+      );
+      expect(outcome).toEqual({ '/': 'fetched', '/ok': 'fetched', '/slow': 'error' });
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('crawl start URL', () => {
   it('exits 1 when robots.txt refuses the start URL', async () => {
     const result = await crawlAsExampleBot(`${site.origin}/private/start`);

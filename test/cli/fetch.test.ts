@@ -3,7 +3,7 @@ import { CLI_DEFAULTS } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, runCli } from './helpers/run-cli.js';
 import { closedPort, redirect, routes, send, startServer, status } from './helpers/test-server.js';
-import type { TestServer } from './helpers/test-server.js';
+import type { Route, TestServer } from './helpers/test-server.js';
 
 const ROBOTS = 'User-agent: *\nDisallow: /private/\n';
 const PAGE = `<!doctype html><html><head>
@@ -13,6 +13,27 @@ const PAGE = `<!doctype html><html><head>
 <title>t</title></head><body><a href="/a">a</a></body></html>`;
 
 let site: TestServer;
+
+/** Headers at once, then a byte every 50 ms, `bytes` of them (the response never ends for Infinity). */
+function drip(bytes: number): Route {
+  return (_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/plain' });
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (response.destroyed) {
+        clearInterval(timer);
+      } else if (sent >= bytes) {
+        clearInterval(timer);
+        response.end();
+      } else {
+        sent += 1;
+        response.write('x');
+      }
+    }, 50);
+    response.on('close', () => clearInterval(timer));
+    return true;
+  };
+}
 
 beforeAll(async () => {
   site = await startServer(
@@ -28,6 +49,10 @@ beforeAll(async () => {
         Buffer.alloc(CLI_DEFAULTS.maxBodyBytes + 1, 'a'),
         'application/octet-stream',
       ),
+      // A byte every 50 ms: three, then the end; or for ever.
+      '/drip-3': drip(3),
+      '/drip-forever': drip(Infinity),
+      '/silent': () => true,
     }),
   );
 });
@@ -182,6 +207,21 @@ describe('fetch', () => {
     expect(past.stdout).toContain(
       `Size          ${CLI_DEFAULTS.maxBodyBytes} bytes (stopped reading at the limit)`,
     );
+  });
+
+  it('--page-timeout: a body read within it is whole; one that drips for ever, or no answer, fails with exit 4', async () => {
+    const agent = ['--agent', 'ExampleBot', '--page-timeout', '1000'];
+    const within = parseJson<FetchJson>(
+      await runCli(['fetch', `${site.origin}/drip-3`, ...agent, '--json']),
+    );
+    expect(within.response).toMatchObject({ bytes: 3, complete: true });
+    const forever = await runCli(['fetch', `${site.origin}/drip-forever`, ...agent]);
+    expect(forever.code).toBe(4);
+    expect(forever.stderr).toMatch(/drip-forever.*1000 ms/);
+    const silent = await runCli(['fetch', `${site.origin}/silent`, ...agent]);
+    expect(silent.code).toBe(4);
+    expect(silent.stderr).toMatch(/cannot fetch .*\/silent/);
+    expect(CLI_DEFAULTS.pageTimeoutMs).toBe(30_000);
   });
 
   it('rejects an invalid agent token with exit 2 before any request', async () => {

@@ -13,6 +13,7 @@ export type CliPolicySettings = Pick<
   | 'robotsTimeout'
   | 'robotsHeadersTimeout'
   | 'robotsBodyTimeout'
+  | 'dispatcher'
 >;
 
 /**

@@ -32,6 +32,11 @@ export const CLI_DEFAULTS = Object.freeze({
   maxLinksPerPage: 1_000,
   /** Links not followed that a crawl report lists one by one; more are only counted. */
   maxSkippedListed: 10_000,
+  /**
+   * Time a request of `fetch` and `crawl` may take from being sent to its last byte, ms (the
+   * wait for its origin's pacing slot comes before; `--page-timeout` overrides it).
+   */
+  pageTimeoutMs: 30_000,
   /** Body bytes `fetch` reads to report a page's size; the rest is not read. */
   maxBodyBytes: 10_485_760,
   /** Pages requested by `crawl` unless `--max-pages` says otherwise. */

@@ -9,6 +9,7 @@ import { CLI_DEFAULTS } from '../defaults.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseHttpUrl } from '../http-url.js';
 import { intOption } from '../int-option.js';
+import { pageTimeoutOption } from '../page-time-limit.js';
 import { crawlJson, formatCrawl } from '../output/format-crawl.js';
 import { createProgressLine } from '../output/progress-line.js';
 import { writeJson } from '../output/write-json.js';
@@ -19,6 +20,7 @@ interface CrawlOptionValues extends AgentOptionValues {
   readonly concurrency: number;
   readonly delay: number;
   readonly maxCrawlDelay: number;
+  readonly pageTimeout: number;
   readonly json?: boolean;
 }
 
@@ -66,6 +68,7 @@ export function registerCrawlCommand(program: Command, context: CliContext): voi
       intOption(0, 3_600_000),
       30_000,
     )
+    .addOption(pageTimeoutOption())
     .option('--json', 'print a JSON document instead of text (no progress line)')
     .action(async (arg: string, options: CrawlOptionValues) => {
       const agent = resolveAgent(options);
@@ -83,6 +86,7 @@ export function registerCrawlCommand(program: Command, context: CliContext): voi
           concurrency: options.concurrency,
           minIntervalMs: options.delay,
           maxCrawlDelayMs: options.maxCrawlDelay,
+          pageTimeoutMs: options.pageTimeout,
           maxHtmlBytes: CLI_DEFAULTS.maxHtmlBytes,
           maxLinksPerPage: CLI_DEFAULTS.maxLinksPerPage,
           maxSkippedListed: CLI_DEFAULTS.maxSkippedListed,

@@ -62,6 +62,7 @@ export function registerDemoCommand(program: Command, context: CliContext): void
             concurrency: CLI_DEFAULTS.concurrency,
             minIntervalMs: CLI_DEFAULTS.demoMinIntervalMs,
             maxCrawlDelayMs: CLI_DEFAULTS.demoCrawlDelayCapMs,
+            pageTimeoutMs: CLI_DEFAULTS.pageTimeoutMs,
             maxHtmlBytes: CLI_DEFAULTS.maxHtmlBytes,
             maxLinksPerPage: CLI_DEFAULTS.maxLinksPerPage,
             maxSkippedListed: CLI_DEFAULTS.maxSkippedListed,

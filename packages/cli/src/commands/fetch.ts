@@ -14,6 +14,7 @@ import { ExitCode } from '../exit-codes.js';
 import { parseHttpUrl } from '../http-url.js';
 import { createCaptureStore } from '../capture-store.js';
 import { describeNetworkError } from '../network-error.js';
+import { pageDispatcher, pageTimeoutOption } from '../page-time-limit.js';
 import type { FetchedJson } from '../output/format-fetch.js';
 import { directivesJson, fetchJson, formatFetch } from '../output/format-fetch.js';
 import { writeJson } from '../output/write-json.js';
@@ -21,6 +22,7 @@ import { robotsInfoFromReport } from '../robots-report-info.js';
 import { statusPhrase } from '../status-phrase.js';
 
 interface FetchOptionValues extends AgentOptionValues {
+  readonly pageTimeout: number;
   readonly json?: boolean;
 }
 
@@ -42,12 +44,14 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
     .argument('<url>', 'an absolute http(s) URL');
   addAgentOptions(command);
   command
+    .addOption(pageTimeoutOption())
     .option('--json', 'print a JSON document instead of text')
     .action(async (arg: string, options: FetchOptionValues) => {
       const agent = resolveAgent(options);
       const url = parseHttpUrl(arg, 'URL');
       const store = createCaptureStore(64);
-      const policy = createCliPolicy(agent, store, { minInterval: 0 });
+      const dispatcher = pageDispatcher(options.pageTimeout);
+      const policy = createCliPolicy(agent, store, { minInterval: 0, dispatcher });
       const politeFetch = createPoliteFetch({ policy });
       let denied: DeniedInfo | null = null;
       let response: FetchedJson | null = null;
@@ -98,6 +102,7 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
       } finally {
         await politeFetch.close();
         await policy.close();
+        await dispatcher.close();
       }
       const result = fetchJson(agent, url.href, { denied, response });
       if (options.json === true) writeJson(context.stdout, result);

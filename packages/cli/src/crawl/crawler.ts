@@ -4,6 +4,7 @@ import type { CliAgent } from '../agent.js';
 import { createCliPolicy } from '../cli-policy.js';
 import { createCaptureStore } from '../capture-store.js';
 import { describeNetworkError } from '../network-error.js';
+import { pageDispatcher } from '../page-time-limit.js';
 import { statusPhrase } from '../status-phrase.js';
 import { robotsInfoFromReport } from '../robots-report-info.js';
 import { deniedInfo } from '../denied-info.js';
@@ -30,6 +31,8 @@ export interface CrawlSiteOptions {
   readonly minIntervalMs: number;
   /** Cap on an honoured robots.txt crawl-delay, ms. */
   readonly maxCrawlDelayMs: number;
+  /** Time a request may take from being sent to its last byte (see `pageDispatcher`), ms. */
+  readonly pageTimeoutMs: number;
   /** Bytes of an HTML page read to find links. */
   readonly maxHtmlBytes: number;
   /** Links taken from one page. */
@@ -56,7 +59,7 @@ const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
  * @example
  * ```ts
  * const report = await crawlSite({ start: new URL('http://127.0.0.1:8080/'), agent, maxPages: 50,
- *   concurrency: 4, minIntervalMs: 1000, maxCrawlDelayMs: 30_000, maxHtmlBytes: 1_048_576,
+ *   concurrency: 4, minIntervalMs: 1000, maxCrawlDelayMs: 30_000, pageTimeoutMs: 30_000, maxHtmlBytes: 1_048_576,
  *   maxLinksPerPage: 1000, maxSkippedListed: 10_000 });
  * console.log(report.counts);
  * ```
@@ -71,11 +74,13 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
       emit();
     }
   };
+  const dispatcher = pageDispatcher(options.pageTimeoutMs);
   const policy = createCliPolicy(options.agent, store, {
     concurrency: 1,
     minInterval: options.minIntervalMs,
     maxCrawlDelay: options.maxCrawlDelayMs,
     onEvent,
+    dispatcher,
   });
   const politeFetch = createPoliteFetch({ policy });
   let site = options.start;
@@ -121,6 +126,8 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
 
   function enqueue(url: string, foundOn: string | null): void {
     if (seen.has(url)) return;
+    // Linked without nofollow somewhere after all: fetched, so no longer "not followed".
+    skipped.delete(url);
     if (taken + queue.length >= options.maxPages) {
       if (overflow.size < options.maxSkippedListed) overflow.add(url);
       else if (!overflow.has(url)) overflowUncounted++;
@@ -281,6 +288,7 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
   } finally {
     await politeFetch.close();
     await policy.close();
+    await dispatcher.close();
   }
 
   async function describeOrigins(): Promise<CrawledOrigin[]> {
