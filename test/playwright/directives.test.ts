@@ -6,6 +6,7 @@ import type { PlaywrightGateOptions } from '@polite-crawler/playwright';
 import { startSite } from '../crawlee/helpers/site-server.js';
 import type { Answer, SiteServer } from '../crawlee/helpers/site-server.js';
 import { launchChromium } from './helpers/chromium.js';
+import { FakeClock } from '../fetch/helpers/fake-clock.js';
 import type { Browser, BrowserContext } from './helpers/playwright-core.js';
 
 const USER_AGENT = 'GateBot/1.0 (+http://127.0.0.1/bot)';
@@ -172,6 +173,49 @@ describe('pacing and options', () => {
       for (const resolve of waiting) resolve();
       await slow.close();
     }
+  });
+
+  it('a 429 with Retry-After pauses the origin before the next subresource takes the slot', async () => {
+    const clock = new FakeClock();
+    const paced = await startSite({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' },
+      // The second image is asked for while the first still holds the slot.
+      '/two': {
+        body: `<img src="/busy.png"><script>setTimeout(() => { new Image().src = '/next.png'; }, 50)</script>`,
+      },
+      '/busy.png': {
+        status: 429,
+        headers: { 'retry-after': '30' },
+        body: '',
+        hold: new Promise<void>((resolve) => setTimeout(resolve, 300)),
+      },
+      '/next.png': { headers: { 'content-type': 'image/png' }, body: 'png' },
+    });
+    const policy = createRobotsPolicy({
+      userAgent: USER_AGENT,
+      minInterval: 0,
+      concurrency: 1,
+      clock,
+    });
+    const gate = createPlaywrightGate({ policy });
+    const context = await browser.newContext();
+    cleanup.push(async () => {
+      await context.close();
+      await policy.close();
+      await paced.close();
+    });
+    await gate.attach(context);
+    const page = await context.newPage();
+    await page.goto(`${paced.origin}/two`, { waitUntil: 'domcontentloaded' });
+    await clock.until(() => paced.hits('/busy.png').length === 1, 'the first image');
+    // Long enough for the second image to be sent if the pause were noted too late (the clock
+    // moves a little: a slot given back at once is taken at once).
+    await page.waitForTimeout(600);
+    await clock.advance(1_000);
+    await page.waitForTimeout(300);
+    expect(paced.hits('/next.png')).toHaveLength(0);
+    await clock.advance(29_000);
+    await clock.until(() => paced.hits('/next.png').length === 1, 'the second image');
   });
 
   it('validates its options once, naming the bad one', () => {
