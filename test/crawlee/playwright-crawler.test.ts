@@ -42,9 +42,7 @@ beforeAll(async () => {
     '/popup-page': html(
       '<img src="/private/in-popup.png"><script>location.href = "/private/popup-nav"</script>',
     ),
-    '/scripted-nav': html(
-      `<script>addEventListener('load', () => setTimeout(() => { location.href = '/private/tracking'; }, 100))</script>`,
-    ),
+    '/plain-page': html('<p>plain</p>'),
     '/tagged': {
       headers: [
         ['content-type', 'text/html'],
@@ -182,9 +180,14 @@ describe('PlaywrightCrawler with the Playwright gate', () => {
           maxRequestRetries: 1,
           requestHandler: async ({ page }) => {
             attempts += 1;
-            // Let the page's script try its disallowed navigation first.
-            await page.waitForTimeout(600);
-            if (attempts === 1) throw new Error('transient');
+            if (attempts > 1) return;
+            // The page's own script tries a disallowed navigation (refused), then the handler
+            // fails for a reason of its own.
+            await page.evaluate(() => {
+              location.href = '/private/tracking';
+            });
+            await page.waitForTimeout(300);
+            throw new Error('transient');
           },
           failedRequestHandler: ({ request }) => {
             noRetry.push(request.noRetry);
@@ -194,7 +197,7 @@ describe('PlaywrightCrawler with the Playwright gate', () => {
       ),
       run.config,
     );
-    await crawler.run([`${site.origin}/scripted-nav`]);
+    await crawler.run([`${site.origin}/plain-page`]);
     expect(site.hits('/private/tracking')).toHaveLength(0);
     expect(attempts).toBe(2);
     expect(noRetry).toEqual([]);
