@@ -183,9 +183,7 @@ describe('PlaywrightCrawler with the Playwright gate', () => {
             if (attempts > 1) return;
             // The page's own script tries a disallowed navigation (refused), then the handler
             // fails for a reason of its own.
-            await page.evaluate(() => {
-              location.href = '/private/tracking';
-            });
+            await page.evaluate("location.href = '/private/tracking'");
             await page.waitForTimeout(300);
             throw new Error('transient');
           },
