@@ -358,6 +358,26 @@ describe('compressed bytes at maxHeadBytes: undici paused while the decoders dra
   );
   const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
 
+  /**
+   * Dispatches through the tap to `network`, waits for the handler's `last` event, and checks
+   * that undici was paused once and resumed, the meta was read, and the body came through.
+   */
+  const expectDrained = async (
+    network: object,
+    handler: object,
+    seen: { events: string[]; received: Buffer[]; last: string },
+  ): Promise<void> => {
+    const record: TapRecord = { headers: undefined, meta: undefined };
+    tapResponse(network as unknown as Dispatcher, SMALL, record).dispatch(
+      { method: 'GET', path: '/' },
+      handler,
+    );
+    for (let i = 0; i < 200 && !seen.events.includes(seen.last); i++) await settle();
+    expect(seen.events).toEqual(['pause', 'resume', seen.last]);
+    expect(ruleNames(record.meta)).toEqual(['* noindex']);
+    expect(Buffer.concat(seen.received).equals(body)).toBe(true);
+  };
+
   it('classic API: onData answers false at the cap, and the tap resumes undici after the replay', async () => {
     const events: string[] = [];
     const received: Buffer[] = [];
@@ -376,7 +396,6 @@ describe('compressed bytes at maxHeadBytes: undici paused while the decoders dra
         events.push(`error ${error.message}`);
       },
     };
-    const record: TapRecord = { headers: undefined, meta: undefined };
     const network = {
       dispatch(_options: unknown, tapped: ClassicHandler): boolean {
         void (async () => {
@@ -400,14 +419,7 @@ describe('compressed bytes at maxHeadBytes: undici paused while the decoders dra
         return true;
       },
     };
-    tapResponse(network as unknown as Dispatcher, SMALL, record).dispatch(
-      { method: 'GET', path: '/' },
-      handler,
-    );
-    for (let i = 0; i < 200 && !events.includes('complete'); i++) await settle();
-    expect(events).toEqual(['pause', 'resume', 'complete']);
-    expect(ruleNames(record.meta)).toEqual(['* noindex']);
-    expect(Buffer.concat(received).equals(body)).toBe(true);
+    await expectDrained(network, handler, { events, received, last: 'complete' });
   });
 
   it('controller API: the tap pauses the controller at the cap and resumes it after the replay', async () => {
@@ -440,7 +452,6 @@ describe('compressed bytes at maxHeadBytes: undici paused while the decoders dra
         events.push(`error ${error.message}`);
       },
     };
-    const record: TapRecord = { headers: undefined, meta: undefined };
     const network = {
       dispatch(_options: unknown, tapped: Dispatcher.DispatchHandler): boolean {
         const given = controller as unknown as Parameters<
@@ -463,13 +474,6 @@ describe('compressed bytes at maxHeadBytes: undici paused while the decoders dra
         return true;
       },
     };
-    tapResponse(network as unknown as Dispatcher, SMALL, record).dispatch(
-      { method: 'GET', path: '/' },
-      handler,
-    );
-    for (let i = 0; i < 200 && !events.includes('end'); i++) await settle();
-    expect(events).toEqual(['pause', 'resume', 'end']);
-    expect(ruleNames(record.meta)).toEqual(['* noindex']);
-    expect(Buffer.concat(received).equals(body)).toBe(true);
+    await expectDrained(network, handler, { events, received, last: 'end' });
   });
 });
