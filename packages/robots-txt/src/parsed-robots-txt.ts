@@ -145,7 +145,7 @@ interface Caches {
    * `{ productToken, purpose }` → its rules: by the values as passed, each one a key of its
    * own (no key made of both, which an invalid value could spell); the same bound.
    */
-  readonly agentObjects: Map<unknown, Map<unknown, SelectedRules>>;
+  agentObjects: Map<unknown, Map<unknown, SelectedRules>> | undefined;
   /** Selected groups (`'1,4'`) → their rules, shared across agents; same bound. */
   readonly compiled: Map<string, CompiledRules>;
 }
@@ -238,7 +238,8 @@ export class ParsedRobotsTxt implements RobotsTxt {
   }
 
   #cachesNow(): Caches {
-    return (this.#caches ??= { agents: new Map(), agentObjects: new Map(), compiled: new Map() });
+    // Made when first asked with an agent object (most crawlers ask with a string).
+    return (this.#caches ??= { agents: new Map(), agentObjects: undefined, compiled: new Map() });
   }
 
   #layout(): TableLayout {
@@ -253,7 +254,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
       typeof agent === 'string'
         ? caches.agents.get(agent)
         : isObject
-          ? caches.agentObjects.get(agent.productToken)?.get(agent.purpose)
+          ? caches.agentObjects?.get(agent.productToken)?.get(agent.purpose)
           : undefined;
     if (rules === undefined) {
       const { product, purpose } = normalizeAgent(agent);
@@ -263,7 +264,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
           caches.agents.delete(caches.agents.keys().next().value!);
         caches.agents.set(agent, rules);
       } else if (isObject) {
-        const objects = caches.agentObjects;
+        const objects = (caches.agentObjects ??= new Map());
         let byPurpose = objects.get(agent.productToken);
         if (byPurpose === undefined) {
           if (objects.size >= this.#maxAgents) objects.delete(objects.keys().next().value);
