@@ -264,11 +264,11 @@ export class ParsedRobotsTxt implements RobotsTxt {
           caches.agents.delete(caches.agents.keys().next().value!);
         caches.agents.set(agent, rules);
       } else if (isObject) {
-        const objects = (caches.agentObjects ??= new Map());
+        const objects = (caches.agentObjects ??= new Map<unknown, Map<unknown, SelectedRules>>());
         let byPurpose = objects.get(agent.productToken);
         if (byPurpose === undefined) {
           if (objects.size >= this.#maxAgents) objects.delete(objects.keys().next().value);
-          byPurpose = new Map();
+          byPurpose = new Map<unknown, SelectedRules>();
           objects.set(agent.productToken, byPurpose);
         }
         if (byPurpose.size >= this.#maxAgents) byPurpose.delete(byPurpose.keys().next().value);
