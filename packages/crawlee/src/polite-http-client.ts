@@ -135,16 +135,17 @@ export class PoliteHttpClient implements BaseHttpClient {
       [CRAWLEE_REQUEST]?: CrawleeRequestLike;
     };
     const originalUrl = String(plain.url);
+    // Crawlee passes no signal, only its navigation timeout: once that has passed it has given
+    // up on the request, which must then not go on waiting for its slot and be sent later.
+    const signal = plain.signal ?? deadline(plain.timeout);
+    const waitOptions = signal === undefined ? {} : { signal };
 
     const refuse = (error: RobotsDeniedError): RobotsDeniedError => {
       if (owner !== undefined) owner.noRetry = true;
       return error;
     };
 
-    const first = await policy.check(
-      originalUrl,
-      plain.signal === undefined ? {} : { signal: plain.signal },
-    );
+    const first = await policy.check(originalUrl, waitOptions);
     if (!first.allowed) throw refuse(RobotsDeniedError.fromDecision(first));
 
     let url = new URL(originalUrl);
@@ -173,7 +174,7 @@ export class PoliteHttpClient implements BaseHttpClient {
           policy.noteResponse(hopUrl, answer.statusCode, headerPairs(answer));
           return answer;
         },
-        plain.signal === undefined ? {} : { signal: plain.signal },
+        waitOptions,
       );
 
       const location = REDIRECT_STATUSES.has(response.statusCode)
@@ -212,10 +213,7 @@ export class PoliteHttpClient implements BaseHttpClient {
       onRedirect?.(response, updated);
       const target = new URL(String(updated.url ?? change.url));
 
-      const decision = await policy.check(
-        target,
-        plain.signal === undefined ? {} : { signal: plain.signal },
-      );
+      const decision = await policy.check(target, waitOptions);
       if (!decision.allowed) {
         const error = refuse(RobotsDeniedError.fromDecision(decision, originalUrl));
         await onRedirectDenied(owner, error);
@@ -228,4 +226,12 @@ export class PoliteHttpClient implements BaseHttpClient {
       body = change.keepBody ? body : undefined;
     }
   }
+}
+
+/** A signal that aborts when got's whole-request timeout (`timeout.request`, ms) has passed. */
+function deadline(timeout: unknown): AbortSignal | undefined {
+  const ms = (timeout as { request?: unknown } | undefined)?.request;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms > 0
+    ? AbortSignal.timeout(ms)
+    : undefined;
 }

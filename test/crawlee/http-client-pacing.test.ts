@@ -1,7 +1,8 @@
 /**
- * A 429 / 503 with Retry-After pauses the origin before the next request takes the slot: the
- * crawler's next request to that origin waits out the pause (the policy's clock is fake, so
- * the test never really waits).
+ * The adapter's HTTP client and its origin's pacing slot: a 429 / 503 with Retry-After pauses
+ * the origin before the next request takes the slot, and a request Crawlee has given up on
+ * (its navigation timeout passed while it waited) is never sent. The policy's clock is fake:
+ * pacing never really waits.
  */
 import { afterEach, expect, it } from 'vitest';
 import { politeCrawlee } from '@polite-crawler/crawlee';
@@ -47,4 +48,35 @@ it('the HTTP client notes Retry-After inside the slot: the next request waits fo
   await clock.advance(1_000);
   expect((await next).statusCode).toBe(200);
   expect(site.hits('/next')).toHaveLength(1);
+});
+
+it("a request still waiting for its slot when Crawlee's timeout passes is dropped, never sent", async () => {
+  site = await startSite({
+    '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' },
+    '/first': { headers: { 'content-type': 'text/plain' }, body: 'ok' },
+    '/late': { headers: { 'content-type': 'text/plain' }, body: 'ok' },
+  });
+  const clock = new FakeClock();
+  // One request a minute: the second waits for the fake clock, which the test holds still.
+  run = newRun({ clock, concurrency: 1, minInterval: 60_000 });
+  const { httpClient } = politeCrawlee<{ httpClient?: BaseHttpClient }>(
+    run.policy,
+    {},
+    { config: run.config },
+  );
+  if (httpClient === undefined) throw new Error('politeCrawlee gives an httpClient');
+  expect(
+    (await httpClient.sendRequest({ url: `${site.origin}/first`, method: 'GET' })).statusCode,
+  ).toBe(200);
+  // What HttpCrawler passes: got's whole-request timeout, and no signal.
+  const late = httpClient
+    .sendRequest({ url: `${site.origin}/late`, method: 'GET', timeout: { request: 200 } })
+    .then(
+      () => 'sent',
+      (error: unknown) => (error as Error).name,
+    );
+  expect(await late).toBe('TimeoutError');
+  await clock.advance(60_000);
+  await clock.advance(60_000);
+  expect(site.hits('/late')).toHaveLength(0);
 });
