@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream';
 import type { Readable } from 'node:stream';
-import { MAX_CONTENT_CODINGS, contentCodings, createDecoder } from './content-decoders.js';
+import { decoderChain } from './content-decoders.js';
 
 /**
  * The bytes read from a body, at most the cap.
@@ -59,7 +59,7 @@ export async function readCapped(
  * `body` with its `Content-Encoding` undone (as leniently as fetch), so that limits count
  * decompressed bytes; a decoder only produces output as it is read, so a small bomb never
  * inflates past the cap. Throws `Error` with code `ERR_UNSUPPORTED_CONTENT_ENCODING` for a
- * coding it cannot undo, or more than {@link MAX_CONTENT_CODINGS} of them.
+ * coding it cannot undo, or more than five of them (see `decoderChain`).
  * @example
  * const text = decodedBody(response.body, response.headers['content-encoding']);
  */
@@ -67,16 +67,9 @@ export function decodedBody(
   body: Readable,
   contentEncoding: string | readonly string[] | undefined,
 ): Readable {
-  const codings = contentCodings(contentEncoding);
-  if (codings === null) {
-    throw unsupported(`more than ${MAX_CONTENT_CODINGS} content codings`);
-  }
-  if (codings.length === 0) return body;
-  const decoders = codings.reverse().map((coding) => {
-    const decoder = createDecoder(coding);
-    if (decoder === undefined) throw unsupported(`unsupported content-encoding ${coding}`);
-    return decoder;
-  });
+  const decoders = decoderChain(contentEncoding);
+  if (typeof decoders === 'string') throw unsupported(decoders);
+  if (decoders.length === 0) return body;
   // pipeline destroys every stream when the last one is destroyed or any one fails.
   return pipeline([body, ...decoders], () => {}) as unknown as Readable;
 }

@@ -108,6 +108,30 @@ export function contentCodings(
 }
 
 /**
+ * The decoders that undo `Content-Encoding`, in the order the body goes through them (not yet
+ * connected), or why it cannot be undone: a coding {@link createDecoder} does not know, or more
+ * than {@link MAX_CONTENT_CODINGS} of them.
+ * @example
+ * const chain = decoderChain('gzip, br'); // [brotli, gunzip], or a reason string
+ */
+export function decoderChain(
+  contentEncoding: string | readonly string[] | undefined,
+): Transform[] | string {
+  const codings = contentCodings(contentEncoding);
+  if (codings === null) return `more than ${MAX_CONTENT_CODINGS} content codings`;
+  const chain: Transform[] = [];
+  for (const coding of codings.reverse()) {
+    const decoder = createDecoder(coding);
+    if (decoder === undefined) {
+      for (const made of chain) made.destroy();
+      return `unsupported content-encoding ${coding}`;
+    }
+    chain.push(decoder);
+  }
+  return chain;
+}
+
+/**
  * The codings a robots.txt request accepts: those {@link createDecoder} undoes here.
  * @example
  * headers['accept-encoding'] = ACCEPT_ENCODING; // 'gzip, deflate, br' (and zstd where Node has it)

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { createMetaScannerFactory } from '@polite-crawler/robots-tag';
 import type { MetaScanner, RobotsTagRules } from '@polite-crawler/robots-tag';
 import { holdsIgnoringAsciiCase } from './ascii-bytes.js';
-import { contentCodings, createDecoder } from './content-decoders.js';
+import { decoderChain } from './content-decoders.js';
 import { isHtml, isHtmlBytes } from './html-content-type.js';
 import { upperCaseMethod } from './request-method.js';
 
@@ -85,17 +85,8 @@ const NO_DECODERS: readonly Transform[] = [];
  */
 function decodersFor(contentEncoding: readonly string[] | undefined): readonly Transform[] | null {
   if (contentEncoding === undefined) return NO_DECODERS;
-  const codings = contentCodings(contentEncoding);
-  if (codings === null) return null;
-  const chain: Transform[] = [];
-  for (const coding of codings.reverse()) {
-    const decoder = createDecoder(coding);
-    if (decoder === undefined) {
-      for (const made of chain) made.destroy();
-      return null;
-    }
-    chain.push(decoder);
-  }
+  const chain = decoderChain(contentEncoding);
+  if (typeof chain === 'string') return null;
   for (let i = 0; i + 1 < chain.length; i += 1) chain[i]!.pipe(chain[i + 1]!);
   return chain;
 }
