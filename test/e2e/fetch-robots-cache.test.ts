@@ -4,7 +4,7 @@ import {
   createRobotsPolicy,
   isRobotsDeniedError,
 } from '@polite-crawler/fetch';
-import type { PoliteEvent, StoredRobots } from '@polite-crawler/fetch';
+import type { Decision, PoliteEvent, RobotsStore, StoredRobots } from '@polite-crawler/fetch';
 import type { Handler } from '../fetch/helpers/server.js';
 import { USER_AGENT, localAgent, useRigs } from '../fetch/helpers/setup.js';
 import { FakeClock } from '../fetch/helpers/fake-clock.js';
@@ -400,6 +400,189 @@ describe('store', () => {
       allowed: false,
       reason: 'disallowed',
     });
+  });
+});
+
+describe('store: what another process wrote, and a store that misbehaves', () => {
+  const STORE_TIMEOUT = 2_000;
+
+  it('a policy whose own copy expired takes the fresher copy another policy wrote to the store', async () => {
+    const s = await server(switchable({ status: 200, body: RULES }).handler);
+    const store = createMemoryRobotsStore();
+    const clock = new FakeClock();
+    const { policy: a } = polite({ store, clock, robotsMaxTtl: HOUR });
+    const { policy: b } = polite({ store, clock, robotsMaxTtl: HOUR });
+    await a.check(`${s.origin}/`);
+    expect((await b.explain(`${s.origin}/`)).robotsTxt.cache).toBe('hit');
+    await clock.advance(HOUR + 1);
+    await a.check(`${s.origin}/`);
+    expect(s.hits('/robots.txt')).toHaveLength(2);
+    // b's copy in memory has expired too, but the store holds a's fresh one.
+    const explained = await b.explain(`${s.origin}/private`);
+    expect(explained).toMatchObject({ allowed: false, robotsTxt: { cache: 'hit' } });
+    expect(s.hits('/robots.txt')).toHaveLength(2);
+  });
+
+  it('a store that throws, answers without a promise or rejects counts as empty', async () => {
+    const s = await server(switchable({ status: 200, body: RULES }).handler);
+    const stores = [
+      {
+        get: () => {
+          throw new Error('sync failure');
+        },
+        set: () => {
+          throw new Error('sync failure');
+        },
+        delete: () => {
+          throw new Error('sync failure');
+        },
+      },
+      { get: () => undefined, set: () => undefined, delete: () => undefined },
+      {
+        get: () => Promise.reject(new Error('down')),
+        set: () => Promise.reject(new Error('down')),
+        delete: () => Promise.reject(new Error('down')),
+      },
+    ];
+    for (const store of stores) {
+      const { policy } = polite({ store: store as unknown as RobotsStore });
+      expect(await policy.check(`${s.origin}/private`)).toMatchObject({ reason: 'disallowed' });
+      await expect(policy.forget(s.origin)).resolves.toBeUndefined();
+    }
+  });
+
+  it('a store call that never settles is given up on after storeTimeout, not a moment before', async () => {
+    const s = await server(switchable({ status: 200, body: RULES }).handler);
+    const never = new Promise<never>(() => {});
+    const clock = new FakeClock();
+    const hanging = { get: () => never, set: () => never, delete: () => never };
+    const { policy } = polite({ store: hanging, clock, storeTimeout: STORE_TIMEOUT });
+    let decided: Decision | undefined;
+    const checking = policy.check(`${s.origin}/private`).then((d) => (decided = d));
+    // The lookup waits for the store...
+    await clock.advance(STORE_TIMEOUT - 1);
+    expect(s.hits('/robots.txt')).toHaveLength(0);
+    // ...gives up on it at the limit and fetches; then the write waits as long.
+    await clock.advance(1);
+    await clock.until(() => s.hits('/robots.txt').length === 1, 'the robots.txt fetch');
+    await clock.until(() => clock.pending > 0, 'the write');
+    await clock.advance(STORE_TIMEOUT - 1);
+    expect(decided).toBeUndefined();
+    await clock.advance(1);
+    expect(await checking).toMatchObject({ allowed: false, reason: 'disallowed' });
+    const forgetting = policy.forget(s.origin);
+    await clock.advance(STORE_TIMEOUT);
+    await expect(forgetting).resolves.toBeUndefined();
+  });
+
+  it('entries this library would not have written for the origin count as absent', async () => {
+    const s = await server(switchable({ status: 200, body: RULES }).handler);
+    const clock = new FakeClock();
+    const robotsUrl = `${s.origin}/robots.txt`;
+    const latest = { status: 'ok', redirects: [], fetchedAt: clock.now(), httpStatus: 200 };
+    const copy = (body: string) => ({
+      body: Buffer.from(body).toString('base64'),
+      bytes: body.length,
+      truncated: false,
+      httpStatus: 200,
+      redirects: [],
+      fetchedAt: clock.now(),
+    });
+    const allowAll = 'User-agent: *\nAllow: /\n';
+    const forged: unknown[] = [
+      // A 2xx outcome without its copy (read as "no rules" it would allow everything).
+      { version: 1, robotsUrl, latest, expiresAt: clock.now() + HOUR },
+      // Another origin's entry.
+      {
+        version: 1,
+        robotsUrl: 'http://elsewhere.example/robots.txt',
+        latest,
+        good: copy(allowAll),
+        expiresAt: clock.now() + HOUR,
+      },
+      // Another version, or malformed parts.
+      { version: 2, robotsUrl, latest, good: copy(allowAll), expiresAt: clock.now() + HOUR },
+      {
+        version: 1,
+        robotsUrl,
+        latest: { ...latest, redirects: undefined },
+        good: copy(allowAll),
+        expiresAt: clock.now() + HOUR,
+      },
+      {
+        version: 1,
+        robotsUrl,
+        latest,
+        good: { ...copy(allowAll), body: '' },
+        expiresAt: clock.now() + HOUR,
+      },
+      'garbage',
+    ];
+    for (const entry of forged) {
+      const store = {
+        get: () => Promise.resolve(entry),
+        set: () => Promise.resolve(),
+        delete: () => Promise.resolve(),
+      };
+      const { policy } = polite({ store: store as unknown as RobotsStore, clock });
+      const fetched = s.hits('/robots.txt').length;
+      expect(await policy.check(`${s.origin}/private`), JSON.stringify(entry)).toMatchObject({
+        allowed: false,
+        reason: 'disallowed',
+      });
+      expect(s.hits('/robots.txt')).toHaveLength(fetched + 1);
+    }
+  });
+
+  it('a stored expiry past what the policy allows is cut to its limit from the fetch time', async () => {
+    const s = await server(switchable({ status: 200, body: RULES }).handler);
+    const clock = new FakeClock();
+    const store = createMemoryRobotsStore();
+    const { policy: writer } = polite({ store, clock });
+    await writer.check(`${s.origin}/`);
+    const written = (await store.get(s.origin))!;
+    await store.set(s.origin, { ...written, expiresAt: clock.now() + 3_650 * DAY });
+    const { policy: reader } = polite({ store, clock });
+    await clock.advance(DAY - 1);
+    expect((await reader.explain(`${s.origin}/`)).robotsTxt.cache).toBe('hit');
+    expect(s.hits('/robots.txt')).toHaveLength(1);
+    await clock.advance(1);
+    const { policy: later } = polite({ store, clock });
+    await later.check(`${s.origin}/`);
+    expect(s.hits('/robots.txt')).toHaveLength(2);
+  });
+});
+
+describe('revalidation never restores rules it no longer has', () => {
+  it('a good copy judged too old a moment after it was kept sends no validators', async () => {
+    let mode: 200 | 503 | 304 = 200;
+    const s = await server((req, res) => {
+      if (req.url !== '/robots.txt') return void res.end('page');
+      if (mode === 503) return void res.writeHead(503).end();
+      if (mode === 304 && req.headers['if-none-match'] === '"v1"')
+        return void res.writeHead(304).end();
+      res.writeHead(200, { etag: '"v1"', 'cache-control': 'no-cache' });
+      res.end('User-agent: *\nDisallow: /\n');
+    });
+    const STALE = 100_000;
+    for (let offset = 1; offset <= 6; offset += 1) {
+      // A clock that moves on by 1 ms at every reading, as a busy real clock does.
+      let t = Date.UTC(2025, 0, 1);
+      const clock = { now: () => t++, sleep: () => new Promise<void>(() => {}) };
+      const { policy } = polite({ clock, staleIfUnreachable: STALE });
+      mode = 200;
+      const first = await policy.explain(`${s.origin}/x`);
+      t = first.robotsTxt.fetchedAt + STALE - offset;
+      mode = 503;
+      const unreachable = await policy.explain(`${s.origin}/x`);
+      t = unreachable.robotsTxt.expiresAt + 1;
+      mode = 304;
+      expect(await policy.check(`${s.origin}/private/x`), `offset ${offset}`).toMatchObject({
+        allowed: false,
+        reason: 'disallowed',
+      });
+      await policy.close();
+    }
   });
 });
 

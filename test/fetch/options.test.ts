@@ -9,6 +9,7 @@ import {
   isRobotsInvalidOptionError,
 } from '@polite-crawler/fetch';
 import type { PoliteFetchOptions, RobotsPolicyOptions } from '@polite-crawler/fetch';
+import { resolvePolicyOptions } from '../../packages/fetch/src/options.js';
 
 const UA = 'ExampleBot/1.0 (+https://example.com/bot)';
 
@@ -52,14 +53,8 @@ describe('numeric options: accepted at each bound, refused just past it, naming 
     const make = (value: unknown) => () =>
       page.has(name)
         ? createPoliteFetch({ userAgent: UA, [name]: value })
-        : createRobotsPolicy({
-            userAgent: UA,
-            // Keep the cross-option constraints satisfied while probing one option.
-            ...(name === 'unreachableRetryInterval' ? { maxUnreachableRetryInterval: max } : {}),
-            ...(name === 'maxUnreachableRetryInterval' ? { unreachableRetryInterval: min } : {}),
-            ...(name === 'robotsMaxTtl' ? { robotsMinTtl: 0 } : {}),
-            [name]: value,
-          });
+        : // Alone: the other option of a pair defaults to what fits (no workaround needed).
+          createRobotsPolicy({ userAgent: UA, [name]: value });
     it(`${name}: ${min}..${max}`, async () => {
       for (const ok of [min, max]) {
         const made = make(ok)() as { close(): Promise<void> };
@@ -70,6 +65,19 @@ describe('numeric options: accepted at each bound, refused just past it, naming 
       }
     });
   }
+
+  it('the option left out of a pair defaults to what fits the one given', () => {
+    const resolve = (options: object) => resolvePolicyOptions({ userAgent: UA, ...options });
+    expect(resolve({ robotsMaxTtl: 30_000 }).robotsMinTtl).toBe(30_000);
+    expect(resolve({ robotsMaxTtl: 120_000 }).robotsMinTtl).toBe(DEFAULTS.robotsMinTtl);
+    expect(resolve({ maxUnreachableRetryInterval: 30_000 }).unreachableRetryInterval).toBe(30_000);
+    expect(resolve({ unreachableRetryInterval: 7_200_000 }).maxUnreachableRetryInterval).toBe(
+      7_200_000,
+    );
+    expect(resolve({ unreachableRetryInterval: 5_000 }).maxUnreachableRetryInterval).toBe(
+      DEFAULTS.maxUnreachableRetryInterval,
+    );
+  });
 
   it('robotsMinTtl may not exceed robotsMaxTtl; unreachableRetryInterval not its cap', () => {
     expect(

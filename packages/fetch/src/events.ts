@@ -48,7 +48,11 @@ export function createEventSink(onEvent: ((event: PoliteEvent) => void) | undefi
       if (target.hasSubscribers) target.publish(event);
       if (onEvent !== undefined) {
         try {
-          onEvent(event);
+          // An async hook's rejection is swallowed too (unhandled, it would end the process).
+          const returned: unknown = onEvent(event);
+          if (typeof returned === 'object' && returned !== null && 'then' in returned) {
+            Promise.resolve(returned).catch(() => {});
+          }
         } catch {
           // A hook must not break the request it observes.
         }

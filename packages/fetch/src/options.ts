@@ -28,6 +28,8 @@ export const DEFAULTS = Object.freeze({
   staleIfUnreachable: 2_592_000_000,
   treat429AsUnreachable: true,
   maxOrigins: 10_000,
+  /** A shared store slower than this counts as empty for that call. */
+  storeTimeout: 2_000,
   concurrency: 1,
   minInterval: 1_000,
   crawlDelay: 'honor',
@@ -59,6 +61,7 @@ export const OPTION_BOUNDS = Object.freeze({
   maxUnreachableRetryInterval: [1_000, 86_400_000],
   staleIfUnreachable: [0, 365 * 86_400_000],
   maxOrigins: [1, 1_000_000],
+  storeTimeout: [1, 60_000],
   concurrency: [1, 10_000],
   minInterval: [0, 3_600_000],
   maxCrawlDelay: [0, 3_600_000],
@@ -93,6 +96,7 @@ export interface ResolvedPolicyOptions {
   readonly treat429AsUnreachable: boolean;
   readonly maxOrigins: number;
   readonly store: RobotsStore | undefined;
+  readonly storeTimeout: number;
   readonly concurrency: number;
   readonly minInterval: number;
   readonly crawlDelay: 'honor' | 'ignore';
@@ -251,6 +255,25 @@ export function resolvePolicyOptions(options: RobotsPolicyOptions): ResolvedPoli
     );
   }
   const onEvent = functionOption('onEvent', options.onEvent);
+  // Of each pair, the one left out defaults to what fits the one given (a lower robotsMaxTtl
+  // lowers the default robotsMinTtl with it); two given that contradict each other are refused.
+  const robotsMaxTtl = numberOption(options, 'robotsMaxTtl');
+  const robotsMinTtl =
+    options.robotsMinTtl === undefined
+      ? Math.min(DEFAULTS.robotsMinTtl, robotsMaxTtl)
+      : numberOption(options, 'robotsMinTtl');
+  const maxUnreachableRetryInterval =
+    options.maxUnreachableRetryInterval === undefined &&
+    options.unreachableRetryInterval !== undefined
+      ? Math.max(
+          DEFAULTS.maxUnreachableRetryInterval,
+          numberOption(options, 'unreachableRetryInterval'),
+        )
+      : numberOption(options, 'maxUnreachableRetryInterval');
+  const unreachableRetryInterval =
+    options.unreachableRetryInterval === undefined
+      ? Math.min(DEFAULTS.unreachableRetryInterval, maxUnreachableRetryInterval)
+      : numberOption(options, 'unreachableRetryInterval');
   const resolved: ResolvedPolicyOptions = {
     userAgent,
     productToken,
@@ -261,10 +284,10 @@ export function resolvePolicyOptions(options: RobotsPolicyOptions): ResolvedPoli
     robotsTimeout: numberOption(options, 'robotsTimeout'),
     robotsMaxBytes: numberOption(options, 'robotsMaxBytes'),
     robotsMaxRedirects: numberOption(options, 'robotsMaxRedirects'),
-    robotsMaxTtl: numberOption(options, 'robotsMaxTtl'),
-    robotsMinTtl: numberOption(options, 'robotsMinTtl'),
-    unreachableRetryInterval: numberOption(options, 'unreachableRetryInterval'),
-    maxUnreachableRetryInterval: numberOption(options, 'maxUnreachableRetryInterval'),
+    robotsMaxTtl,
+    robotsMinTtl,
+    unreachableRetryInterval,
+    maxUnreachableRetryInterval,
     staleIfUnreachable: numberOption(options, 'staleIfUnreachable'),
     treat429AsUnreachable: booleanOption(
       'treat429AsUnreachable',
@@ -273,6 +296,7 @@ export function resolvePolicyOptions(options: RobotsPolicyOptions): ResolvedPoli
     ),
     maxOrigins: numberOption(options, 'maxOrigins'),
     store: store as RobotsStore | undefined,
+    storeTimeout: numberOption(options, 'storeTimeout'),
     concurrency: numberOption(options, 'concurrency'),
     minInterval: numberOption(options, 'minInterval'),
     crawlDelay: oneOfOption(
@@ -346,6 +370,7 @@ const POLICY_OPTION_NAMES = Object.keys({
   treat429AsUnreachable: true,
   maxOrigins: true,
   store: true,
+  storeTimeout: true,
   concurrency: true,
   minInterval: true,
   crawlDelay: true,

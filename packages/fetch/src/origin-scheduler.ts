@@ -44,7 +44,8 @@ interface OriginState {
  * Per-origin pacing: at most `concurrency` tasks at once, starts at least `minInterval` (or
  * the origin's crawl-delay) apart, and no start while the origin is paused by a Retry-After.
  * Waiters are served first come, first served. Origins never slow each other down. Idle
- * origins' state is dropped beyond `maxTrackedOrigins` (least recently used first).
+ * origins' state is dropped beyond `maxTrackedOrigins` (least recently used first, those with
+ * nothing left to wait for before those still paused or spaced).
  *
  * The common case costs no promise: {@link OriginScheduler.acquire} takes a free slot
  * synchronously when nobody waits and the origin may start now.
@@ -275,7 +276,13 @@ export class OriginScheduler {
     waiter.next = undefined;
   }
 
-  /** Marks `origin` recently used; drops idle states beyond the bound, oldest first. */
+  /**
+   * Marks `origin` recently used; drops idle states beyond the bound, oldest first. A state
+   * that still holds back a start (a Retry-After pause, or spacing not yet waited out) is kept
+   * while an idle one without can go instead: dropping it would let the next request start at
+   * once. Only when more than the bound are held back at the same time do the oldest of those
+   * go too, so the bound always holds.
+   */
   #touch(origin: string, state: OriginState): void {
     const states = this.#states;
     const bound = this.#settings.maxTrackedOrigins;
@@ -285,9 +292,18 @@ export class OriginScheduler {
       this.#recent = origin;
     }
     if (states.size <= bound) return;
+    const now = this.#settings.clock.now();
+    this.#evict((candidate) => candidate.pausedUntil <= now && candidate.nextStart <= now);
+    if (states.size > bound) this.#evict(() => true);
+  }
+
+  /** Drops idle states for which `droppable` holds, oldest first, down to the bound. */
+  #evict(droppable: (state: OriginState) => boolean): void {
+    const states = this.#states;
+    const bound = this.#settings.maxTrackedOrigins;
     for (const [key, candidate] of states) {
       if (states.size <= bound) break;
-      if (candidate.active === 0 && candidate.head === undefined) {
+      if (candidate.active === 0 && candidate.head === undefined && droppable(candidate)) {
         states.delete(key);
         if (key === this.#recent) this.#recent = undefined;
       }

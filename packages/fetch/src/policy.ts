@@ -48,16 +48,31 @@ export function toHttpUrl(url: string | URL): URL {
 }
 
 /**
+ * `url.href` without its userinfo: decisions, errors and events are logged, and a password in
+ * a URL must not end up in a log.
+ * @example
+ * reportedHref(new URL('https://user:secret@example.com/a')); // 'https://example.com/a'
+ */
+export function reportedHref(url: URL): string {
+  if (url.username === '' && url.password === '') return url.href;
+  const bare = new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  return bare.href;
+}
+
+/**
  * The decision for `url` under a cache entry.
  * @example
  * decide(entry, new URL('https://example.com/private')).allowed; // false when disallowed
  */
 export function decide(entry: CacheEntry, url: URL, origin: string = url.origin): Decision {
   const { inForce, rules } = entry;
+  const href = reportedHref(url);
   if (inForce === 'unavailable') {
     return {
       allowed: true,
-      url: url.href,
+      url: href,
       origin,
       reason: 'unavailable',
       robotsStatus: inForce,
@@ -67,7 +82,7 @@ export function decide(entry: CacheEntry, url: URL, origin: string = url.origin)
   if (inForce === 'unreachable' || rules === undefined) {
     return {
       allowed: false,
-      url: url.href,
+      url: href,
       origin,
       reason: 'unreachable',
       robotsStatus: 'unreachable',
@@ -79,7 +94,7 @@ export function decide(entry: CacheEntry, url: URL, origin: string = url.origin)
   const reason = allowed ? 'allowed' : 'disallowed';
   const base = {
     allowed,
-    url: url.href,
+    url: href,
     origin,
     reason,
     robotsStatus: inForce,
@@ -221,6 +236,7 @@ class Policy implements RobotsPolicy {
       },
       maxOrigins: options.maxOrigins,
       store: options.store,
+      storeTimeout: options.storeTimeout,
       minTtl: options.robotsMinTtl,
       maxTtl: options.robotsMaxTtl,
       unreachableRetryInterval: options.unreachableRetryInterval,
@@ -346,6 +362,8 @@ class Policy implements RobotsPolicy {
   }
 
   async explain(url: string | URL, options: CheckOptions = {}): Promise<Explanation> {
+    if (this.#closed) throw new RobotsClosedError();
+    options.signal?.throwIfAborted();
     const parsed = toHttpUrl(url);
     const resolved = await this.#resolve(parsed.origin, options.signal);
     return { ...decide(resolved.entry, parsed), robotsTxt: report(resolved, parsed, this.#agent) };
@@ -358,10 +376,17 @@ class Policy implements RobotsPolicy {
     return entry === undefined ? undefined : decide(entry, parsed);
   }
 
-  async prefetch(origins: Iterable<string | URL>, options: PrefetchOptions = {}): Promise<void> {
+  async prefetch(
+    origins: Iterable<string | URL> | string | URL,
+    options: PrefetchOptions = {},
+  ): Promise<void> {
+    if (this.#closed) throw new RobotsClosedError();
+    options.signal?.throwIfAborted();
     const limit = pLimit(resolvePrefetchConcurrency(options.concurrency));
     const unique = new Set<string>();
-    for (const origin of origins) unique.add(toHttpUrl(origin).origin);
+    // One URL is one origin (a string is iterable too: character by character).
+    const list = typeof origins === 'string' || origins instanceof URL ? [origins] : origins;
+    for (const origin of list) unique.add(toHttpUrl(origin).origin);
     await Promise.all(
       [...unique].map((origin) => limit(() => this.#resolve(origin, options.signal))),
     );
@@ -402,6 +427,7 @@ class Policy implements RobotsPolicy {
   }
 
   async forget(origin: string | URL): Promise<void> {
+    if (this.#closed) throw new RobotsClosedError();
     await this.#cache.forget(toHttpUrl(origin).origin);
   }
 

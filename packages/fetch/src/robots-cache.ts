@@ -6,6 +6,8 @@ import type { EventSink } from './events.js';
 import { fetchRobotsTxt } from './robots-fetcher.js';
 import type { RobotsFetchOutcome, RobotsFetchSettings } from './robots-fetcher.js';
 import { raceSignal } from './signals.js';
+import { trustedStoredEntry } from './stored-entry.js';
+import { guardStore } from './store-guard.js';
 import type {
   CacheState,
   RobotsFetchRecord,
@@ -45,13 +47,15 @@ export interface Resolved {
 
 /**
  * @example
- * new RobotsCache({ agent: 'ExampleBot', fetch: settings, maxOrigins: 10_000, store: undefined, minTtl: 60_000, maxTtl: 86_400_000, unreachableRetryInterval: 60_000, maxUnreachableRetryInterval: 3_600_000, staleIfUnreachable: 2_592_000_000, events });
+ * new RobotsCache({ agent: 'ExampleBot', fetch: settings, maxOrigins: 10_000, store: undefined, storeTimeout: 2_000, minTtl: 60_000, maxTtl: 86_400_000, unreachableRetryInterval: 60_000, maxUnreachableRetryInterval: 3_600_000, staleIfUnreachable: 2_592_000_000, events });
  */
 export interface RobotsCacheSettings {
   readonly agent: Agent;
   readonly fetch: RobotsFetchSettings;
   readonly maxOrigins: number;
   readonly store: RobotsStore | undefined;
+  /** Longest wait for one store call (see {@link guardStore}). */
+  readonly storeTimeout: number;
   readonly minTtl: number;
   readonly maxTtl: number;
   readonly unreachableRetryInterval: number;
@@ -70,20 +74,6 @@ function fromBase64(body: string): Uint8Array {
   return body === '' ? EMPTY : new Uint8Array(Buffer.from(body, 'base64'));
 }
 
-function isStoredRobots(value: unknown): value is StoredRobots {
-  if (typeof value !== 'object' || value === null) return false;
-  const entry = value as Partial<StoredRobots>;
-  return (
-    entry.version === 1 &&
-    typeof entry.robotsUrl === 'string' &&
-    typeof entry.expiresAt === 'number' &&
-    typeof entry.latest === 'object' &&
-    entry.latest !== null &&
-    ['ok', 'unavailable', 'unreachable'].includes(entry.latest.status) &&
-    (entry.good === undefined || typeof entry.good.body === 'string')
-  );
-}
-
 /**
  * The robots.txt cache: a bounded LRU of parsed entries in front of an optional async store,
  * with TTL, conditional revalidation, stale-if-unreachable and single-flight fetching (one
@@ -93,12 +83,18 @@ function isStoredRobots(value: unknown): value is StoredRobots {
  */
 export class RobotsCache {
   readonly #settings: RobotsCacheSettings;
+  /** The settings' store, guarded: it never throws, rejects or hangs. */
+  readonly #store: RobotsStore | undefined;
   readonly #hot: LRUCache<string, CacheEntry>;
   readonly #inflight = new Map<string, Promise<Resolved>>();
   readonly #closing = new AbortController();
 
   constructor(settings: RobotsCacheSettings) {
     this.#settings = settings;
+    this.#store =
+      settings.store === undefined
+        ? undefined
+        : guardStore(settings.store, settings.storeTimeout, settings.fetch.clock);
     // One listener per task in flight (bounded by the work itself), removed as each settles.
     setMaxListeners(0, this.#closing.signal);
     this.#hot = new LRUCache<string, CacheEntry>({ max: settings.maxOrigins });
@@ -129,7 +125,7 @@ export class RobotsCache {
   /** Forgets `origin` in memory and in the store. */
   async forget(origin: string): Promise<void> {
     this.#hot.delete(origin);
-    await this.#settings.store?.delete(origin);
+    await this.#store?.delete(origin);
   }
 
   /** Stops in-flight fetches; their waiters reject with the close reason. */
@@ -144,23 +140,33 @@ export class RobotsCache {
   }
 
   async #refresh(origin: string): Promise<Resolved> {
-    const { store, fetch: fetchSettings, events } = this.#settings;
+    const { fetch: fetchSettings, events } = this.#settings;
+    const store = this.#store;
     const { clock } = fetchSettings;
     let previous = this.#hot.get(origin);
-    if (previous === undefined && store !== undefined) {
-      const stored = await store.get(origin).catch(() => undefined);
+    if (store !== undefined) {
+      // Missing or expired here: another process sharing the store may have a fresher copy.
+      const stored = trustedStoredEntry(await store.get(origin), origin, this.#settings);
       this.#closing.signal.throwIfAborted();
-      if (isStoredRobots(stored)) {
-        previous = this.#materialize(origin, stored, undefined);
-        if (stored.expiresAt > clock.now()) {
+      if (
+        stored !== undefined &&
+        (previous === undefined || stored.latest.fetchedAt > previous.stored.latest.fetchedAt)
+      ) {
+        const now = clock.now();
+        previous = this.#materialize(origin, stored, undefined, now);
+        if (stored.expiresAt > now) {
           this.#hot.set(origin, previous);
           return { entry: previous, state: previous.stale ? 'stale' : 'hit' };
         }
       }
     }
     const good = previous?.stored.good;
+    // Validators only for a copy that can be put back in force when the answer is a 304.
+    const restorable = previous?.robots !== undefined || (good !== undefined && good.body !== '');
     const validators =
-      good !== undefined && (good.etag !== undefined || good.lastModified !== undefined)
+      restorable &&
+      good !== undefined &&
+      (good.etag !== undefined || good.lastModified !== undefined)
         ? { etag: good.etag, lastModified: good.lastModified }
         : undefined;
     const robotsUrl = `${origin}/robots.txt`;
@@ -186,9 +192,9 @@ export class RobotsCache {
       });
     }
     const stored = this.#nextStored(robotsUrl, outcome, previous, now);
-    const entry = this.#materialize(origin, stored, { outcome, previous });
+    const entry = this.#materialize(origin, stored, { outcome, previous }, now);
     this.#hot.set(origin, entry);
-    if (store !== undefined) await store.set(origin, stored).catch(() => {});
+    if (store !== undefined) await store.set(origin, stored);
     const state: CacheState = outcome.notModified ? 'revalidated' : entry.stale ? 'stale' : 'miss';
     return { entry, state };
   }
@@ -266,9 +272,10 @@ export class RobotsCache {
     origin: string,
     stored: StoredRobots,
     fresh: { outcome: RobotsFetchOutcome; previous: CacheEntry | undefined } | undefined,
+    /** The time `stored` was decided at (read once: a second reading could disagree). */
+    now: number,
   ): CacheEntry {
     const { good, latest } = stored;
-    const now = this.#settings.fetch.clock.now();
     let inForce: RobotsStatus = latest.status;
     let stale = false;
     if (

@@ -428,6 +428,12 @@ export interface RobotsPolicyOptions {
    */
   readonly store?: RobotsStore;
   /**
+   * Longest wait for one `store` call, ms: a slower call (or one that throws or rejects) counts
+   * as an empty store for that lookup, and a write is given up on.
+   * @default 2_000
+   */
+  readonly storeTimeout?: number;
+  /**
    * Requests in flight per origin (counted until the response headers arrive).
    * @default 1
    */
@@ -568,7 +574,10 @@ export interface RobotsPolicy {
    */
   peek(url: string | URL): Decision | undefined;
   /** Resolves robots.txt for each origin (at most `concurrency` at once). */
-  prefetch(origins: Iterable<string | URL>, options?: PrefetchOptions): Promise<void>;
+  prefetch(
+    origins: Iterable<string | URL> | string | URL,
+    options?: PrefetchOptions,
+  ): Promise<void>;
   /**
    * Runs `task` in the origin's pacing slot: waits for a free slot (per-origin concurrency),
    * the minimum interval / crawl-delay since the previous start, and any Retry-After pause.
