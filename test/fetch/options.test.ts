@@ -97,6 +97,15 @@ describe('numeric options: accepted at each bound, refused just past it, naming 
   });
 });
 
+describe('createMemoryRobotsStore options', () => {
+  it('refuses options that are not an object, naming them', () => {
+    for (const bad of [null, 'x', 5]) {
+      expect(invalidOption(() => createMemoryRobotsStore(bad as never))).toBe('options');
+    }
+    expect(invalidOption(() => createMemoryRobotsStore({ maxOrigins: 0 }))).toBe('maxOrigins');
+  });
+});
+
 describe('identity options', () => {
   it('derives the product token from a one-product User-Agent', () => {
     expect(deriveProductToken('ExampleBot/1.0 (+https://example.com/bot)')).toBe('ExampleBot');

@@ -60,6 +60,20 @@ describe('events', () => {
     expect(await (await fetch(`${s.origin}/p`)).text()).toBe('ok');
   });
 
+  it('an async onEvent hook that rejects never breaks a request nor the process', async () => {
+    const s = await server(routes({ '/robots.txt': { body: '' }, '/p': { body: 'ok' } }));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    defer(() => void process.off('unhandledRejection', onUnhandled));
+    const { fetch } = polite({
+      onEvent: () => Promise.reject(new Error('async hook bug')) as unknown as void,
+    });
+    expect(await (await fetch(`${s.origin}/p`)).text()).toBe('ok');
+    for (let i = 0; i < 10; i += 1) await tick();
+    expect(unhandled).toEqual([]);
+  });
+
   it('the sink reports whether anyone listens, so hot paths can skip building events', () => {
     expect(createEventSink(undefined).wants('robots-cache')).toBe(false);
     expect(createEventSink(() => {}).wants('robots-cache')).toBe(true);
@@ -127,6 +141,55 @@ describe('checks', () => {
   });
 });
 
+describe('calls after close, aborted signals and odd inputs', () => {
+  it('explain, prefetch and forget reject after close(), as check does', async () => {
+    const s = await server(routes({ '/robots.txt': { body: 'User-agent: *\nDisallow: /no\n' } }));
+    const { policy } = polite();
+    await policy.check(`${s.origin}/`);
+    await policy.close();
+    for (const call of [
+      () => policy.check(`${s.origin}/`),
+      () => policy.explain(`${s.origin}/`),
+      () => policy.prefetch([s.origin]),
+      () => policy.prefetch([]),
+      () => policy.forget(s.origin),
+    ]) {
+      await expect(call()).rejects.toMatchObject({ code: 'ERR_ROBOTS_CLOSED' });
+    }
+  });
+
+  it('explain and prefetch reject at once with an aborted signal, even for a cached origin', async () => {
+    const s = await server(routes({ '/robots.txt': { body: '' } }));
+    const { policy } = polite();
+    await policy.check(`${s.origin}/`);
+    const signal = AbortSignal.abort(new Error('gave up'));
+    await expect(policy.explain(`${s.origin}/`, { signal })).rejects.toThrow('gave up');
+    await expect(policy.prefetch([s.origin], { signal })).rejects.toThrow('gave up');
+  });
+
+  it('prefetch takes one URL as one origin', async () => {
+    const s = await server(routes({ '/robots.txt': { body: 'User-agent: *\nDisallow: /no\n' } }));
+    const { policy } = polite();
+    await policy.prefetch(`${s.origin}/any/page`);
+    expect(policy.peek(`${s.origin}/no`)).toMatchObject({ allowed: false });
+    await policy.prefetch(new URL(`${s.origin}/`));
+    expect(s.hits('/robots.txt')).toHaveLength(1);
+  });
+
+  it('decisions, errors and events never carry the password of the URL', async () => {
+    const s = await server(routes({ '/robots.txt': { body: 'User-agent: *\nDisallow: /no\n' } }));
+    const events: PoliteEvent[] = [];
+    const { policy } = polite({ onEvent: (e) => events.push(e) });
+    const secret = `http://user:s3cret@127.0.0.1:${s.port}/no`;
+    expect((await policy.check(secret)).url).toBe(`${s.origin}/no`);
+    const error = await policy.assertAllowed(secret).catch((e: unknown) => e);
+    expect(String((error as Error).message)).not.toContain('s3cret');
+    expect(JSON.stringify(error)).not.toContain('s3cret');
+    expect(JSON.stringify(events)).not.toContain('s3cret');
+    expect(events.some((e) => e.type === 'request-denied')).toBe(true);
+  });
+});
+
 describe('limits on the clock', () => {
   it(`robotsTimeout: still waiting at ${DEFAULTS.robotsTimeout - 1} ms, unreachable at ${DEFAULTS.robotsTimeout}`, async () => {
     const s = await server(() => {
@@ -172,6 +235,31 @@ describe('pacing state is bounded', () => {
     scheduler.noteResponse('http://p.localhost', 429, { 'retry-after': '30' });
     expect(scheduler.pausedUntil('http://p.localhost')).toBe(clock.now() + 30_000);
     expect(scheduler.size).toBe(3);
+  });
+
+  it('drops idle origins with nothing left to wait for before one still paused or spaced', async () => {
+    const clock = new FakeClock();
+    const scheduler = new OriginScheduler({
+      concurrency: 1,
+      minInterval: 0,
+      maxRetryAfter: 600_000,
+      maxTrackedOrigins: 2,
+      clock,
+      events: createEventSink(undefined),
+      crawlDelayFor: () => 0,
+    });
+    scheduler.noteResponse('http://paused.localhost', 429, { 'retry-after': '600' });
+    await clock.advance(60_000);
+    for (let i = 0; i < 10; i += 1)
+      await scheduler.run(`http://o${i}.localhost`, () => Promise.resolve(i));
+    expect(scheduler.size).toBe(2);
+    expect(scheduler.pausedUntil('http://paused.localhost')).toBe(clock.now() + 540_000);
+    // Once more are held back than the bound allows, the oldest of them go too.
+    scheduler.noteResponse('http://p1.localhost', 429, { 'retry-after': '600' });
+    scheduler.noteResponse('http://p2.localhost', 429, { 'retry-after': '600' });
+    expect(scheduler.size).toBe(2);
+    expect(scheduler.pausedUntil('http://paused.localhost')).toBeUndefined();
+    expect(scheduler.pausedUntil('http://p2.localhost')).toBe(clock.now() + 600_000);
   });
 
   it('never drops an origin with work in flight', async () => {

@@ -25,6 +25,9 @@ export interface MemoryRobotsStoreOptions {
  * const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0', store });
  */
 export function createMemoryRobotsStore(options: MemoryRobotsStoreOptions = {}): RobotsStore {
+  if (typeof options !== 'object' || options === null) {
+    throw new RobotsInvalidOptionError('options', options, 'an object');
+  }
   const max: unknown = options.maxOrigins ?? DEFAULTS.maxOrigins;
   if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > 1_000_000) {
     throw new RobotsInvalidOptionError('maxOrigins', max, 'an integer from 1 to 1000000');
