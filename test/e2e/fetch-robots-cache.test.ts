@@ -7,7 +7,7 @@ import {
 import type { Decision, PoliteEvent, RobotsStore, StoredRobots } from '@polite-crawler/fetch';
 import type { Handler } from '../fetch/helpers/server.js';
 import { USER_AGENT, localAgent, useRigs } from '../fetch/helpers/setup.js';
-import { FakeClock } from '../fetch/helpers/fake-clock.js';
+import { FakeClock, tick } from '../fetch/helpers/fake-clock.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -117,6 +117,24 @@ describe('TTL', () => {
     await clock.advance(1);
     await policy.check(`${s.origin}/`);
     expect(s.hits('/robots.txt')).toHaveLength(3);
+  });
+
+  it('counts the Age a cache in between reported against max-age', async () => {
+    const s = await server(
+      switchable({
+        status: 200,
+        headers: { 'cache-control': 'max-age=3600', age: '3000' },
+        body: RULES,
+      }).handler,
+    );
+    const { policy, clock } = polite();
+    await policy.check(`${s.origin}/`);
+    await clock.advance(599_999);
+    await policy.check(`${s.origin}/`);
+    expect(s.hits('/robots.txt')).toHaveLength(1);
+    await clock.advance(1);
+    await policy.check(`${s.origin}/`);
+    expect(s.hits('/robots.txt')).toHaveLength(2);
   });
 
   it('caps a longer max-age at 24 hours', async () => {
@@ -583,6 +601,30 @@ describe('revalidation never restores rules it no longer has', () => {
       });
       await policy.close();
     }
+  });
+});
+
+describe('close', () => {
+  it('resolves only once the robots.txt lookups in flight have let go', async () => {
+    const s = await server(switchable({ status: 200, body: RULES }).handler);
+    let answer: ((value: undefined) => void) | undefined;
+    const slow = {
+      get: () => new Promise<undefined>((resolve) => (answer = resolve)),
+      set: () => Promise.resolve(),
+      delete: () => Promise.resolve(),
+    };
+    const { policy, clock } = polite({ store: slow });
+    const checking = policy.check(`${s.origin}/`).catch((error: unknown) => error);
+    await clock.until(() => answer !== undefined, 'the store lookup');
+    let closed = false;
+    const closing = policy.close().then(() => (closed = true));
+    expect(await checking).toMatchObject({ code: 'ERR_ROBOTS_CLOSED' });
+    for (let i = 0; i < 20; i += 1) await tick();
+    expect(closed).toBe(false);
+    answer!(undefined);
+    await closing;
+    expect(closed).toBe(true);
+    expect(s.hits('/robots.txt')).toHaveLength(0);
   });
 });
 

@@ -190,6 +190,36 @@ describe('calls after close, aborted signals and odd inputs', () => {
   });
 });
 
+describe('crawl-delay', () => {
+  it('the crawl-delay of an expired copy keeps spacing schedule() until a check replaces it', async () => {
+    const s = await server(
+      routes({
+        '/robots.txt': {
+          body: 'User-agent: *\nCrawl-delay: 5\n',
+          headers: { 'cache-control': 'max-age=60' },
+        },
+      }),
+    );
+    const clock = new FakeClock();
+    const { policy } = polite({ clock, minInterval: 0 });
+    await policy.check(`${s.origin}/`);
+    await clock.advance(61_000);
+    expect(policy.peek(`${s.origin}/`)).toBeUndefined();
+    const starts: number[] = [];
+    const task = (): Promise<void> => {
+      starts.push(clock.now());
+      return Promise.resolve();
+    };
+    const both = Promise.all([
+      policy.schedule(`${s.origin}/a`, task),
+      policy.schedule(`${s.origin}/b`, task),
+    ]);
+    await clock.advance(5_000);
+    await both;
+    expect(starts[1]! - starts[0]!).toBe(5_000);
+  });
+});
+
 describe('limits on the clock', () => {
   it(`robotsTimeout: still waiting at ${DEFAULTS.robotsTimeout - 1} ms, unreachable at ${DEFAULTS.robotsTimeout}`, async () => {
     const s = await server(() => {

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ageHeader,
   cacheControlMaxAge,
   classifyNetworkError,
   statusOutcome,
@@ -36,6 +37,20 @@ describe('statusOutcome (RFC 9309 §2.3.1)', () => {
       expect(statusOutcome(status, treat429)).toBe(expected);
     });
   }
+});
+
+describe('ageHeader', () => {
+  it.each([
+    ['120', 120_000],
+    [' 0 ', 0],
+    [['30', '40'], 30_000],
+    ['-5', undefined],
+    ['1.5', undefined],
+    ['abc', undefined],
+    [undefined, undefined],
+  ] as const)('%s → %s', (value, expected) => {
+    expect(ageHeader(value as string | string[] | undefined)).toBe(expected);
+  });
 });
 
 describe('cacheControlMaxAge', () => {

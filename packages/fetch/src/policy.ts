@@ -208,6 +208,8 @@ class Policy implements RobotsPolicy {
   readonly #scheduler: OriginScheduler;
   readonly #events;
   #closed = false;
+  /** Settles once close() has stopped everything in flight. */
+  #closedAll: Promise<void> = Promise.resolve();
 
   constructor(options: ResolvedPolicyOptions) {
     this.#options = options;
@@ -432,13 +434,12 @@ class Policy implements RobotsPolicy {
   }
 
   close(): Promise<void> {
-    if (!this.#closed) {
-      this.#closed = true;
-      const reason = new RobotsClosedError();
-      this.#cache.close(reason);
-      this.#scheduler.close(reason);
-    }
-    return Promise.resolve();
+    if (this.#closed) return this.#closedAll;
+    this.#closed = true;
+    const reason = new RobotsClosedError();
+    this.#scheduler.close(reason);
+    this.#closedAll = this.#cache.close(reason);
+    return this.#closedAll;
   }
 
   /** Until when `origin` is paused by a Retry-After (clock ms), if it is. */
@@ -459,7 +460,8 @@ class Policy implements RobotsPolicy {
   }
 
   #crawlDelay(origin: string): number {
-    return this.#crawlDelayOf(this.#cache.peek(origin));
+    // An expired copy's crawl-delay still stands until the next check replaces it.
+    return this.#crawlDelayOf(this.#cache.latest(origin));
   }
 
   /** The spacing `entry`'s crawl-delay asks for (capped), ms; 0 when none or ignored. */

@@ -108,6 +108,11 @@ export class RobotsCache {
       : undefined;
   }
 
+  /** The latest in-memory entry for `origin`, fresh or expired (no I/O, recency unchanged). */
+  latest(origin: string): CacheEntry | undefined {
+    return this.#hot.peek(origin);
+  }
+
   /** The entry for `origin`, fetching robots.txt when needed; `signal` only stops this caller's wait. */
   resolve(origin: string, signal?: AbortSignal): Promise<Resolved> {
     const cached = this.peek(origin);
@@ -119,7 +124,9 @@ export class RobotsCache {
       pending = this.#refresh(origin).finally(() => this.#inflight.delete(origin));
       this.#inflight.set(origin, pending);
     }
-    return signal === undefined ? pending : raceSignal(pending, signal);
+    // Waiters let go at close() at once, whatever the lookup is still waiting for.
+    const closing = this.#closing.signal;
+    return raceSignal(signal === undefined ? pending : raceSignal(pending, signal), closing);
   }
 
   /** Forgets `origin` in memory and in the store. */
@@ -128,10 +135,15 @@ export class RobotsCache {
     await this.#store?.delete(origin);
   }
 
-  /** Stops in-flight fetches; their waiters reject with the close reason. */
-  close(reason: Error): void {
+  /**
+   * Stops in-flight fetches (their waiters reject with the close reason); resolves once they
+   * have all let go of their connections and store calls.
+   */
+  close(reason: Error): Promise<void> {
+    const settling = [...this.#inflight.values()];
     this.#closing.abort(reason);
     this.#hot.clear();
+    return Promise.allSettled(settling).then(() => undefined);
   }
 
   /** Entries held in memory. */
@@ -199,9 +211,11 @@ export class RobotsCache {
     return { entry, state };
   }
 
-  #ttl(maxAge: number | undefined): number {
+  /** How long a copy is used: its `max-age` less the `Age` a cache reported, within the limits. */
+  #ttl(maxAge: number | undefined, age: number | undefined): number {
     const { minTtl, maxTtl } = this.#settings;
-    return Math.min(maxTtl, Math.max(minTtl, maxAge ?? maxTtl));
+    const lifetime = maxAge === undefined ? maxTtl : maxAge - (age ?? 0);
+    return Math.min(maxTtl, Math.max(minTtl, lifetime));
   }
 
   #nextStored(
@@ -231,7 +245,13 @@ export class RobotsCache {
         ...(lastModified === undefined ? {} : { lastModified }),
         ...(maxAge === undefined ? {} : { maxAge }),
       };
-      return { version: 1, robotsUrl, latest, good, expiresAt: now + this.#ttl(maxAge) };
+      return {
+        version: 1,
+        robotsUrl,
+        latest,
+        good,
+        expiresAt: now + this.#ttl(maxAge, outcome.age),
+      };
     }
     if (outcome.status === 'ok') {
       const body = outcome.body ?? EMPTY;
@@ -247,10 +267,21 @@ export class RobotsCache {
         ...(outcome.lastModified === undefined ? {} : { lastModified: outcome.lastModified }),
         ...(outcome.maxAge === undefined ? {} : { maxAge: outcome.maxAge }),
       };
-      return { version: 1, robotsUrl, latest, good, expiresAt: now + this.#ttl(outcome.maxAge) };
+      return {
+        version: 1,
+        robotsUrl,
+        latest,
+        good,
+        expiresAt: now + this.#ttl(outcome.maxAge, outcome.age),
+      };
     }
     if (outcome.status === 'unavailable') {
-      return { version: 1, robotsUrl, latest, expiresAt: now + this.#ttl(outcome.maxAge) };
+      return {
+        version: 1,
+        robotsUrl,
+        latest,
+        expiresAt: now + this.#ttl(outcome.maxAge, outcome.age),
+      };
     }
     const { unreachableRetryInterval, maxUnreachableRetryInterval, staleIfUnreachable } =
       this.#settings;

@@ -57,6 +57,8 @@ export interface RobotsFetchOutcome {
   readonly lastModified?: string;
   /** Freshness from `Cache-Control` in ms (`no-cache`/`no-store` → 0), when given. */
   readonly maxAge?: number;
+  /** The `Age` a cache in between reported, in ms: the part of `maxAge` already used up. */
+  readonly age?: number;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -99,6 +101,18 @@ export function cacheControlMaxAge(value: string | string[] | undefined): number
     }
   }
   return maxAge;
+}
+
+/**
+ * The `Age` header in ms (RFC 9111 §5.1: a non-negative whole number of seconds; the first
+ * line counts), or `undefined` when absent or invalid.
+ * @example
+ * ageHeader('120'); // 120000
+ */
+export function ageHeader(value: string | string[] | undefined): number | undefined {
+  const raw = first(value)?.trim();
+  if (raw === undefined || !/^\d{1,12}$/.test(raw)) return undefined;
+  return Number(raw) * 1_000;
 }
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA']);
@@ -322,10 +336,12 @@ async function fetchChain(
     const etag = first(response.headers.etag);
     const lastModified = first(response.headers['last-modified']);
     const maxAge = cacheControlMaxAge(response.headers['cache-control']);
+    const age = ageHeader(response.headers.age);
     const caching = {
       ...(etag === undefined ? {} : { etag }),
       ...(lastModified === undefined ? {} : { lastModified }),
       ...(maxAge === undefined ? {} : { maxAge }),
+      ...(age === undefined ? {} : { age }),
     };
     if (status === 304 && validators !== undefined) {
       discard();
