@@ -43,6 +43,10 @@ describe('parseRobotsDate: accepted forms', () => {
     ['"25 Jun 2010 15:00:00 UT"', '2010-06-25T15:00:00.000Z'],
     ['29 Feb 2000', '2000-02-29T00:00:00.000Z'],
     ['31 Dec 2010 23:59:60 GMT', '2010-12-31T23:59:59.000Z'],
+    // expanded years, as toISOString writes them: the ends of JavaScript's range
+    ['+275760-09-13T00:00:00.000Z', '+275760-09-13T00:00:00.000Z'],
+    ['-271821-04-20T00:00:00.000Z', '-271821-04-20T00:00:00.000Z'],
+    ['+010000-01-01', '+010000-01-01T00:00:00.000Z'],
   ];
   it.each(cases)('%j', (text, iso) => {
     expect(parseRobotsDate(text)?.toISOString()).toBe(iso);
@@ -83,6 +87,10 @@ describe('parseRobotsDate: rejected forms', () => {
     ['1277478000'],
     ['x'.repeat(129)],
     ['25 Jun 2010 15:00:00 PST trailing'],
+    ['+275760-09-13T00:00:00.001Z'],
+    ['-271821-04-19T23:59:59.999Z'],
+    ['-000000-01-01'],
+    ['+10000-01-01'],
   ])('%j', (text) => {
     expect(parseRobotsDate(text)).toBeUndefined();
   });
@@ -117,5 +125,39 @@ describe('unavailable_after in headers', () => {
       ['*', 'unavailable_after'],
       ['may', 'noindex'],
     ]);
+  });
+});
+
+describe('RFC 9651 Dates at and past the limit of JavaScript dates', () => {
+  // JavaScript dates reach ±8.64e15 ms, i.e. ±8,640,000,000,000 s; RFC 9651 allows 15 digits.
+  it.each([
+    ['*;unavailable_after=@8640000000000', 8_640_000_000_000_000],
+    ['*;unavailable_after=@-8640000000000', -8_640_000_000_000_000],
+    ['*;unavailable_after=@0', 0],
+  ])('%j is read, with no diagnostic', (line, ms) => {
+    const rules = parseRobotsTagHeaders(line);
+    expect(rules.diagnostics).toEqual([]);
+    expect(rules.rules.map((r) => r.value)).toEqual([new Date(ms).toISOString()]);
+    expect(directivesFor(rules, 'ExampleBot').unavailableAfter?.getTime()).toBe(ms);
+  });
+
+  it.each([
+    '*;unavailable_after=@8640000000001',
+    '*;unavailable_after=@-8640000000001',
+    '*;unavailable_after=@999999999999999',
+    '*;unavailable_after=@-999999999999999',
+    'max-snippet=@999999999999999',
+    '*;max-snippet=@999999999999999',
+  ])('%j: invalid-value, no throw, the other members kept', (member) => {
+    const rules = parseRobotsTagHeaders(`noarchive, ${member}, nofollow`);
+    expect(rules.rules.map((r) => `${r.token}:${r.name}`)).toEqual(['*:noarchive', '*:nofollow']);
+    expect(rules.diagnostics.map((d) => d.code)).toEqual(['invalid-value']);
+    expect(directivesFor(rules, 'ExampleBot').unavailableAfter).toBeUndefined();
+  });
+
+  it('a product token whose value is such a date is reported, not thrown on', () => {
+    const rules = parseRobotsTagHeaders('noarchive, googlebot=@999999999999999, nofollow');
+    expect(rules.rules.map((r) => `${r.token}:${r.name}`)).toEqual(['*:noarchive', '*:nofollow']);
+    expect(rules.diagnostics.map((d) => d.code)).toEqual(['unparseable-member']);
   });
 });

@@ -60,6 +60,15 @@ const member = fc.oneof(
     .tuple(token, fc.array(ruleName, { maxLength: 3 }))
     .map(([t, rs]) => `${t.toLowerCase()}=(${rs.join(' ')})`),
   fc.constantFrom('"', '(', ')', ';', '=', ':', '  ', '?0', '@12', ':AQID:', '\\'),
+  // RFC 9651 Dates in range and past JavaScript's (a Date bare item must end the member).
+  fc
+    .tuple(
+      token,
+      fc.constantFrom('@1893456000', '@8640000000000', '@8640000000001', '@-999999999999999'),
+    )
+    .chain(([t, d]) =>
+      fc.constantFrom(`${t};unavailable_after=${d}`, `${t.toLowerCase()}=${d}`, `max-snippet=${d}`),
+    ),
   fc.string({ unit: 'binary', maxLength: 12 }),
 );
 const fieldValue = fc.array(member, { maxLength: 8 }).map((ms) => ms.join(', '));

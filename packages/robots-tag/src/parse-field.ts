@@ -368,7 +368,18 @@ function paramRule(name: string, value: unknown): RuleSpec {
       name,
       problem: { code: 'invalid-value', why: `"${name}=?0" turns the rule off: ignored` },
     };
-  if (value instanceof Date) return { name, value: value.toISOString() };
+  if (value instanceof Date) {
+    // RFC 9651 allows 15-digit seconds; past ±8.64e15 ms JavaScript holds an Invalid Date.
+    if (Number.isNaN(value.getTime()))
+      return {
+        name,
+        problem: {
+          code: 'invalid-value',
+          why: `"${name}" has a date outside the range of JavaScript dates: ignored`,
+        },
+      };
+    return { name, value: value.toISOString() };
+  }
   if (
     typeof value === 'number' ||
     typeof value === 'string' ||
@@ -384,7 +395,9 @@ function paramRule(name: string, value: unknown): RuleSpec {
 }
 
 function describeBare(bare: unknown): string {
-  if (bare instanceof Date) return bare.toISOString();
+  if (bare instanceof Date) {
+    return Number.isNaN(bare.getTime()) ? 'a date out of range' : bare.toISOString();
+  }
   if (typeof bare === 'number' || typeof bare === 'boolean' || bare instanceof DisplayString) {
     return bare.toString();
   }
