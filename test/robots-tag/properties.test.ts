@@ -280,6 +280,32 @@ describe('meta scanning properties', () => {
     );
   });
 
+  it('gives the same result with empty writes anywhere, also before a byte-order mark', () => {
+    const marks = [[], [0xef, 0xbb, 0xbf], [0xff, 0xfe], [0xfe, 0xff]];
+    fc.assert(
+      fc.property(
+        docBytes,
+        fc.constantFrom(...marks),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 4 }),
+        fc.boolean(),
+        scanOptions,
+        (body, mark, cuts, empties, asText, options) => {
+          const bytes = Uint8Array.from([...mark, ...body]);
+          const chunks: Array<string | Uint8Array> = chunksOf(bytes, cuts);
+          for (const e of empties)
+            chunks.splice(e % (chunks.length + 1), 0, asText ? '' : new Uint8Array(0));
+          const whole = scanIn(chunksOf(bytes, cuts), options);
+          const withEmpties = scanIn(chunks, options);
+          expect(withEmpties.result()).toEqual(whole.result());
+          expect(withEmpties.stopReason).toBe(whole.stopReason);
+          expect(withEmpties.bytesScanned).toBe(whole.bytesScanned);
+        },
+      ),
+      RUNS,
+    );
+  });
+
   it('gives the same result for byte-by-byte writes', () => {
     fc.assert(
       fc.property(docBytes, scanOptions, (bytes, options) => {

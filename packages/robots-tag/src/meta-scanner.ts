@@ -334,9 +334,13 @@ class HeadMetaScanner implements MetaScanner {
 
   write(chunk: string | Uint8Array): boolean {
     if (this.#stopReason !== undefined) return true;
-    if (typeof chunk === 'string') this.#writeText(chunk);
-    else if (chunk instanceof Uint8Array) this.#writeBytes(chunk);
-    else {
+    // An empty write changes nothing: it must not make the decoder before the bytes that
+    // could be a byte-order mark, nor flush held bytes or a character split across writes.
+    if (typeof chunk === 'string') {
+      if (chunk !== '') this.#writeText(chunk);
+    } else if (chunk instanceof Uint8Array) {
+      if (chunk.length !== 0) this.#writeBytes(chunk);
+    } else {
       throw new RobotsTagUsageError(
         'ERR_ROBOTS_TAG_INVALID_ARGUMENT',
         'chunk',
