@@ -119,6 +119,40 @@ describe('unavailable_after in headers', () => {
     expect(d.noarchive).toBe(true);
   });
 
+  it.each([
+    ['unavailable_after: 2030-01-01, 360Spider: noindex', '360spider'],
+    ['unavailable_after: 25 Jun 2030 15:00:00 PST, 360Spider: noindex', '360spider'],
+    ['unavailable_after: Friday, 25-Jun-30 15:00:00 PST, 360Spider: noindex', '360spider'],
+    ['unavailable_after: 2030-01-01, mar-bot: noindex', 'mar-bot'],
+    ['unavailable_after: 2030-01-01, Friday-Bot:noindex', 'friday-bot'],
+    ['unavailable_after: 2030-01-01, 360Spider:, noindex', '360spider'],
+    ['unavailable_after: 2030-01-01, 360spider;noindex', '360spider'],
+    ['unavailable_after: 2030-01-01, mar-bot=(noindex)', 'mar-bot'],
+  ])('does not take the token-prefixed rule in %j for part of the date', (line, token) => {
+    const rules = parseRobotsTagHeaders(line);
+    expect(rules.diagnostics).toEqual([]);
+    expect(rules.rules.map((r) => [r.token, r.name])).toEqual([
+      ['*', 'unavailable_after'],
+      [token, 'noindex'],
+    ]);
+    const d = directivesFor(rules, token);
+    expect(d.noindex).toBe(true);
+    expect(d.unavailableAfter?.getUTCFullYear()).toBe(2030);
+    expect(directivesFor(rules, 'ExampleBot').noindex).toBe(false);
+  });
+
+  it.each([
+    ['unavailable_after: Mon, 01 Jan 2024 00:00:00 GMT, noarchive', '2024-01-01T00:00:00.000Z'],
+    ['unavailable_after: Friday, 25-Jun-10 15:00:00 PST', '2010-06-25T23:00:00.000Z'],
+    ['unavailable_after: June 25, 2010, 3:00 pm EST', '2010-06-25T20:00:00.000Z'],
+    ['unavailable_after: 25 Jun 2010, 15:00:00 GMT', '2010-06-25T15:00:00.000Z'],
+    ['unavailable_after: Fri, June 25, 2010, 15:00', '2010-06-25T15:00:00.000Z'],
+  ])('still joins the pieces of %j', (line, iso) => {
+    const rules = parseRobotsTagHeaders(line);
+    expect(rules.diagnostics).toEqual([]);
+    expect(directivesFor(rules, 'x').unavailableAfter?.toISOString()).toBe(iso);
+  });
+
   it('does not take a following rule named like a month for part of the date', () => {
     const rules = parseRobotsTagHeaders('unavailable_after: 25 Jun 2010, may: noindex');
     expect(rules.rules.map((r) => [r.token, r.name])).toEqual([

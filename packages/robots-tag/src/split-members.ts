@@ -58,12 +58,21 @@ export function dateText(member: string): string {
 }
 
 /**
+ * A `token:` prefix with a rule or nothing after it (`360Spider: noindex`, `mar-bot:`). The
+ * colon of a time is followed by a digit (`15:00`), so a date piece never looks like this.
+ */
+const TOKEN_PREFIX = /^[A-Za-z0-9_-]+\s*:\s*(?:[A-Za-z]|$)/;
+
+/**
  * Whether a piece continues the date of the member before it: it starts with a digit
  * (`25-Jun-10 15:00:00 PST`, `2010 15:00`), or with a month/weekday name not followed by
- * `:`, `;` or `=` (`June 25, 2010`). A rule (`noarchive`, `googlebot: …`) never does.
+ * `:`, `;` or `=` (`June 25, 2010`). A rule never does: not `noarchive`, not a `token:` prefix
+ * even when the token starts with a digit or a month name (`360Spider: noindex`,
+ * `mar-bot: noindex`), not a member with `;` or `=` (`360spider;noindex`), which no date has.
  */
 export function continuesDate(piece: string): boolean {
   const t = piece.trimStart();
+  if (TOKEN_PREFIX.test(t) || t.includes(';') || t.includes('=')) return false;
   const c = t.charCodeAt(0);
   if (c >= 0x30 && c <= 0x39) return true;
   const m = /^([A-Za-z]{3,9})\.?\s*(.?)/.exec(t);
