@@ -231,6 +231,7 @@ describe('maxHeadBytes', () => {
     [{ productTokens: 'ExampleBot' }, 'productTokens'],
     [{ productTokens: ['Example Bot'] }, 'productTokens'],
     [{ productTokens: [7] }, 'productTokens'],
+    [{ productTokens: ['*'] }, 'productTokens'],
     [{ encoding: 'klingon' }, 'encoding'],
     ['fast', 'options'],
   ])('rejects %j naming %s', (options, argument) => {

@@ -124,6 +124,25 @@ describe('which meta names are read', () => {
   it('with productTokens: [] only robots', () => {
     expect(summary(scanRobotsMeta(html, { productTokens: [] }))).toEqual(['*:noarchive']);
   });
+
+  it('never name="*": in a meta only robots is for every crawler', () => {
+    const star =
+      '<html><head><meta name="*" content="noindex, nofollow"><meta name=" * " content="none">' +
+      '<meta name="robots" content="noarchive"></head><body>x</body></html>';
+    for (const options of [undefined, { productTokens: ['ExampleBot'] }, { productTokens: [] }]) {
+      const label = JSON.stringify(options);
+      for (const input of [star, new TextEncoder().encode(star)]) {
+        const result = scanRobotsMeta(input, options);
+        expect(summary(result), label).toEqual(['*:noarchive']);
+        expect(result.diagnostics, label).toEqual([]);
+        expect(directivesFor(result, 'ExampleBot'), label).toMatchObject({
+          noindex: false,
+          nofollow: false,
+          noarchive: true,
+        });
+      }
+    }
+  });
 });
 
 describe('only the head counts', () => {
@@ -489,5 +508,16 @@ describe('parseRobotsMetaContent', () => {
     const result = parseRobotsMetaContent('og:title', 'noindex');
     expect(result.rules).toEqual([]);
     expect(result.diagnostics.map((d) => d.code)).toEqual(['unparseable-member']);
+  });
+
+  it('reports the name "*", which is not a meta name (robots is the one for everyone)', () => {
+    for (const name of ['*', ' * ']) {
+      const result = parseRobotsMetaContent(name, 'noindex');
+      expect(result.rules).toEqual([]);
+      expect(result.diagnostics).toMatchObject([
+        { code: 'unparseable-member', source: 'meta', field: '*' },
+      ]);
+      expect(directivesFor(result, 'ExampleBot').noindex).toBe(false);
+    }
   });
 });

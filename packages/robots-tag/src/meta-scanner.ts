@@ -103,7 +103,8 @@ export function scanRobotsMeta(
 /**
  * Reads the `content` of one meta element named `name`, for callers that find metas
  * themselves (a DOM, Playwright's `page.$$eval`). `robots` becomes the `*` token. A name that
- * is not a product token yields no rules and an `unparseable-member` diagnostic.
+ * is not a product token, and `*` (not a meta name: `robots` is the one for every crawler),
+ * yields no rules and an `unparseable-member` diagnostic.
  *
  * @example
  * ```ts
@@ -121,19 +122,30 @@ export function parseRobotsMetaContent(name: string, content: string): RobotsTag
     );
   }
   const field = name.trim().toLowerCase();
-  if (isProductToken(field) || field === 'robots') return parseMeta(field, content, 1, false);
+  if (isMetaName(field)) return parseMeta(field, content, 1, false);
   return Object.freeze({
     rules: Object.freeze([]),
     diagnostics: Object.freeze([
       Object.freeze({
         code: 'unparseable-member',
-        message: `meta name "${field.slice(0, 200)}" is not a product token: ignored`,
+        message:
+          field === '*'
+            ? 'meta name "*" names no crawler (only "robots" is for every crawler): ignored'
+            : `meta name "${field.slice(0, 200)}" is not a product token: ignored`,
         source: 'meta',
         field,
         line: 1,
       }),
     ]),
   });
+}
+
+/**
+ * Whether a meta of this (normalised) name can be a robots meta: `robots`, or a crawler's
+ * product token. `*` is the global token of the header syntax only: in a meta, `robots` is.
+ */
+function isMetaName(field: string): boolean {
+  return field === 'robots' || (field !== '*' && isProductToken(field));
 }
 
 function metaToken(name: string): string {
@@ -226,12 +238,12 @@ function validateScanOptions(options: MetaScanOptions | undefined): ScanConfig {
     }
     productTokens = new Set();
     for (const token of tokens as unknown[]) {
-      if (typeof token !== 'string' || !isProductToken(token)) {
+      if (typeof token !== 'string' || token === '*' || !isProductToken(token)) {
         throw new RobotsTagUsageError(
           'ERR_ROBOTS_TAG_INVALID_OPTION',
           'productTokens',
           token,
-          `"${String(token)}" is not a product token (letters, digits, "_" and "-")`,
+          `"${String(token)}" is not a crawler's product token (letters, digits, "_" and "-")`,
         );
       }
       productTokens.add(token.toLowerCase());
@@ -617,7 +629,7 @@ class HeadMetaScanner implements MetaScanner {
   /** Whether a meta of this (normalised) name is read at all. */
   #reads(field: string): boolean {
     if (field === 'robots') return true;
-    if (!isProductToken(field)) return false;
+    if (!isMetaName(field)) return false;
     const listed = this.#config.productTokens;
     return listed === undefined || listed.has(field);
   }
