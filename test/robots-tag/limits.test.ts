@@ -115,6 +115,48 @@ describe('maxFieldBytes', () => {
     expect(codes(result)).toEqual(['field-truncated']);
   });
 
+  describe('with a stray quote or parenthesis before the cut', () => {
+    const strays = [
+      ['quote', 'noindex, it"s, nofollow, '],
+      ['parenthesis', 'noindex, a(b, nofollow, '],
+    ];
+
+    it.each(strays)('a %s: the whole members after it are kept (the reported line)', (_k, head) => {
+      const value = head + 'x, '.repeat(6_000);
+      expect(value.length).toBeGreaterThan(ROBOTS_TAG_DEFAULTS.maxFieldBytes);
+      const result = parseRobotsTagHeaders(value);
+      expect(names(result).slice(0, 2)).toEqual(['noindex', 'nofollow']);
+      expect(codes(result)).toContain('field-truncated');
+    });
+
+    it.each(strays)('a %s: at the limit and one character past it', (_k, head) => {
+      const value = head + fieldOf(8_192 - head.length, 'noimageindex');
+      const whole = parseRobotsTagHeaders(value, { maxFieldBytes: 8_192 });
+      expect(names(whole)).toEqual(expect.arrayContaining(['noindex', 'nofollow', 'noimageindex']));
+      expect(codes(whole)).not.toContain('field-truncated');
+      const cut = parseRobotsTagHeaders(value + 'x', { maxFieldBytes: 8_192 });
+      expect(names(cut)).toEqual(expect.arrayContaining(['noindex', 'nofollow', 'noarchive']));
+      expect(names(cut)).not.toContain('noimageindex');
+      expect(codes(cut)).toContain('field-truncated');
+      // The members before the cut are exactly those of the untruncated value but its last.
+      expect(cut.rules.map((r) => r.raw)).toEqual(whole.rules.slice(0, -1).map((r) => r.raw));
+    });
+
+    it('one that closes only more than maxFieldBytes past the cut is taken as stray', () => {
+      const value = 'noindex, it"s, nofollow, ' + 'x, '.repeat(6_000) + '"';
+      const result = parseRobotsTagHeaders(value, { maxFieldBytes: 8_192 });
+      expect(names(result).slice(0, 2)).toEqual(['noindex', 'nofollow']);
+    });
+  });
+
+  it('drops the member from a quote that is open at the cut and closes after it', () => {
+    // The quoted string runs past the cut: nothing inside it is a rule, whole or cut.
+    const value = 'noindex, *;x="' + 'nofollow, '.repeat(1_000) + '", noarchive';
+    const result = parseRobotsTagHeaders(value, { maxFieldBytes: 8_192 });
+    expect(names(result)).toEqual(['noindex']);
+    expect(codes(result)).toEqual(['field-truncated']);
+  });
+
   it('applies to each field line on its own', () => {
     const line = fieldOf(8_192, 'nofollow');
     const result = parseRobotsTagHeaders([line, line + 'x', line], { maxFieldBytes: 8_192 });

@@ -14,7 +14,13 @@ import {
   ruleKind,
 } from './known-rules.js';
 import { parseRobotsDate } from './robots-date.js';
-import { dateText, isDateMember, joinDatePieces, splitMembers } from './split-members.js';
+import {
+  closesAfterCut,
+  dateText,
+  isDateMember,
+  joinDatePieces,
+  splitMembers,
+} from './split-members.js';
 import type {
   RobotsTagDiagnostic,
   RobotsTagDiagnosticCode,
@@ -90,9 +96,12 @@ export function parseFieldValue(value: string, ctx: FieldContext, sink: FieldSin
   const joined = joinDatePieces(pieces);
   let members = joined.members;
   if (truncated) {
-    // Keep whole members only: drop the one the cut went through.
+    // Keep whole members only: drop the one the cut went through. A quote or parenthesis open
+    // at the cut that closes after it makes one member from where it opened to past the cut;
+    // one that does not close is stray, and the pieces from it are members of their own.
     let keep = pieces.length;
-    if (unbalancedFrom >= 0) keep = unbalancedFrom;
+    if (unbalancedFrom >= 0 && closesAfterCut(value, ctx.maxChars, ctx.maxChars))
+      keep = unbalancedFrom;
     else if (cutInsideMember) keep = pieces.length - 1;
     members = members.filter((_, i) => (joined.lastPiece[i] ?? 0) < keep);
     const last = members.at(-1);

@@ -44,6 +44,30 @@ export function splitMembers(text: string): SplitResult {
   return { pieces, unbalancedFrom };
 }
 
+/**
+ * Whether the quote or parenthesis left open at `cut` (where `value` is cut; `splitMembers` of
+ * `value.slice(0, cut)` reported it unbalanced) closes within `lookahead` characters after the
+ * cut. If it does, the member where it opened runs past the cut. If not, it is taken as stray:
+ * as in a whole value that never closes it, the text from that member is split at every comma,
+ * so the pieces before the cut are whole members. Same scanner as {@link splitMembers}.
+ */
+export function closesAfterCut(value: string, cut: number, lookahead: number): boolean {
+  const end = Math.min(value.length, cut + lookahead);
+  let inQuote = false;
+  let depth = 0;
+  for (let i = 0; i < end; i++) {
+    const c = value.charCodeAt(i);
+    if (inQuote) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inQuote = false;
+    } else if (c === 0x22) inQuote = true;
+    else if (c === 0x28 /* ( */) depth++;
+    else if (c === 0x29 /* ) */) depth = depth > 0 ? depth - 1 : 0;
+    if (i >= cut && !inQuote && depth === 0) return true;
+  }
+  return false;
+}
+
 const DATE_MEMBER = /unavailable_after\s*:/i;
 
 /** Whether this member carries a legacy `unavailable_after:` date (whose text may hold commas). */
