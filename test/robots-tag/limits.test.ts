@@ -14,6 +14,7 @@ import type {
   MetaScanner,
   RobotsTagRules,
 } from '@polite-crawler/robots-tag';
+import { createFullParseMetaScanner } from '../../packages/robots-tag/src/meta-scanner.js';
 import {
   META_CACHE_ENTRIES,
   META_CACHE_MAX_CONTENT,
@@ -291,6 +292,68 @@ describe('maxHeadBytes', () => {
   it('rejects a chunk that is neither text nor bytes', () => {
     const scanner = createMetaScanner();
     expect(thrown(() => scanner.write(42 as never))).toMatchObject({ argument: 'chunk' });
+  });
+
+  describe('character references cut by the cap: the same verdict for every split', () => {
+    const before = '<head><meta name="robots" content="noindex">';
+    const after = '<meta name="robots" content="nofollow"></head><body>';
+    // What ends the cap's text, and whether the head has ended by then. A reference that may
+    // still go on at the cap (`&`, `&am`, `&#3`) could become anything (`&#32;` is blank), so
+    // it is not read; the text before it is (`&&`: the first `&` is a literal `&`).
+    const cases: Array<[string, 'head-end' | 'byte-cap']> = [
+      ['x&&', 'head-end'],
+      ['&&', 'head-end'],
+      ['<&', 'head-end'],
+      [' &am&', 'head-end'],
+      ['\n&amp&', 'head-end'],
+      [' &qq', 'head-end'],
+      ['x&amp;&am', 'head-end'],
+      [' &#3a', 'head-end'],
+      [' &', 'byte-cap'],
+      [' &am', 'byte-cap'],
+      [' &Ta', 'byte-cap'],
+      [' &#', 'byte-cap'],
+      [' &#3', 'byte-cap'],
+      [' &#32&', 'byte-cap'],
+      [' &#32;&', 'byte-cap'],
+      [' &#x20&#9&', 'byte-cap'],
+      ['<title>x&&', 'byte-cap'],
+      ['<!-- x&&', 'byte-cap'],
+    ];
+    const outcome = (
+      make: (options: MetaScanOptions) => MetaScanner,
+      chunks: ReadonlyArray<string | Uint8Array>,
+      cap: number,
+    ): unknown => {
+      const scanner = make({ maxHeadBytes: cap });
+      for (const chunk of chunks) if (scanner.write(chunk)) break;
+      scanner.end();
+      return { stopReason: scanner.stopReason, result: scanner.result() };
+    };
+
+    it.each(cases)('%j at the cap: %s', (tail, verdict) => {
+      const text = before + tail + after;
+      const bytes = new TextEncoder().encode(text);
+      const cap = before.length + tail.length;
+      const expected = outcome(createMetaScanner, [text], cap);
+      expect(expected).toMatchObject({
+        stopReason: verdict,
+        result: {
+          rules: [{ name: 'noindex' }],
+          diagnostics: verdict === 'byte-cap' ? [{ code: 'scan-byte-cap' }] : [],
+        },
+      });
+      for (const make of [createMetaScanner, createFullParseMetaScanner]) {
+        for (let i = 0; i <= text.length; i++) {
+          const split = [text.slice(0, i), text.slice(i)];
+          expect(outcome(make, split, cap), `text split at ${i}`).toEqual(expected);
+          const inBytes = [bytes.subarray(0, i), bytes.subarray(i)];
+          expect(outcome(make, inBytes, cap), `bytes split at ${i}`).toEqual(expected);
+        }
+        const oneByOne = Array.from(bytes, (b) => Uint8Array.of(b));
+        expect(outcome(make, oneByOne, cap), 'byte by byte').toEqual(expected);
+      }
+    });
   });
 });
 

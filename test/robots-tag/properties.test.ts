@@ -358,6 +358,51 @@ describe('meta scanning properties', () => {
     );
   });
 
+  it('gives the same verdict at the cap for any split of text running into character references', () => {
+    const part = fc.constantFrom(
+      '&',
+      '&',
+      'amp',
+      'am',
+      'a',
+      'qq',
+      'Ta',
+      '#',
+      '#32',
+      '#x20',
+      '#x',
+      '9',
+      ';',
+      ' ',
+      'x',
+      '<',
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(
+          '<head>',
+          '<head> ',
+          '<head>x',
+          '<head><title>',
+          '<head><meta name=a content="',
+        ),
+        fc.array(part, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom('<meta name=robots content=nofollow></head><body>', '0;x', '&#32;<p>'),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        (start, parts, rest, cuts) => {
+          const head = start + parts.join('');
+          const text = head + rest;
+          const options = { maxHeadBytes: head.length };
+          const whole = scanIn([text], options);
+          const split = scanIn(chunksOf(text, cuts), options);
+          expect(split.stopReason).toBe(whole.stopReason);
+          expect(split.result()).toEqual(whole.result());
+        },
+      ),
+      RUNS,
+    );
+  });
+
   it('reads no meta that is absent from a whole-document scan of a longer prefix', () => {
     // Monotonic: feeding more of the document never removes rules already read.
     fc.assert(
