@@ -43,6 +43,10 @@ describe('parseRobotsDate: accepted forms', () => {
     ['"25 Jun 2010 15:00:00 UT"', '2010-06-25T15:00:00.000Z'],
     ['29 Feb 2000', '2000-02-29T00:00:00.000Z'],
     ['31 Dec 2010 23:59:60 GMT', '2010-12-31T23:59:59.000Z'],
+    // expanded years, as toISOString writes them: the ends of JavaScript's range
+    ['+275760-09-13T00:00:00.000Z', '+275760-09-13T00:00:00.000Z'],
+    ['-271821-04-20T00:00:00.000Z', '-271821-04-20T00:00:00.000Z'],
+    ['+010000-01-01', '+010000-01-01T00:00:00.000Z'],
   ];
   it.each(cases)('%j', (text, iso) => {
     expect(parseRobotsDate(text)?.toISOString()).toBe(iso);
@@ -83,6 +87,10 @@ describe('parseRobotsDate: rejected forms', () => {
     ['1277478000'],
     ['x'.repeat(129)],
     ['25 Jun 2010 15:00:00 PST trailing'],
+    ['+275760-09-13T00:00:00.001Z'],
+    ['-271821-04-19T23:59:59.999Z'],
+    ['-000000-01-01'],
+    ['+10000-01-01'],
   ])('%j', (text) => {
     expect(parseRobotsDate(text)).toBeUndefined();
   });
@@ -111,11 +119,79 @@ describe('unavailable_after in headers', () => {
     expect(d.noarchive).toBe(true);
   });
 
+  it.each([
+    ['unavailable_after: 2030-01-01, 360Spider: noindex', '360spider'],
+    ['unavailable_after: 25 Jun 2030 15:00:00 PST, 360Spider: noindex', '360spider'],
+    ['unavailable_after: Friday, 25-Jun-30 15:00:00 PST, 360Spider: noindex', '360spider'],
+    ['unavailable_after: 2030-01-01, mar-bot: noindex', 'mar-bot'],
+    ['unavailable_after: 2030-01-01, Friday-Bot:noindex', 'friday-bot'],
+    ['unavailable_after: 2030-01-01, 360Spider:, noindex', '360spider'],
+    ['unavailable_after: 2030-01-01, 360spider;noindex', '360spider'],
+    ['unavailable_after: 2030-01-01, mar-bot=(noindex)', 'mar-bot'],
+  ])('does not take the token-prefixed rule in %j for part of the date', (line, token) => {
+    const rules = parseRobotsTagHeaders(line);
+    expect(rules.diagnostics).toEqual([]);
+    expect(rules.rules.map((r) => [r.token, r.name])).toEqual([
+      ['*', 'unavailable_after'],
+      [token, 'noindex'],
+    ]);
+    const d = directivesFor(rules, token);
+    expect(d.noindex).toBe(true);
+    expect(d.unavailableAfter?.getUTCFullYear()).toBe(2030);
+    expect(directivesFor(rules, 'ExampleBot').noindex).toBe(false);
+  });
+
+  it.each([
+    ['unavailable_after: Mon, 01 Jan 2024 00:00:00 GMT, noarchive', '2024-01-01T00:00:00.000Z'],
+    ['unavailable_after: Friday, 25-Jun-10 15:00:00 PST', '2010-06-25T23:00:00.000Z'],
+    ['unavailable_after: June 25, 2010, 3:00 pm EST', '2010-06-25T20:00:00.000Z'],
+    ['unavailable_after: 25 Jun 2010, 15:00:00 GMT', '2010-06-25T15:00:00.000Z'],
+    ['unavailable_after: Fri, June 25, 2010, 15:00', '2010-06-25T15:00:00.000Z'],
+  ])('still joins the pieces of %j', (line, iso) => {
+    const rules = parseRobotsTagHeaders(line);
+    expect(rules.diagnostics).toEqual([]);
+    expect(directivesFor(rules, 'x').unavailableAfter?.toISOString()).toBe(iso);
+  });
+
   it('does not take a following rule named like a month for part of the date', () => {
     const rules = parseRobotsTagHeaders('unavailable_after: 25 Jun 2010, may: noindex');
     expect(rules.rules.map((r) => [r.token, r.name])).toEqual([
       ['*', 'unavailable_after'],
       ['may', 'noindex'],
     ]);
+  });
+});
+
+describe('RFC 9651 Dates at and past the limit of JavaScript dates', () => {
+  // JavaScript dates reach ±8.64e15 ms, i.e. ±8,640,000,000,000 s; RFC 9651 allows 15 digits.
+  it.each([
+    ['*;unavailable_after=@8640000000000', 8_640_000_000_000_000],
+    ['*;unavailable_after=@-8640000000000', -8_640_000_000_000_000],
+    ['*;unavailable_after=@0', 0],
+  ])('%j is read, with no diagnostic', (line, ms) => {
+    const rules = parseRobotsTagHeaders(line);
+    expect(rules.diagnostics).toEqual([]);
+    expect(rules.rules.map((r) => r.value)).toEqual([new Date(ms).toISOString()]);
+    expect(directivesFor(rules, 'ExampleBot').unavailableAfter?.getTime()).toBe(ms);
+  });
+
+  it.each([
+    '*;unavailable_after=@8640000000001',
+    '*;unavailable_after=@-8640000000001',
+    '*;unavailable_after=@999999999999999',
+    '*;unavailable_after=@-999999999999999',
+    'max-snippet=@999999999999999',
+    '*;max-snippet=@999999999999999',
+  ])('%j: invalid-value, no throw, the other members kept', (member) => {
+    const rules = parseRobotsTagHeaders(`noarchive, ${member}, nofollow`);
+    expect(rules.rules.map((r) => `${r.token}:${r.name}`)).toEqual(['*:noarchive', '*:nofollow']);
+    expect(rules.diagnostics.map((d) => d.code)).toEqual(['invalid-value']);
+    expect(directivesFor(rules, 'ExampleBot').unavailableAfter).toBeUndefined();
+  });
+
+  it('a product token whose value is such a date is reported, not thrown on', () => {
+    const rules = parseRobotsTagHeaders('noarchive, googlebot=@999999999999999, nofollow');
+    expect(rules.rules.map((r) => `${r.token}:${r.name}`)).toEqual(['*:noarchive', '*:nofollow']);
+    expect(rules.diagnostics.map((d) => d.code)).toEqual(['unparseable-member']);
   });
 });

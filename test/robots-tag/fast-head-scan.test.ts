@@ -74,6 +74,7 @@ const attributeText = fc.constantFrom(
   'examplebot',
   'otherbot',
   'googlebot',
+  '*',
   'noindex',
   'nofollow',
   'noindex, nofollow',

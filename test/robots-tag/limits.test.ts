@@ -14,6 +14,7 @@ import type {
   MetaScanner,
   RobotsTagRules,
 } from '@polite-crawler/robots-tag';
+import { createFullParseMetaScanner } from '../../packages/robots-tag/src/meta-scanner.js';
 import {
   META_CACHE_ENTRIES,
   META_CACHE_MAX_CONTENT,
@@ -112,6 +113,48 @@ describe('maxFieldBytes', () => {
       maxFieldBytes: 8_192,
     });
     expect(names(result)).not.toContain('unavailable_after');
+    expect(codes(result)).toEqual(['field-truncated']);
+  });
+
+  describe('with a stray quote or parenthesis before the cut', () => {
+    const strays = [
+      ['quote', 'noindex, it"s, nofollow, '],
+      ['parenthesis', 'noindex, a(b, nofollow, '],
+    ];
+
+    it.each(strays)('a %s: the whole members after it are kept (the reported line)', (_k, head) => {
+      const value = head + 'x, '.repeat(6_000);
+      expect(value.length).toBeGreaterThan(ROBOTS_TAG_DEFAULTS.maxFieldBytes);
+      const result = parseRobotsTagHeaders(value);
+      expect(names(result).slice(0, 2)).toEqual(['noindex', 'nofollow']);
+      expect(codes(result)).toContain('field-truncated');
+    });
+
+    it.each(strays)('a %s: at the limit and one character past it', (_k, head) => {
+      const value = head + fieldOf(8_192 - head.length, 'noimageindex');
+      const whole = parseRobotsTagHeaders(value, { maxFieldBytes: 8_192 });
+      expect(names(whole)).toEqual(expect.arrayContaining(['noindex', 'nofollow', 'noimageindex']));
+      expect(codes(whole)).not.toContain('field-truncated');
+      const cut = parseRobotsTagHeaders(value + 'x', { maxFieldBytes: 8_192 });
+      expect(names(cut)).toEqual(expect.arrayContaining(['noindex', 'nofollow', 'noarchive']));
+      expect(names(cut)).not.toContain('noimageindex');
+      expect(codes(cut)).toContain('field-truncated');
+      // The members before the cut are exactly those of the untruncated value but its last.
+      expect(cut.rules.map((r) => r.raw)).toEqual(whole.rules.slice(0, -1).map((r) => r.raw));
+    });
+
+    it('one that closes only more than maxFieldBytes past the cut is taken as stray', () => {
+      const value = 'noindex, it"s, nofollow, ' + 'x, '.repeat(6_000) + '"';
+      const result = parseRobotsTagHeaders(value, { maxFieldBytes: 8_192 });
+      expect(names(result).slice(0, 2)).toEqual(['noindex', 'nofollow']);
+    });
+  });
+
+  it('drops the member from a quote that is open at the cut and closes after it', () => {
+    // The quoted string runs past the cut: nothing inside it is a rule, whole or cut.
+    const value = 'noindex, *;x="' + 'nofollow, '.repeat(1_000) + '", noarchive';
+    const result = parseRobotsTagHeaders(value, { maxFieldBytes: 8_192 });
+    expect(names(result)).toEqual(['noindex']);
     expect(codes(result)).toEqual(['field-truncated']);
   });
 
@@ -231,6 +274,7 @@ describe('maxHeadBytes', () => {
     [{ productTokens: 'ExampleBot' }, 'productTokens'],
     [{ productTokens: ['Example Bot'] }, 'productTokens'],
     [{ productTokens: [7] }, 'productTokens'],
+    [{ productTokens: ['*'] }, 'productTokens'],
     [{ encoding: 'klingon' }, 'encoding'],
     ['fast', 'options'],
   ])('rejects %j naming %s', (options, argument) => {
@@ -248,6 +292,68 @@ describe('maxHeadBytes', () => {
   it('rejects a chunk that is neither text nor bytes', () => {
     const scanner = createMetaScanner();
     expect(thrown(() => scanner.write(42 as never))).toMatchObject({ argument: 'chunk' });
+  });
+
+  describe('character references cut by the cap: the same verdict for every split', () => {
+    const before = '<head><meta name="robots" content="noindex">';
+    const after = '<meta name="robots" content="nofollow"></head><body>';
+    // What ends the cap's text, and whether the head has ended by then. A reference that may
+    // still go on at the cap (`&`, `&am`, `&#3`) could become anything (`&#32;` is blank), so
+    // it is not read; the text before it is (`&&`: the first `&` is a literal `&`).
+    const cases: Array<[string, 'head-end' | 'byte-cap']> = [
+      ['x&&', 'head-end'],
+      ['&&', 'head-end'],
+      ['<&', 'head-end'],
+      [' &am&', 'head-end'],
+      ['\n&amp&', 'head-end'],
+      [' &qq', 'head-end'],
+      ['x&amp;&am', 'head-end'],
+      [' &#3a', 'head-end'],
+      [' &', 'byte-cap'],
+      [' &am', 'byte-cap'],
+      [' &Ta', 'byte-cap'],
+      [' &#', 'byte-cap'],
+      [' &#3', 'byte-cap'],
+      [' &#32&', 'byte-cap'],
+      [' &#32;&', 'byte-cap'],
+      [' &#x20&#9&', 'byte-cap'],
+      ['<title>x&&', 'byte-cap'],
+      ['<!-- x&&', 'byte-cap'],
+    ];
+    const outcome = (
+      make: (options: MetaScanOptions) => MetaScanner,
+      chunks: ReadonlyArray<string | Uint8Array>,
+      cap: number,
+    ): unknown => {
+      const scanner = make({ maxHeadBytes: cap });
+      for (const chunk of chunks) if (scanner.write(chunk)) break;
+      scanner.end();
+      return { stopReason: scanner.stopReason, result: scanner.result() };
+    };
+
+    it.each(cases)('%j at the cap: %s', (tail, verdict) => {
+      const text = before + tail + after;
+      const bytes = new TextEncoder().encode(text);
+      const cap = before.length + tail.length;
+      const expected = outcome(createMetaScanner, [text], cap);
+      expect(expected).toMatchObject({
+        stopReason: verdict,
+        result: {
+          rules: [{ name: 'noindex' }],
+          diagnostics: verdict === 'byte-cap' ? [{ code: 'scan-byte-cap' }] : [],
+        },
+      });
+      for (const make of [createMetaScanner, createFullParseMetaScanner]) {
+        for (let i = 0; i <= text.length; i++) {
+          const split = [text.slice(0, i), text.slice(i)];
+          expect(outcome(make, split, cap), `text split at ${i}`).toEqual(expected);
+          const inBytes = [bytes.subarray(0, i), bytes.subarray(i)];
+          expect(outcome(make, inBytes, cap), `bytes split at ${i}`).toEqual(expected);
+        }
+        const oneByOne = Array.from(bytes, (b) => Uint8Array.of(b));
+        expect(outcome(make, oneByOne, cap), 'byte by byte').toEqual(expected);
+      }
+    });
   });
 });
 

@@ -124,6 +124,25 @@ describe('which meta names are read', () => {
   it('with productTokens: [] only robots', () => {
     expect(summary(scanRobotsMeta(html, { productTokens: [] }))).toEqual(['*:noarchive']);
   });
+
+  it('never name="*": in a meta only robots is for every crawler', () => {
+    const star =
+      '<html><head><meta name="*" content="noindex, nofollow"><meta name=" * " content="none">' +
+      '<meta name="robots" content="noarchive"></head><body>x</body></html>';
+    for (const options of [undefined, { productTokens: ['ExampleBot'] }, { productTokens: [] }]) {
+      const label = JSON.stringify(options);
+      for (const input of [star, new TextEncoder().encode(star)]) {
+        const result = scanRobotsMeta(input, options);
+        expect(summary(result), label).toEqual(['*:noarchive']);
+        expect(result.diagnostics, label).toEqual([]);
+        expect(directivesFor(result, 'ExampleBot'), label).toMatchObject({
+          noindex: false,
+          nofollow: false,
+          noarchive: true,
+        });
+      }
+    }
+  });
 });
 
 describe('only the head counts', () => {
@@ -396,6 +415,64 @@ describe('streaming', () => {
     expect(summary(atStart.result())).toEqual(['*:noindex']);
   });
 
+  it('an empty write changes nothing: a byte-order mark after it still picks the encoding', () => {
+    const html = '<head><meta name="robots" content="noindex"></head><body>';
+    const bodies: Array<[string, Uint8Array, MetaScanOptions]> = [
+      [
+        'utf-16le',
+        Uint8Array.from([0xff, 0xfe, ...[...html].flatMap((c) => [c.charCodeAt(0), 0])]),
+        {},
+      ],
+      [
+        'utf-16be',
+        Uint8Array.from([0xfe, 0xff, ...[...html].flatMap((c) => [0, c.charCodeAt(0)])]),
+        {},
+      ],
+      [
+        'utf-8 declared utf-16le',
+        Uint8Array.of(0xef, 0xbb, 0xbf, ...encoder.encode(html)),
+        { encoding: 'utf-16le' },
+      ],
+    ];
+    for (const [name, bytes, options] of bodies) {
+      const whole = createMetaScanner(options);
+      whole.write(bytes);
+      whole.end();
+      expect(summary(whole.result()), name).toEqual(['*:noindex']);
+      for (const empty of [new Uint8Array(0), '']) {
+        // Before everything, between the mark's bytes, after the mark, and at the end.
+        for (const cut of [0, 1, 2, 3, bytes.length]) {
+          const scanner = createMetaScanner(options);
+          scanner.write(bytes.subarray(0, cut));
+          scanner.write(empty);
+          scanner.write(empty);
+          scanner.write(bytes.subarray(cut));
+          scanner.write(empty);
+          scanner.end();
+          const label = `${name}, empty ${typeof empty} write at ${cut}`;
+          expect(summary(scanner.result()), label).toEqual(['*:noindex']);
+          expect(scanner.stopReason, label).toBe('head-end');
+          expect(scanner.bytesScanned, label).toBe(whole.bytesScanned);
+        }
+      }
+    }
+  });
+
+  it('an empty write between the bytes of one character does not cut it', () => {
+    const bytes = encoder.encode('<head><meta name=robots content="noindex, é"></head><body>');
+    const at = bytes.indexOf(0xc3) + 1;
+    const whole = scanRobotsMeta(bytes);
+    expect(whole.diagnostics.map((d) => d.text)).toEqual(['é']);
+    for (const empty of [new Uint8Array(0), '']) {
+      const scanner = createMetaScanner();
+      scanner.write(bytes.subarray(0, at));
+      scanner.write(empty);
+      scanner.write(bytes.subarray(at));
+      scanner.end();
+      expect(scanner.result(), typeof empty).toEqual(whole);
+    }
+  });
+
   it('accepts text after bytes that ended inside a character', () => {
     const scanner = createMetaScanner();
     scanner.write(Uint8Array.of(0x3c, 0x21, 0x2d, 0x2d, 0xc3)); // "<!--" + half of "é"
@@ -431,5 +508,16 @@ describe('parseRobotsMetaContent', () => {
     const result = parseRobotsMetaContent('og:title', 'noindex');
     expect(result.rules).toEqual([]);
     expect(result.diagnostics.map((d) => d.code)).toEqual(['unparseable-member']);
+  });
+
+  it('reports the name "*", which is not a meta name (robots is the one for everyone)', () => {
+    for (const name of ['*', ' * ']) {
+      const result = parseRobotsMetaContent(name, 'noindex');
+      expect(result.rules).toEqual([]);
+      expect(result.diagnostics).toMatchObject([
+        { code: 'unparseable-member', source: 'meta', field: '*' },
+      ]);
+      expect(directivesFor(result, 'ExampleBot').noindex).toBe(false);
+    }
   });
 });

@@ -60,6 +60,15 @@ const member = fc.oneof(
     .tuple(token, fc.array(ruleName, { maxLength: 3 }))
     .map(([t, rs]) => `${t.toLowerCase()}=(${rs.join(' ')})`),
   fc.constantFrom('"', '(', ')', ';', '=', ':', '  ', '?0', '@12', ':AQID:', '\\'),
+  // RFC 9651 Dates in range and past JavaScript's (a Date bare item must end the member).
+  fc
+    .tuple(
+      token,
+      fc.constantFrom('@1893456000', '@8640000000000', '@8640000000001', '@-999999999999999'),
+    )
+    .chain(([t, d]) =>
+      fc.constantFrom(`${t};unavailable_after=${d}`, `${t.toLowerCase()}=${d}`, `max-snippet=${d}`),
+    ),
   fc.string({ unit: 'binary', maxLength: 12 }),
 );
 const fieldValue = fc.array(member, { maxLength: 8 }).map((ms) => ms.join(', '));
@@ -271,6 +280,32 @@ describe('meta scanning properties', () => {
     );
   });
 
+  it('gives the same result with empty writes anywhere, also before a byte-order mark', () => {
+    const marks = [[], [0xef, 0xbb, 0xbf], [0xff, 0xfe], [0xfe, 0xff]];
+    fc.assert(
+      fc.property(
+        docBytes,
+        fc.constantFrom(...marks),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 4 }),
+        fc.boolean(),
+        scanOptions,
+        (body, mark, cuts, empties, asText, options) => {
+          const bytes = Uint8Array.from([...mark, ...body]);
+          const chunks: Array<string | Uint8Array> = chunksOf(bytes, cuts);
+          for (const e of empties)
+            chunks.splice(e % (chunks.length + 1), 0, asText ? '' : new Uint8Array(0));
+          const whole = scanIn(chunksOf(bytes, cuts), options);
+          const withEmpties = scanIn(chunks, options);
+          expect(withEmpties.result()).toEqual(whole.result());
+          expect(withEmpties.stopReason).toBe(whole.stopReason);
+          expect(withEmpties.bytesScanned).toBe(whole.bytesScanned);
+        },
+      ),
+      RUNS,
+    );
+  });
+
   it('gives the same result for byte-by-byte writes', () => {
     fc.assert(
       fc.property(docBytes, scanOptions, (bytes, options) => {
@@ -317,6 +352,51 @@ describe('meta scanning properties', () => {
             expect(scanner.result().diagnostics.map((d) => d.code)).toContain('scan-byte-cap');
           }
           if (bytes.length <= cap) expect(scanner.stopReason).not.toBe('byte-cap');
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('gives the same verdict at the cap for any split of text running into character references', () => {
+    const part = fc.constantFrom(
+      '&',
+      '&',
+      'amp',
+      'am',
+      'a',
+      'qq',
+      'Ta',
+      '#',
+      '#32',
+      '#x20',
+      '#x',
+      '9',
+      ';',
+      ' ',
+      'x',
+      '<',
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(
+          '<head>',
+          '<head> ',
+          '<head>x',
+          '<head><title>',
+          '<head><meta name=a content="',
+        ),
+        fc.array(part, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom('<meta name=robots content=nofollow></head><body>', '0;x', '&#32;<p>'),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        (start, parts, rest, cuts) => {
+          const head = start + parts.join('');
+          const text = head + rest;
+          const options = { maxHeadBytes: head.length };
+          const whole = scanIn([text], options);
+          const split = scanIn(chunksOf(text, cuts), options);
+          expect(split.stopReason).toBe(whole.stopReason);
+          expect(split.result()).toEqual(whole.result());
         },
       ),
       RUNS,

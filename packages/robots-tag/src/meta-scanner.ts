@@ -8,6 +8,7 @@ import { AFTER_HEAD, ENDS_HEAD, IN_HEAD, TEXT_CONTENT } from './head-elements.js
 import { isProductToken } from './known-rules.js';
 import { MetaContentCache } from './meta-content-cache.js';
 import { parseFieldValue } from './parse-field.js';
+import { referenceWrites } from './pending-references.js';
 import type { FieldSink } from './parse-field.js';
 import type { MetaScanner, MetaScanOptions, MetaScanStopReason, RobotsTagRules } from './types.js';
 
@@ -103,7 +104,8 @@ export function scanRobotsMeta(
 /**
  * Reads the `content` of one meta element named `name`, for callers that find metas
  * themselves (a DOM, Playwright's `page.$$eval`). `robots` becomes the `*` token. A name that
- * is not a product token yields no rules and an `unparseable-member` diagnostic.
+ * is not a product token, and `*` (not a meta name: `robots` is the one for every crawler),
+ * yields no rules and an `unparseable-member` diagnostic.
  *
  * @example
  * ```ts
@@ -121,19 +123,30 @@ export function parseRobotsMetaContent(name: string, content: string): RobotsTag
     );
   }
   const field = name.trim().toLowerCase();
-  if (isProductToken(field) || field === 'robots') return parseMeta(field, content, 1, false);
+  if (isMetaName(field)) return parseMeta(field, content, 1, false);
   return Object.freeze({
     rules: Object.freeze([]),
     diagnostics: Object.freeze([
       Object.freeze({
         code: 'unparseable-member',
-        message: `meta name "${field.slice(0, 200)}" is not a product token: ignored`,
+        message:
+          field === '*'
+            ? 'meta name "*" names no crawler (only "robots" is for every crawler): ignored'
+            : `meta name "${field.slice(0, 200)}" is not a product token: ignored`,
         source: 'meta',
         field,
         line: 1,
       }),
     ]),
   });
+}
+
+/**
+ * Whether a meta of this (normalised) name can be a robots meta: `robots`, or a crawler's
+ * product token. `*` is the global token of the header syntax only: in a meta, `robots` is.
+ */
+function isMetaName(field: string): boolean {
+  return field === 'robots' || (field !== '*' && isProductToken(field));
 }
 
 function metaToken(name: string): string {
@@ -226,12 +239,12 @@ function validateScanOptions(options: MetaScanOptions | undefined): ScanConfig {
     }
     productTokens = new Set();
     for (const token of tokens as unknown[]) {
-      if (typeof token !== 'string' || !isProductToken(token)) {
+      if (typeof token !== 'string' || token === '*' || !isProductToken(token)) {
         throw new RobotsTagUsageError(
           'ERR_ROBOTS_TAG_INVALID_OPTION',
           'productTokens',
           token,
-          `"${String(token)}" is not a product token (letters, digits, "_" and "-")`,
+          `"${String(token)}" is not a crawler's product token (letters, digits, "_" and "-")`,
         );
       }
       productTokens.add(token.toLowerCase());
@@ -293,6 +306,11 @@ class HeadMetaScanner implements MetaScanner {
   #textElement: string | undefined;
   /** Bytes are buffered in the decoder (a character split across chunks). */
   #decoderDirty = false;
+  /**
+   * A character reference at the end of the text parsed so far that may still go on, not yet
+   * written to htmlparser2 (see {@link #parse}).
+   */
+  #heldReference = '';
   /** The first bytes, held while they could still start a byte-order mark. */
   #markBytes: Uint8Array | undefined;
   #metaCount = 0;
@@ -334,9 +352,13 @@ class HeadMetaScanner implements MetaScanner {
 
   write(chunk: string | Uint8Array): boolean {
     if (this.#stopReason !== undefined) return true;
-    if (typeof chunk === 'string') this.#writeText(chunk);
-    else if (chunk instanceof Uint8Array) this.#writeBytes(chunk);
-    else {
+    // An empty write changes nothing: it must not make the decoder before the bytes that
+    // could be a byte-order mark, nor flush held bytes or a character split across writes.
+    if (typeof chunk === 'string') {
+      if (chunk !== '') this.#writeText(chunk);
+    } else if (chunk instanceof Uint8Array) {
+      if (chunk.length !== 0) this.#writeBytes(chunk);
+    } else {
       throw new RobotsTagUsageError(
         'ERR_ROBOTS_TAG_INVALID_ARGUMENT',
         'chunk',
@@ -357,7 +379,12 @@ class HeadMetaScanner implements MetaScanner {
     // Complete tokens only: htmlparser2 would end without another event.
     if (this.#pending === '' && this.#finishFast('input-end')) return;
     this.#handOver();
-    if (this.#stopReason === undefined) this.#parserNow().end();
+    if (this.#stopReason === undefined) {
+      const parser = this.#parserNow();
+      if (this.#heldReference !== '') parser.write(this.#heldReference);
+      this.#heldReference = '';
+      if (this.#stopReason === undefined) parser.end();
+    }
     this.#stop('input-end');
   }
 
@@ -517,22 +544,29 @@ class HeadMetaScanner implements MetaScanner {
   }
 
   /**
-   * Writes `text` to htmlparser2, in two writes when it holds a `&`: up to the last `&`, then
-   * the rest. htmlparser2 holds the text before a character reference until the reference is
-   * complete, but reports it at the end of a write, and only the last reference of a write can
-   * still be incomplete there: so text that is not blank ends the head where it is, whatever
-   * that reference turns out to be, and the verdict does not depend on where the input was split
-   * or capped. (One write per `&` instead would cost htmlparser2 time quadratic in their number.)
+   * Writes `text` (after the reference held back from the text before) to htmlparser2, in up to
+   * three writes when it ends in character references, holding back a last one that may still
+   * go on (see pending-references.ts). htmlparser2 holds the text before a reference that may
+   * still go on, so the writes end where any split of the input would have it report the most;
+   * at the cap, {@link #capReached} ends the held reference. Text that is not blank then ends the
+   * head where it is, and the verdict does not depend on where the input was split or capped.
+   * (One write per `&` instead would cost htmlparser2 time quadratic in their number.)
    */
-  #parse(text: string): void {
+  #parse(given: string): void {
     const parser = this.#parserNow();
-    const amp = text.lastIndexOf('&');
-    if (amp <= 0) {
-      parser.write(text);
-      return;
+    const text = this.#heldReference === '' ? given : this.#heldReference + given;
+    this.#heldReference = '';
+    const { cuts, hold } = referenceWrites(text);
+    let from = 0;
+    for (const cut of cuts) {
+      parser.write(text.slice(from, cut));
+      from = cut;
+      if (this.#stopReason !== undefined) return;
     }
-    parser.write(text.slice(0, amp));
-    if (this.#stopReason === undefined) parser.write(text.slice(amp));
+    if (hold < text.length) {
+      if (from < hold) parser.write(text.slice(from, hold));
+      this.#heldReference = text.slice(hold);
+    } else parser.write(from === 0 ? text : text.slice(from));
   }
 
   #parserNow(): Parser {
@@ -549,6 +583,13 @@ class HeadMetaScanner implements MetaScanner {
   #capReached(): void {
     this.#handOver();
     if (this.#stopReason !== undefined) return;
+    if (this.#heldReference !== '') {
+      // What the held reference becomes lies past the cap. `<` ends the one before it just as
+      // its `&` would, and has htmlparser2 report the text before it; the scan stops after.
+      this.#heldReference = '';
+      this.#parserNow().write('<');
+      if (this.#stopReason !== undefined) return;
+    }
     this.#sinkNow().diagnostics.push(
       Object.freeze({
         code: 'scan-byte-cap',
@@ -613,7 +654,7 @@ class HeadMetaScanner implements MetaScanner {
   /** Whether a meta of this (normalised) name is read at all. */
   #reads(field: string): boolean {
     if (field === 'robots') return true;
-    if (!isProductToken(field)) return false;
+    if (!isMetaName(field)) return false;
     const listed = this.#config.productTokens;
     return listed === undefined || listed.has(field);
   }

@@ -14,7 +14,13 @@ import {
   ruleKind,
 } from './known-rules.js';
 import { parseRobotsDate } from './robots-date.js';
-import { dateText, isDateMember, joinDatePieces, splitMembers } from './split-members.js';
+import {
+  closesAfterCut,
+  dateText,
+  isDateMember,
+  joinDatePieces,
+  splitMembers,
+} from './split-members.js';
 import type {
   RobotsTagDiagnostic,
   RobotsTagDiagnosticCode,
@@ -90,9 +96,12 @@ export function parseFieldValue(value: string, ctx: FieldContext, sink: FieldSin
   const joined = joinDatePieces(pieces);
   let members = joined.members;
   if (truncated) {
-    // Keep whole members only: drop the one the cut went through.
+    // Keep whole members only: drop the one the cut went through. A quote or parenthesis open
+    // at the cut that closes after it makes one member from where it opened to past the cut;
+    // one that does not close is stray, and the pieces from it are members of their own.
     let keep = pieces.length;
-    if (unbalancedFrom >= 0) keep = unbalancedFrom;
+    if (unbalancedFrom >= 0 && closesAfterCut(value, ctx.maxChars, ctx.maxChars))
+      keep = unbalancedFrom;
     else if (cutInsideMember) keep = pieces.length - 1;
     members = members.filter((_, i) => (joined.lastPiece[i] ?? 0) < keep);
     const last = members.at(-1);
@@ -368,7 +377,18 @@ function paramRule(name: string, value: unknown): RuleSpec {
       name,
       problem: { code: 'invalid-value', why: `"${name}=?0" turns the rule off: ignored` },
     };
-  if (value instanceof Date) return { name, value: value.toISOString() };
+  if (value instanceof Date) {
+    // RFC 9651 allows 15-digit seconds; past ±8.64e15 ms JavaScript holds an Invalid Date.
+    if (Number.isNaN(value.getTime()))
+      return {
+        name,
+        problem: {
+          code: 'invalid-value',
+          why: `"${name}" has a date outside the range of JavaScript dates: ignored`,
+        },
+      };
+    return { name, value: value.toISOString() };
+  }
   if (
     typeof value === 'number' ||
     typeof value === 'string' ||
@@ -384,7 +404,9 @@ function paramRule(name: string, value: unknown): RuleSpec {
 }
 
 function describeBare(bare: unknown): string {
-  if (bare instanceof Date) return bare.toISOString();
+  if (bare instanceof Date) {
+    return Number.isNaN(bare.getTime()) ? 'a date out of range' : bare.toISOString();
+  }
   if (typeof bare === 'number' || typeof bare === 'boolean' || bare instanceof DisplayString) {
     return bare.toString();
   }

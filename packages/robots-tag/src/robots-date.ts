@@ -85,8 +85,9 @@ export function isDateWord(word: string): boolean {
 }
 
 const TIME = String.raw`(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:\s*([AaPp])\.?[Mm]\.?)?`;
+/** A year of four digits, or ISO 8601's expanded six with a sign, as `toISOString` writes it. */
 const ISO = new RegExp(
-  String.raw`^(\d{4})-(\d{2})-(\d{2})(?:[Tt ]` + TIME + String.raw`)?(?:\s*(\S.*))?$`,
+  String.raw`^(\d{4}|[+-]\d{6})-(\d{2})-(\d{2})(?:[Tt ]` + TIME + String.raw`)?(?:\s*(\S.*))?$`,
 );
 const DAY_FIRST = new RegExp(
   String.raw`^(\d{1,2})[\s-]+([A-Za-z]+)\.?[\s-]+(\d{4}|\d{2})(?:[\s,]+` +
@@ -118,7 +119,8 @@ interface Parts {
  * Parses an `unavailable_after` date. Accepted: RFC 1123 (`Fri, 25 Jun 2010 15:00:00 GMT`),
  * RFC 850 (`Friday, 25-Jun-10 15:00:00 PST`), asctime (`Fri Jun 25 15:00:00 2010`),
  * `25 Jun 2010 15:00:00 PST`, `June 25, 2010 3:00 pm EST`, ISO 8601 (`2010-06-25`,
- * `2010-06-25T15:00:00-08:00`). Zones: `Z`, `UT`, `UTC`, `GMT`, US zones (`EST` … `PDT`,
+ * `2010-06-25T15:00:00-08:00`, and the expanded years `toISOString` writes outside 0000–9999:
+ * `+275760-09-13T00:00:00.000Z`). Zones: `Z`, `UT`, `UTC`, `GMT`, US zones (`EST` … `PDT`,
  * `AKST`, `HST`), `CET`, `CEST`, numeric `±hh:mm` / `±hhmm` (also after `GMT`/`UTC`). No zone
  * means UTC. Two-digit years: 70–99 → 19xx, 00–69 → 20xx. Returns `undefined` for anything
  * else (never throws, never consults `Date.parse`).
@@ -141,6 +143,7 @@ export function parseRobotsDate(text: string): Date | undefined {
 function splitParts(t: string): Parts | undefined {
   let m = ISO.exec(t);
   if (m) {
+    if (m[1] === '-000000') return undefined; // ISO 8601 and ECMAScript: year zero is 0000
     return {
       year: Number(m[1]),
       month: Number(m[2]),

@@ -44,6 +44,30 @@ export function splitMembers(text: string): SplitResult {
   return { pieces, unbalancedFrom };
 }
 
+/**
+ * Whether the quote or parenthesis left open at `cut` (where `value` is cut; `splitMembers` of
+ * `value.slice(0, cut)` reported it unbalanced) closes within `lookahead` characters after the
+ * cut. If it does, the member where it opened runs past the cut. If not, it is taken as stray:
+ * as in a whole value that never closes it, the text from that member is split at every comma,
+ * so the pieces before the cut are whole members. Same scanner as {@link splitMembers}.
+ */
+export function closesAfterCut(value: string, cut: number, lookahead: number): boolean {
+  const end = Math.min(value.length, cut + lookahead);
+  let inQuote = false;
+  let depth = 0;
+  for (let i = 0; i < end; i++) {
+    const c = value.charCodeAt(i);
+    if (inQuote) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inQuote = false;
+    } else if (c === 0x22) inQuote = true;
+    else if (c === 0x28 /* ( */) depth++;
+    else if (c === 0x29 /* ) */) depth = depth > 0 ? depth - 1 : 0;
+    if (i >= cut && !inQuote && depth === 0) return true;
+  }
+  return false;
+}
+
 const DATE_MEMBER = /unavailable_after\s*:/i;
 
 /** Whether this member carries a legacy `unavailable_after:` date (whose text may hold commas). */
@@ -58,12 +82,21 @@ export function dateText(member: string): string {
 }
 
 /**
+ * A `token:` prefix with a rule or nothing after it (`360Spider: noindex`, `mar-bot:`). The
+ * colon of a time is followed by a digit (`15:00`), so a date piece never looks like this.
+ */
+const TOKEN_PREFIX = /^[A-Za-z0-9_-]+\s*:\s*(?:[A-Za-z]|$)/;
+
+/**
  * Whether a piece continues the date of the member before it: it starts with a digit
  * (`25-Jun-10 15:00:00 PST`, `2010 15:00`), or with a month/weekday name not followed by
- * `:`, `;` or `=` (`June 25, 2010`). A rule (`noarchive`, `googlebot: …`) never does.
+ * `:`, `;` or `=` (`June 25, 2010`). A rule never does: not `noarchive`, not a `token:` prefix
+ * even when the token starts with a digit or a month name (`360Spider: noindex`,
+ * `mar-bot: noindex`), not a member with `;` or `=` (`360spider;noindex`), which no date has.
  */
 export function continuesDate(piece: string): boolean {
   const t = piece.trimStart();
+  if (TOKEN_PREFIX.test(t) || t.includes(';') || t.includes('=')) return false;
   const c = t.charCodeAt(0);
   if (c >= 0x30 && c <= 0x39) return true;
   const m = /^([A-Za-z]{3,9})\.?\s*(.?)/.exec(t);

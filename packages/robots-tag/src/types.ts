@@ -124,7 +124,8 @@ export interface MetaScanOptions {
    */
   readonly maxHeadBytes?: number;
   /**
-   * Meta names read besides `robots`: the product tokens of the crawlers you care about.
+   * Meta names read besides `robots`: the product tokens of the crawlers you care about
+   * (not `*`: in a meta, `robots` is the name for every crawler, and `name="*"` is never read).
    * When omitted, every meta whose name is a product token is read, but only the *known*
    * rules of non-`robots` metas are kept and their diagnostics are dropped (so
    * `<meta name="description">` text does not produce noise).
