@@ -11,6 +11,22 @@ function summary(result: RobotsTagRules): string[] {
 
 const codes = (result: RobotsTagRules): string[] => result.diagnostics.map((d) => d.code);
 
+describe('a rule list written with `;` for `,`', () => {
+  it.each([
+    ['noindex;', ['*:noindex/legacy']],
+    ['noindex; nofollow', ['*:noindex/legacy', '*:nofollow/legacy']],
+    ['noindex, nofollow;', ['*:noindex/legacy', '*:nofollow/legacy']],
+    ['googlebot: noindex, nofollow;', ['googlebot:noindex/legacy', 'googlebot:nofollow/legacy']],
+    // A crawler's own token still names a rule set.
+    ['ExampleBot;', []],
+    ['ExampleBot;noindex', ['examplebot:noindex/structured']],
+  ] as const)('%j', (value, expected) => {
+    const result = parseRobotsTagHeaders(value);
+    expect(summary(result)).toEqual(expected);
+    expect(result.diagnostics).toEqual([]);
+  });
+});
+
 describe('the draft’s structured forms', () => {
   const cases: Array<[string, string[]]> = [
     // Both examples from the draft (neither is valid RFC 9651): ExampleBot has no rules.

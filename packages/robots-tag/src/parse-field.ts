@@ -247,7 +247,8 @@ function readSfList(t: string): Member | undefined {
   const lower = name.toLowerCase();
   if (params.size === 0)
     return lower === '*' || WORD.test(lower) ? { kind: 'bare', name: lower } : undefined;
-  if (!isProductToken(lower)) return undefined;
+  // A rule's name is no crawler's: `noindex; nofollow` is a rule list (see readLenientStructured).
+  if (!isProductToken(lower) || isKnownRule(lower)) return undefined;
   return { kind: 'structured', token: lower, rules: paramRules(params) };
 }
 
@@ -300,6 +301,12 @@ function readLenientStructured(t: string): Member {
     if (after !== '') rules.push(lenientRule(after));
   }
   const token = head === '' ? '*' : head.toLowerCase();
+  // `noindex;` or `noindex; nofollow`: no crawler is named after a rule, so this is a rule list
+  // with `;` for `,` (read as one, rule `noindex` was lost as a crawler's empty rule set).
+  if (eq < 0 && isKnownRule(token)) {
+    const rest = parts.slice(1).filter((part) => part.trim() !== '');
+    return { kind: 'rules', rules: [{ name: token }, ...rest.map(lenientRule)] };
+  }
   if (!isProductToken(token)) return { kind: 'invalid', why: `"${head}" is not a product token` };
   for (const part of parts.slice(1)) {
     if (part.trim() !== '') rules.push(lenientRule(part));
