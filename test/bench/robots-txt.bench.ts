@@ -1,6 +1,7 @@
 /**
  * robots.txt parse and match throughput, and retained heap, on the real-world corpus in
- * ../shared/corpus (13,436 files, 68,550 URLs), against `robots-parser` in the same run.
+ * ../shared/corpus (13,436 files, 68,550 URLs), against `robots-parser` in the same run;
+ * then the cost of a query against a file written to be slow (17,000 `/*…` rules).
  *
  * Run with `pnpm bench robots-txt` (node --expose-gc). Writes test/bench/results/robots-txt.md.
  * Measures the built package (what users get), not the sources.
@@ -150,6 +151,82 @@ const heap = {
   peer: retainedPerByte((text, url) => robotsParser(url, text)),
 };
 
+/**
+ * A file written to be slow: 17,000 rules like `Disallow: /*abbabaabbbabaaab` (493 KB).
+ * Every rule starts with `/*`, so no prefix can be indexed, and each piece's bigrams are in
+ * the path while the piece is not: matched rule by rule, every rule scans the whole path.
+ * Pseudo-random a/b text from a fixed seed, so every run builds the same file.
+ */
+function hostile(pathLength: number): { body: string; path: string } {
+  let seed = 1;
+  const letter = (): string => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) / 16777216 < 0.5 ? 'a' : 'b';
+  };
+  let path = '';
+  for (let i = 0; i < pathLength; i++) path += letter();
+  const pieces = new Set<string>();
+  while (pieces.size < 17_000) {
+    let piece = '';
+    for (let i = 0; i < 16; i++) piece += letter();
+    if (!path.includes(piece)) pieces.add(piece);
+  }
+  const rules = [...pieces].map((piece) => `Disallow: /*${piece}`);
+  return { body: `User-agent: *\n${rules.join('\n')}\n`, path };
+}
+
+/** Milliseconds of `query` on fresh parsed objects: the first run, and the best of `runs`. */
+function firstQuery(parse: () => unknown, query: (robots: unknown) => void, runs: number) {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const robots = parse();
+    const start = process.hrtime.bigint();
+    query(robots);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return { cold: times[0]!, best: Math.min(...times) };
+}
+
+/** Milliseconds per query once a parsed object has answered a few: best of `runs` batches. */
+function laterQuery(robots: unknown, query: (robots: unknown, i: number) => void, batch: number) {
+  for (let i = 0; i < 5; i++) query(robots, i);
+  return (
+    (bestOf(3, () => {
+      for (let i = 0; i < batch; i++) query(robots, i);
+    }) *
+      1e3) /
+    batch
+  );
+}
+
+const FIRST_RUNS = 6;
+const attack = [2_000, 8_000].map((length) => {
+  const { body, path } = hostile(length);
+  const ours = (robots: unknown, i = 0): void => {
+    if ((robots as ReturnType<typeof parseRobotsTxt>).isAllowed(`/${path}${i % 10}`, AGENT)) sink++;
+  };
+  const peer = (robots: unknown, i = 0): void => {
+    const url = `https://e.com/${path}${i % 10}`;
+    if ((robots as PeerRobots).isAllowed(url, AGENT)) sink++;
+  };
+  // robots-parser takes about half a second a query here: fewer runs, and only the short path.
+  const withPeer = length === 2_000;
+  return {
+    length,
+    bytes: body.length,
+    ours: {
+      first: firstQuery(() => parseRobotsTxt(body), ours, FIRST_RUNS),
+      later: laterQuery(parseRobotsTxt(body), ours, 20),
+    },
+    peer: withPeer
+      ? {
+          first: firstQuery(() => robotsParser('https://e.com/robots.txt', body), peer, 2),
+          later: laterQuery(robotsParser('https://e.com/robots.txt', body), peer, 1),
+        }
+      : undefined,
+  };
+});
+
 const f1 = (n: number): string => n.toFixed(1);
 const f2 = (n: number): string => n.toFixed(2);
 const ratio = (a: number, b: number): string => `${f1(a / b)}×`;
@@ -168,6 +245,17 @@ Peer: robots-parser (npm) in the same process. Node ${process.version}, ${new Da
 | retained heap, bytes per corpus byte | ${f2(heap.ours)} | ${f2(heap.peer)} | ${f1(heap.peer / heap.ours)}× less | ≤ 1 |
 
 Verdicts with agent \`${AGENT}\`: we disallow ${oursDisallowed.toLocaleString('en')} URLs, robots-parser ${peerDisallowed.toLocaleString('en')}, Google's reference library 30,258 (corpus README); we and robots-parser differ on ${disagreements.toLocaleString('en')}.
+
+A file written to be slow: 17,000 rules like \`Disallow: /*abbabaabbbabaaab\` (${(attack[0]!.bytes / 1e3).toFixed(0)} KB), none of them in the path, all of their bigrams in it; a path of a/b characters. Milliseconds per query (less is better). First query: the first of ${FIRST_RUNS} freshly parsed objects (on the 2,000-character row, the first use of that code in the process, not yet optimised by V8) / the best of them (of 2 for robots-parser). Later queries: best of 3 batches, after 5 warm-up queries.
+
+| path | first query, ms | later queries, ms | robots-parser first, ms | robots-parser later, ms |
+| --- | ---: | ---: | ---: | ---: |
+${attack
+  .map(
+    (a) =>
+      `| ${a.length.toLocaleString('en')} characters | ${f1(a.ours.first.cold)} / ${f1(a.ours.first.best)} | ${f2(a.ours.later)} | ${a.peer === undefined ? '–' : `${f1(a.peer.first.cold)} / ${f1(a.peer.first.best)}`} | ${a.peer === undefined ? '–' : f1(a.peer.later)} |`,
+  )
+  .join('\n')}
 `;
 
 mkdirSync(fileURLToPath(new URL('.', resultsFile)), { recursive: true });

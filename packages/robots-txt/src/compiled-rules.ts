@@ -1,9 +1,10 @@
-import { directMatch } from './direct-match.js';
+import { directMatch, OVER_BUDGET } from './direct-match.js';
 import { normalizePattern } from './normalize-pattern.js';
 import { tableAt } from './number-table.js';
 import { hasPrefix, wildcardMatch, wildcardSegments } from './pattern-match.js';
 import { PrefixIndex } from './prefix-index.js';
 import type { RuleRanges, RuleTable } from './rule-table.js';
+import { WILDCARD_BUDGET, WildcardSweep } from './wildcard-sweep.js';
 
 // Bits of a rule's packed word: flags, then the literal characters at indices 1, 2 and 3 of
 // the pattern (0 where its literal prefix is shorter), 7 bits each.
@@ -33,12 +34,16 @@ const SMALL = 16;
 const LARGE = 128;
 const INDEX_AFTER = 3;
 
+/** What `#direct` returns when the compiled rules are to answer. */
+const COMPILED = -2;
+
 const NO_POSITIONS = new Uint32Array(0);
 const NO_BIGRAMS = new Int32Array(0);
 
 /**
  * The rules of the groups selected for an agent. The first {@link DIRECT_QUERIES} queries
- * are decided from the file's text as it is; then the rules are compiled, in place, into
+ * are decided from the file's text as it is (unless one would spend more than
+ * {@link WILDCARD_BUDGET} on wildcard rules); then the rules are compiled, in place, into
  * decision order: longest normalised pattern first (RFC 9309 §2.2.2 "most octets"),
  * `allow` before `disallow` on equal length, then file order — so the first rule that
  * matches decides. Matching never backtracks (see `wildcardMatch`).
@@ -50,12 +55,20 @@ const NO_BIGRAMS = new Int32Array(0);
  * compare. Larger sets add buckets by the second character (17–128 rules) or a
  * {@link PrefixIndex} (more), and 64-bit bigram masks that reject most wildcard rules in
  * two word operations.
+ *
+ * Wildcard rules that pass those filters are tested one by one, each with `indexOf` scans
+ * of the path, until a query has spent {@link WILDCARD_BUDGET} on them; the rest of that
+ * query's wildcard tests are then answered by one {@link WildcardSweep} over the path,
+ * which decides all the wildcard rules at once (a file of thousands of `/*…` rules cannot
+ * make a query cost rules × path). The sweep's automaton is built the first time it is
+ * needed, and never for ordinary files.
  */
 export class CompiledRules {
   /** Number of rules. */
   readonly size: number;
   readonly #file: RuleTable;
   readonly #ranges: RuleRanges;
+  readonly #wildcardBudget: number;
   #compiled = false;
   /** Queries answered: directly at first, then compiled ones until the index is built. */
   #queries = 0;
@@ -80,10 +93,24 @@ export class CompiledRules {
   #hashed = '';
   #pathLo = 0;
   #pathHi = 0;
+  /** What the current query may still spend on testing wildcard rules one by one. */
+  #budget = 0;
+  /** The current query's wildcard rules are answered by the sweep. */
+  #swept = false;
+  #sweep: WildcardSweep | undefined = undefined;
+  /** Positions of the wildcard rules, and room for the candidates of one sweep. */
+  #wildcards: Uint32Array = NO_POSITIONS;
+  #candidates: Uint32Array = NO_POSITIONS;
+  #sweeps = 0;
 
-  constructor(file: RuleTable, ranges: RuleRanges) {
+  /**
+   * @param options.wildcardBudget Overrides {@link WILDCARD_BUDGET} (tests force the sweep
+   *   with 0, or rule it out with Infinity).
+   */
+  constructor(file: RuleTable, ranges: RuleRanges, options?: { wildcardBudget?: number }) {
     this.#file = file;
     this.#ranges = ranges;
+    this.#wildcardBudget = options?.wildcardBudget ?? WILDCARD_BUDGET;
     let size = 0;
     for (const [from, to] of ranges) size += to - from;
     this.size = size;
@@ -93,7 +120,7 @@ export class CompiledRules {
   allows(path: string): boolean {
     if (!this.#compiled) {
       const r = this.#direct(path);
-      if (r !== -2) return r < 0 || this.isAllow(r);
+      if (r !== COMPILED) return r < 0 || this.isAllow(r);
     }
     const position = this.#firstMatch(path);
     return position < 0 || ((this.#items[3 * position + 1] as number) & FLAG_ALLOW) !== 0;
@@ -103,10 +130,20 @@ export class CompiledRules {
   decide(path: string): number {
     if (!this.#compiled) {
       const r = this.#direct(path);
-      if (r !== -2) return r;
+      if (r !== COMPILED) return r;
     }
     const position = this.#firstMatch(path);
     return position < 0 ? -1 : this.#ruleIndex[position]!;
+  }
+
+  /** @internal Queries whose wildcard rules were decided by a sweep (for tests). */
+  get sweeps(): number {
+    return this.#sweeps;
+  }
+
+  /** @internal True once the rules are compiled (for tests). */
+  get compiled(): boolean {
+    return this.#compiled;
   }
 
   /** True when rule `r` (a file index) is an `allow` rule. */
@@ -115,14 +152,18 @@ export class CompiledRules {
     return (tableAt(file.table, file.ruleInfoAt + r) & 1) === 1;
   }
 
-  /** The direct answer while queries remain for it; else compiles and returns -2. */
+  /**
+   * The direct answer while queries remain for it and it stays within the wildcard budget;
+   * else compiles and returns {@link COMPILED}.
+   */
   #direct(path: string): number {
     if (this.#queries < DIRECT_QUERIES) {
       this.#queries++;
-      return directMatch(this.#file, this.#ranges, path);
+      const r = directMatch(this.#file, this.#ranges, path, this.#wildcardBudget);
+      if (r !== OVER_BUDGET) return r;
     }
     this.#compile();
-    return -2;
+    return COMPILED;
   }
 
   /** Position (decision order) of the deciding rule for `path`, or -1 when none matches. */
@@ -132,6 +173,8 @@ export class CompiledRules {
       (path.charCodeAt(1) & 0x7f) |
       ((path.charCodeAt(2) & 0x7f) << 7) |
       ((path.charCodeAt(3) & 0x7f) << 14);
+    this.#budget = this.#wildcardBudget;
+    this.#swept = false;
     let index = this.#index;
     if (index === undefined && this.size > LARGE && ++this.#queries > INDEX_AFTER) {
       index = this.#index = this.#buildIndex();
@@ -192,6 +235,11 @@ export class CompiledRules {
           if (((lo & ~this.#pathLo) | (hi & ~this.#pathHi)) !== 0) return false;
         }
       }
+      if (this.#swept) return this.#sweep!.matches(position);
+      if ((this.#budget -= path.length) < 0) {
+        this.#sweepPath(path, probe);
+        return this.#sweep!.matches(position);
+      }
       return wildcardMatch(
         this.#segments[position]!,
         (word & FLAG_ANCHORED) !== 0,
@@ -202,6 +250,56 @@ export class CompiledRules {
     if ((word & FLAG_ANCHORED) !== 0) return path === items[k];
     if ((word & FLAG_SHORT_PREFIX) !== 0) return true;
     return hasPrefix(path, items[k] as string, (word & FLAG_SLASH) !== 0 ? 4 : 0);
+  }
+
+  /** False when `path` lacks a bigram of wildcard rule `position` (bigram masks exist). */
+  #hasBigrams(position: number, path: string): boolean {
+    const bigrams = this.#bigrams;
+    const lo = bigrams[2 * position]!;
+    const hi = bigrams[2 * position + 1]!;
+    if ((lo | hi) === 0) return true;
+    if (this.#hashed !== path) this.#hashPath(path);
+    return ((lo & ~this.#pathLo) | (hi & ~this.#pathHi)) === 0;
+  }
+
+  /**
+   * Decides every wildcard rule that passes the probe and bigram filters against `path` in
+   * one sweep; the rest of the query reads the verdicts from it.
+   */
+  #sweepPath(path: string, probe: number): void {
+    const sweep = (this.#sweep ??= this.#buildSweep());
+    const wildcards = this.#wildcards;
+    const candidates = this.#candidates;
+    const items = this.#items;
+    const hasBigrams = this.#bigrams.length > 0;
+    let count = 0;
+    for (let w = 0; w < wildcards.length; w++) {
+      const position = wildcards[w]!;
+      const k = 3 * position;
+      if ((probe & (items[k + 2] as number)) !== (items[k + 1] as number) >>> PROBE_SHIFT) continue;
+      if (hasBigrams && !this.#hasBigrams(position, path)) continue;
+      candidates[count++] = w;
+    }
+    sweep.run(path, candidates, count);
+    this.#swept = true;
+    this.#sweeps++;
+  }
+
+  #buildSweep(): WildcardSweep {
+    const items = this.#items;
+    const positions: number[] = [];
+    const segments: (readonly string[])[] = [];
+    const anchored: number[] = [];
+    for (let i = 0; i < this.size; i++) {
+      const kept = this.#segments[i];
+      if (kept === undefined) continue;
+      positions.push(i);
+      segments.push(kept);
+      anchored.push(((items[3 * i + 1] as number) & FLAG_ANCHORED) !== 0 ? 1 : 0);
+    }
+    this.#wildcards = Uint32Array.from(positions);
+    this.#candidates = new Uint32Array(positions.length);
+    return new WildcardSweep(this.#wildcards, segments, Uint8Array.from(anchored), this.size);
   }
 
   #hashPath(path: string): void {

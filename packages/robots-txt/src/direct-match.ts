@@ -1,6 +1,6 @@
 import { normalizePattern } from './normalize-pattern.js';
 import { tableAt } from './number-table.js';
-import { patternMatches } from './pattern-match.js';
+import { wildcardMatch, wildcardSegments } from './pattern-match.js';
 import type { RuleRanges, RuleTable } from './rule-table.js';
 
 /**
@@ -15,6 +15,9 @@ const LITERAL = ((): Uint8Array => {
   return t;
 })();
 
+/** What {@link directMatch} returns when its wildcard budget ran out before a verdict. */
+export const OVER_BUDGET = -2;
+
 /**
  * Decides `path` against the rules of `ranges` by reading the file's text as it is: no
  * sorting, no copies but of the few patterns that pass a first-character check. This is
@@ -22,8 +25,17 @@ const LITERAL = ((): Uint8Array => {
  * never pays for compiling. Returns the file index of the deciding rule (the longest
  * normalised pattern that matches; `allow` on a tie; then the first in file order, as
  * {@link CompiledRules} orders them), or -1 when none matches.
+ *
+ * Each wildcard rule tested is charged the path's length against `budget` (see
+ * `WILDCARD_BUDGET`); when it runs out, the answer is {@link OVER_BUDGET} and the caller
+ * compiles the rules, whose matcher bounds the work of such files.
  */
-export function directMatch(rules: RuleTable, ranges: RuleRanges, path: string): number {
+export function directMatch(
+  rules: RuleTable,
+  ranges: RuleRanges,
+  path: string,
+  budget: number,
+): number {
   const { text, table, ruleStartAt, ruleInfoAt, normalized } = rules;
   const second = path.charCodeAt(1);
   let best = -1;
@@ -46,7 +58,18 @@ export function directMatch(rules: RuleTable, ranges: RuleRanges, path: string):
       const pattern = normalized ? written : normalizePattern(written);
       const length = pattern.length;
       if (length < bestLength || (length === bestLength && (bestAllow || !allow))) continue;
-      if (patternMatches(pattern, path)) {
+      const anchored = pattern.charCodeAt(length - 1) === 36; // '$'
+      const body = anchored ? pattern.slice(0, -1) : pattern;
+      let matches: boolean;
+      if (!body.includes('*')) {
+        matches = anchored ? path === body : path.startsWith(body);
+      } else {
+        // A wildcard rule may scan the whole path.
+        budget -= path.length;
+        if (budget < 0) return OVER_BUDGET;
+        matches = wildcardMatch(wildcardSegments(body), anchored, false, path);
+      }
+      if (matches) {
         best = r;
         bestLength = length;
         bestAllow = allow;

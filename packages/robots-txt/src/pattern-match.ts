@@ -16,7 +16,7 @@ export function hasPrefix(path: string, prefix: string, checked: number): boolea
 }
 
 /** True when `path` ends with `suffix` (a character loop, as in {@link hasPrefix}). */
-function hasSuffix(path: string, suffix: string): boolean {
+export function hasSuffix(path: string, suffix: string): boolean {
   const offset = path.length - suffix.length;
   if (offset < 0) return false;
   for (let i = suffix.length - 1; i >= 0; i--)
@@ -64,12 +64,4 @@ export function wildcardSegments(body: string): string[] {
   for (let p = 1; p < pieces.length - 1; p++) if (pieces[p] !== '') kept.push(pieces[p]!);
   kept.push(pieces[pieces.length - 1]!);
   return kept;
-}
-
-/** True when the normalised `pattern` matches `path`, with no precomputed form. */
-export function patternMatches(pattern: string, path: string): boolean {
-  const anchored = pattern.charCodeAt(pattern.length - 1) === 36; // '$'
-  const body = anchored ? pattern.slice(0, -1) : pattern;
-  if (!body.includes('*')) return anchored ? path === body : path.startsWith(body);
-  return wildcardMatch(wildcardSegments(body), anchored, false, path);
 }
