@@ -19,21 +19,15 @@ export interface SplitResult {
 export function splitMembers(text: string): SplitResult {
   const pieces: string[] = [];
   let start = 0;
-  let inQuote = false;
-  let depth = 0;
+  const nesting: Nesting = { inQuote: false, depth: 0 };
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inQuote) {
-      if (c === 0x5c /* \ */) i++;
-      else if (c === 0x22 /* " */) inQuote = false;
-    } else if (c === 0x22) inQuote = true;
-    else if (c === 0x28 /* ( */) depth++;
-    else if (c === 0x29 /* ) */) depth = depth > 0 ? depth - 1 : 0;
-    else if (c === 0x2c /* , */ && depth === 0) {
+    i = stepNesting(text, i, nesting);
+    if (text.charCodeAt(i) === 0x2c /* , */ && !nesting.inQuote && nesting.depth === 0) {
       pieces.push(text.slice(start, i));
       start = i + 1;
     }
   }
+  const { inQuote, depth } = nesting;
   if (!inQuote && depth === 0) {
     pieces.push(text.slice(start));
     return { pieces, unbalancedFrom: -1 };
@@ -53,19 +47,33 @@ export function splitMembers(text: string): SplitResult {
  */
 export function closesAfterCut(value: string, cut: number, lookahead: number): boolean {
   const end = Math.min(value.length, cut + lookahead);
-  let inQuote = false;
-  let depth = 0;
+  const nesting: Nesting = { inQuote: false, depth: 0 };
   for (let i = 0; i < end; i++) {
-    const c = value.charCodeAt(i);
-    if (inQuote) {
-      if (c === 0x5c /* \ */) i++;
-      else if (c === 0x22 /* " */) inQuote = false;
-    } else if (c === 0x22) inQuote = true;
-    else if (c === 0x28 /* ( */) depth++;
-    else if (c === 0x29 /* ) */) depth = depth > 0 ? depth - 1 : 0;
-    if (i >= cut && !inQuote && depth === 0) return true;
+    i = stepNesting(value, i, nesting);
+    if (i >= cut && !nesting.inQuote && nesting.depth === 0) return true;
   }
   return false;
+}
+
+/** Whether the reader is inside a double-quoted string, and how many parentheses are open. */
+interface Nesting {
+  inQuote: boolean;
+  depth: number;
+}
+
+/**
+ * Reads the character at `i` into `nesting` (a `\` escape in a string takes the next one with
+ * it; a stray `)` is ignored) and returns the index of the last character read.
+ */
+function stepNesting(text: string, i: number, nesting: Nesting): number {
+  const c = text.charCodeAt(i);
+  if (nesting.inQuote) {
+    if (c === 0x5c /* \ */) return i + 1;
+    if (c === 0x22 /* " */) nesting.inQuote = false;
+  } else if (c === 0x22) nesting.inQuote = true;
+  else if (c === 0x28 /* ( */) nesting.depth++;
+  else if (c === 0x29 /* ) */ && nesting.depth > 0) nesting.depth--;
+  return i;
 }
 
 const DATE_MEMBER = /unavailable_after\s*:/i;
