@@ -249,6 +249,15 @@ describe('field lines and input shapes', () => {
     expect(summary(parseRobotsTagHeaders(headers))).toEqual(['*:noarchive/legacy']);
   });
 
+  it('reads array values of pairs and { name, value } entries as one line each (headersDistinct)', () => {
+    const distinct = { 'x-robots-tag': ['googlebot: noindex', 'nofollow'], 'content-type': ['x'] };
+    const expected = ['googlebot:noindex/legacy', '*:nofollow/legacy'];
+    expect(summary(parseRobotsTagHeaders(Object.entries(distinct)))).toEqual(expected);
+    expect(
+      summary(parseRobotsTagHeaders([{ name: 'X-Robots-Tag', value: distinct['x-robots-tag'] }])),
+    ).toEqual(expected);
+  });
+
   it('picks robots-tag / x-robots-tag lines, any case, out of [name, value] pairs', () => {
     const pairs: Array<[string, string]> = [
       ['Content-Type', 'text/html'],

@@ -15,9 +15,19 @@ function robotsFieldName(name: unknown): FieldLine['field'] | undefined {
   return lower === 'robots-tag' || lower === 'x-robots-tag' ? lower : undefined;
 }
 
+/** Adds a header's value: one line, or one per string of an array (Node's `headersDistinct`). */
+function pushValues(lines: FieldLine[], field: FieldLine['field'], value: unknown): void {
+  if (field === undefined) return;
+  if (typeof value === 'string') lines.push({ value, field });
+  else if (Array.isArray(value)) {
+    for (const v of value as unknown[]) if (typeof v === 'string') lines.push({ value: v, field });
+  }
+}
+
 /**
- * Turns every accepted input shape into field lines, in input order. Entries of other headers
- * and values that are not strings are skipped.
+ * Turns every accepted input shape into field lines, in input order. A header's value may be
+ * a string or an array of strings in each shape. Entries of other headers and values that are
+ * neither are skipped.
  */
 export function collectFieldLines(input: RobotsTagHeaderInput): FieldLine[] {
   if (typeof input === 'string') return [{ value: input, field: undefined }];
@@ -35,13 +45,10 @@ export function collectFieldLines(input: RobotsTagHeaderInput): FieldLine[] {
       if (typeof entry === 'string') {
         lines.push({ value: entry, field: undefined });
       } else if (Array.isArray(entry)) {
-        const field = robotsFieldName(entry[0]);
-        const value: unknown = entry[1];
-        if (field !== undefined && typeof value === 'string') lines.push({ value, field });
+        pushValues(lines, robotsFieldName(entry[0]), entry[1]);
       } else if (typeof entry === 'object' && entry !== null) {
         const { name, value } = entry as { name?: unknown; value?: unknown };
-        const field = robotsFieldName(name);
-        if (field !== undefined && typeof value === 'string') lines.push({ value, field });
+        pushValues(lines, robotsFieldName(name), value);
       }
     }
     return lines;
@@ -54,13 +61,7 @@ export function collectFieldLines(input: RobotsTagHeaderInput): FieldLine[] {
     return lines;
   }
   for (const [name, value] of Object.entries(input as Record<string, unknown>)) {
-    const field = robotsFieldName(name);
-    if (field === undefined) continue;
-    if (typeof value === 'string') lines.push({ value, field });
-    else if (Array.isArray(value)) {
-      for (const v of value as unknown[])
-        if (typeof v === 'string') lines.push({ value: v, field });
-    }
+    pushValues(lines, robotsFieldName(name), value);
   }
   return lines;
 }

@@ -82,9 +82,13 @@ export interface HeadersLike {
   get(name: string): string | null;
 }
 
-/** One header field line: a `[name, value]` pair or a Playwright-style `{ name, value }`. */
+/**
+ * One header: a `[name, value]` pair or a Playwright-style `{ name, value }`; an array value is
+ * one element per field line (`Object.entries(res.headersDistinct)`).
+ */
 export type HeaderEntry =
-  readonly [name: string, value: string] | { readonly name: string; readonly value: string };
+  | readonly [name: string, value: string | readonly string[]]
+  | { readonly name: string; readonly value: string | readonly string[] };
 
 /**
  * A Node-style header object (`IncomingHttpHeaders`, undici `request()`'s `headers`): names are
