@@ -86,7 +86,10 @@ export class RobotsCache {
   /** The settings' store, guarded: it never throws, rejects or hangs. */
   readonly #store: RobotsStore | undefined;
   readonly #hot: LRUCache<string, CacheEntry>;
+  /** What each origin's waiters wait for (the lookup in flight, or close()). */
   readonly #inflight = new Map<string, Promise<Resolved>>();
+  /** The lookups in flight themselves, which close() waits for. */
+  readonly #refreshing = new Set<Promise<Resolved>>();
   readonly #closing = new AbortController();
 
   constructor(settings: RobotsCacheSettings) {
@@ -121,12 +124,21 @@ export class RobotsCache {
     }
     let pending = this.#inflight.get(origin);
     if (pending === undefined) {
-      pending = this.#refresh(origin).finally(() => this.#inflight.delete(origin));
+      const refresh = this.#refresh(origin);
+      this.#refreshing.add(refresh);
+      refresh.then(
+        () => this.#refreshing.delete(refresh),
+        () => this.#refreshing.delete(refresh),
+      );
+      // Its waiters let go at close() at once, whatever the lookup still waits for. One
+      // listener per origin in flight, not per waiter: a signal's listeners are kept in a list
+      // that each add and remove walks.
+      pending = raceSignal(refresh, this.#closing.signal).finally(() =>
+        this.#inflight.delete(origin),
+      );
       this.#inflight.set(origin, pending);
     }
-    // Waiters let go at close() at once, whatever the lookup is still waiting for.
-    const closing = this.#closing.signal;
-    return raceSignal(signal === undefined ? pending : raceSignal(pending, signal), closing);
+    return signal === undefined ? pending : raceSignal(pending, signal);
   }
 
   /** Forgets `origin` in memory and in the store. */
@@ -140,7 +152,7 @@ export class RobotsCache {
    * have all let go of their connections and store calls.
    */
   close(reason: Error): Promise<void> {
-    const settling = [...this.#inflight.values()];
+    const settling = [...this.#refreshing];
     this.#closing.abort(reason);
     this.#hot.clear();
     return Promise.allSettled(settling).then(() => undefined);
