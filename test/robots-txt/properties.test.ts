@@ -1,7 +1,7 @@
 /**
  * Property tests (fast-check): the parser never throws and stays bounded, the three ways
  * to ask agree, normalisation is idempotent, the string fast path equals the WHATWG path,
- * and the matcher agrees with a slow reference matcher written here from the RFC text.
+ * and the matcher agrees with a slow reference matcher written from the RFC text.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import {
   parseRobotsTxt,
   toMatchPath,
 } from '@polite-crawler/robots-txt';
+import { referenceGlob } from './reference-glob.js';
 
 const KEYS = [
   'user-agent',
@@ -279,29 +280,13 @@ function referenceAllowed(
     if (anchored) p = p.slice(0, -1);
     p = p.replaceAll('$', '%24');
     const length = p.length + (anchored ? 1 : 0);
-    if (!globMatches(p, url, anchored)) continue;
+    if (!referenceGlob(p, url, anchored)) continue;
     if (length > best || (length === best && allow)) {
       best = length;
       bestAllow = allow;
     }
   }
   return best < 0 || bestAllow;
-}
-
-function globMatches(pattern: string, text: string, anchored: boolean): boolean {
-  const memo = new Map<number, boolean>();
-  const go = (i: number, j: number): boolean => {
-    const key = i * 10_000 + j;
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    let result: boolean;
-    if (i === pattern.length) result = !anchored || j === text.length;
-    else if (pattern[i] === '*') result = go(i + 1, j) || (j < text.length && go(i, j + 1));
-    else result = j < text.length && pattern[i] === text[j] && go(i + 1, j + 1);
-    memo.set(key, result);
-    return result;
-  };
-  return go(0, 0);
 }
 
 describe('the matcher agrees with the reference', () => {

@@ -12,6 +12,7 @@ import { CompiledRules } from '../../packages/robots-txt/src/compiled-rules.js';
 import type { RuleTable } from '../../packages/robots-txt/src/rule-table.js';
 import { WILDCARD_BUDGET, WildcardSweep } from '../../packages/robots-txt/src/wildcard-sweep.js';
 import { wildcardSegments } from '../../packages/robots-txt/src/pattern-match.js';
+import { referenceGlob } from './reference-glob.js';
 
 interface Rule {
   readonly allow: boolean;
@@ -45,20 +46,7 @@ function compiled(rules: readonly Rule[], wildcardBudget: number): CompiledRules
 /** Whether the normalised `pattern` matches `path`, by RFC 9309 §2.2.2 read literally. */
 function globMatches(pattern: string, path: string): boolean {
   const anchored = pattern.endsWith('$');
-  const body = anchored ? pattern.slice(0, -1) : pattern;
-  const memo = new Map<number, boolean>();
-  const go = (i: number, j: number): boolean => {
-    const key = i * 100_000 + j;
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    let result: boolean;
-    if (i === body.length) result = !anchored || j === path.length;
-    else if (body[i] === '*') result = go(i + 1, j) || (j < path.length && go(i, j + 1));
-    else result = j < path.length && body[i] === path[j] && go(i + 1, j + 1);
-    memo.set(key, result);
-    return result;
-  };
-  return go(0, 0);
+  return referenceGlob(anchored ? pattern.slice(0, -1) : pattern, path, anchored);
 }
 
 /** The deciding rule: longest pattern, `allow` on a tie, then the first; -1 when none matches. */
