@@ -641,4 +641,50 @@ describe('memory bound', () => {
     expect(policy.peek(`${origins[0]}/`)).toBeUndefined();
     expect(policy.peek(`${origins[2]}/private`)).toMatchObject({ allowed: false });
   });
+
+  /** `count` origins whose robots.txt answers `status`, each on a server of its own. */
+  async function origins(count: number, status: number) {
+    return Promise.all(
+      Array.from({ length: count }, () =>
+        server(switchable(status === 200 ? { status, body: RULES } : { status }).handler),
+      ),
+    );
+  }
+
+  it('drops other entries before an unreachable origin whose retry is not due', async () => {
+    const [down] = await origins(1, 503);
+    const [a, b] = await origins(2, 200);
+    const { policy } = polite({ maxOrigins: 2, unreachableRetryInterval: 60_000 });
+    expect(await policy.check(`${down!.origin}/`)).toMatchObject({ reason: 'unreachable' });
+    await policy.check(`${a!.origin}/`);
+    await policy.check(`${b!.origin}/`);
+    // Cycling through more origins than the cache holds does not refetch from the failing one.
+    expect(await policy.check(`${down!.origin}/again`)).toMatchObject({ reason: 'unreachable' });
+    expect(down!.hits('/robots.txt')).toHaveLength(1);
+    expect(policy.peek(`${a!.origin}/`)).toBeUndefined();
+    expect(policy.peek(`${b!.origin}/private`)).toMatchObject({ allowed: false });
+  });
+
+  it('drops an unreachable origin first once its retry is due', async () => {
+    const [down] = await origins(1, 503);
+    const [a, b] = await origins(2, 200);
+    const { policy, clock } = polite({ maxOrigins: 2, unreachableRetryInterval: 60_000 });
+    await policy.check(`${down!.origin}/`);
+    await policy.check(`${a!.origin}/`);
+    await clock.advance(60_000);
+    await policy.check(`${b!.origin}/`);
+    expect(policy.peek(`${a!.origin}/private`)).toMatchObject({ allowed: false });
+    expect(policy.peek(`${b!.origin}/private`)).toMatchObject({ allowed: false });
+  });
+
+  it('keeps the bound when every entry is an unreachable origin: the least recent goes', async () => {
+    const [first, second, third] = await origins(3, 503);
+    const { policy } = polite({ maxOrigins: 2, unreachableRetryInterval: 60_000 });
+    for (const s of [first!, second!, third!]) await policy.check(`${s.origin}/`);
+    expect(policy.peek(`${first!.origin}/`)).toBeUndefined();
+    expect(policy.peek(`${second!.origin}/`)).toMatchObject({ reason: 'unreachable' });
+    expect(policy.peek(`${third!.origin}/`)).toMatchObject({ reason: 'unreachable' });
+    await policy.check(`${first!.origin}/`);
+    expect(first!.hits('/robots.txt')).toHaveLength(2);
+  });
 });

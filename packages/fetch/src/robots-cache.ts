@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
-import { LRUCache } from 'lru-cache';
 import { parseRobotsTxt } from '@polite-crawler/robots-txt';
 import type { Agent, AgentRules, RobotsTxt } from '@polite-crawler/robots-txt';
 import type { EventSink } from './events.js';
+import { RobotsEntries } from './robots-entries.js';
 import { fetchRobotsTxt } from './robots-fetcher.js';
 import type { RobotsFetchOutcome, RobotsFetchSettings } from './robots-fetcher.js';
 import { raceSignal } from './signals.js';
@@ -85,7 +85,7 @@ export class RobotsCache {
   readonly #settings: RobotsCacheSettings;
   /** The settings' store, guarded: it never throws, rejects or hangs. */
   readonly #store: RobotsStore | undefined;
-  readonly #hot: LRUCache<string, CacheEntry>;
+  readonly #hot: RobotsEntries<CacheEntry>;
   /** What each origin's waiters wait for (the lookup in flight, or close()). */
   readonly #inflight = new Map<string, Promise<Resolved>>();
   /** The lookups in flight themselves, which close() waits for. */
@@ -100,7 +100,7 @@ export class RobotsCache {
         : guardStore(settings.store, settings.storeTimeout, settings.fetch.clock);
     // One listener per task in flight (bounded by the work itself), removed as each settles.
     setMaxListeners(0, this.#closing.signal);
-    this.#hot = new LRUCache<string, CacheEntry>({ max: settings.maxOrigins });
+    this.#hot = new RobotsEntries<CacheEntry>(settings.maxOrigins, settings.fetch.clock);
   }
 
   /** The fresh in-memory entry for `origin`, if any (no I/O). */
