@@ -7,7 +7,8 @@
  */
 import * as undici from 'undici';
 import type { Dispatcher } from 'undici';
-import { createPoliteFetch } from '@polite-crawler/fetch';
+// The built package, as users run it (see fetch.bench.ts).
+import { createPoliteFetch } from '../../packages/fetch/dist/index.js';
 import { BENCH_HTML, BENCH_PAGE, BENCH_ROBOTS } from './bench-bodies.js';
 
 const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';

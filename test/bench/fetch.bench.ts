@@ -21,7 +21,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { LookupFunction } from 'node:net';
 import * as undici from 'undici';
-import { createPoliteFetch, createRobotsPolicy } from '@polite-crawler/fetch';
+// The built package, as users run it (through the tsconfig paths, tsx would compile the source
+// itself, with esbuild's name-keeping helpers on every function it creates).
+import { createPoliteFetch, createRobotsPolicy } from '../../packages/fetch/dist/index.js';
 import { BENCH_HTML, BENCH_PAGE, BENCH_ROBOTS } from './bench-bodies.js';
 import { fmt, report } from './bench-report.js';
 
