@@ -2,11 +2,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsPolicy, isRobotsInvalidOptionError } from '@polite-crawler/fetch';
 import type { RobotsPolicy } from '@polite-crawler/fetch';
 import { DEFAULTS, createPlaywrightGate } from '@polite-crawler/playwright';
-import type { PlaywrightGateOptions } from '@polite-crawler/playwright';
+import type { GateEvent, PlaywrightGateOptions } from '@polite-crawler/playwright';
 import { startSite } from '../crawlee/helpers/site-server.js';
 import type { Answer, SiteServer } from '../crawlee/helpers/site-server.js';
 import { launchChromium } from './helpers/chromium.js';
-import { FakeClock } from '../fetch/helpers/fake-clock.js';
+import { FakeClock, until } from '../fetch/helpers/fake-clock.js';
 import type { Browser, BrowserContext } from './helpers/playwright-core.js';
 
 const USER_AGENT = 'GateBot/1.0 (+http://127.0.0.1/bot)';
@@ -21,6 +21,13 @@ function metaEndingAt(end: number): Answer {
     body: `${prefix}${padding}</title>${META}<link rel="icon" href="data:,"></head><body>capped</body></html>`,
   };
 }
+
+/**
+ * What the gate sent for `path`: as a page closes, Chromium may still send a request it had
+ * paused for the route itself, unrouted, with its own User-Agent (see the README's limits).
+ */
+const sentByGate = (server: SiteServer, path: string): SiteServer['seen'] =>
+  server.hits(path).filter((hit) => hit.headers['user-agent'] === USER_AGENT);
 
 let browser: Browser;
 let site: SiteServer;
@@ -216,6 +223,92 @@ describe('pacing and options', () => {
     expect(paced.hits('/next.png')).toHaveLength(0);
     await clock.advance(29_000);
     await clock.until(() => paced.hits('/next.png').length === 1, 'the second image');
+  });
+
+  it('drops the requests of a closed page that still wait for their slot: the gate never sends them', async () => {
+    const clock = new FakeClock();
+    const images = ['/queued/1.png', '/queued/2.png', '/queued/3.png'];
+    const png: Answer = { headers: { 'content-type': 'image/png' }, body: 'png' };
+    const queued = await startSite({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' },
+      '/gallery': {
+        headers: { 'content-type': 'text/html' },
+        body: images.map((src) => `<img src="${src}">`).join(''),
+      },
+      '/next': { headers: { 'content-type': 'text/html' }, body: '<p>next</p>' },
+      ...Object.fromEntries(images.map((src) => [src, png])),
+    });
+    // The page takes the slot; each image must wait 10 s after it, on a clock that stands still.
+    const policy = createRobotsPolicy({
+      userAgent: USER_AGENT,
+      minInterval: 10_000,
+      concurrency: 1,
+      clock,
+    });
+    const events: GateEvent[] = [];
+    const gate = createPlaywrightGate({ policy, onEvent: (event) => events.push(event) });
+    const context = await browser.newContext();
+    cleanup.push(async () => {
+      await context.close();
+      await policy.close();
+      await queued.close();
+    });
+    await gate.attach(context);
+    const page = await context.newPage();
+    const asked = new Set<string>();
+    page.on('request', (request) => asked.add(new URL(request.url()).pathname));
+    await page.goto(`${queued.origin}/gallery`, { waitUntil: 'domcontentloaded' });
+    await clock.until(
+      () => images.every((src) => asked.has(src)) && clock.pending > 0,
+      'the images waiting for their slot',
+    );
+    // Let the route handlers of all three reach the wait.
+    await page.waitForTimeout(200);
+    await page.close();
+
+    const dropped = (): string[] =>
+      events
+        .filter((event) => event.type === 'request-failed')
+        .filter((event) => (event.error as Error).name === 'AbortError')
+        .map((event) => new URL(event.url).pathname)
+        .sort();
+    await clock.until(() => dropped().length === images.length, 'the dropped images');
+    expect(dropped()).toEqual(images);
+    // Long past every image's turn: the gate sends none of them, and the slot is free at once.
+    await clock.advance(60_000);
+    const next = await context.newPage();
+    expect((await next.goto(`${queued.origin}/next`, { timeout: 10_000 }))?.status()).toBe(200);
+    for (const src of images) expect(sentByGate(queued, src)).toHaveLength(0);
+    expect(sentByGate(queued, '/next')).toHaveLength(1);
+  });
+
+  it('drops a navigation whose page closes while its robots.txt is still being fetched', async () => {
+    let answerRobots = (): void => {};
+    const robotsHeld = new Promise<void>((resolve) => (answerRobots = resolve));
+    const slow = await startSite({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '', hold: robotsHeld },
+      '/page': { headers: { 'content-type': 'text/html' }, body: '<p>page</p>' },
+    });
+    const events: GateEvent[] = [];
+    const { context } = await gated({ onEvent: (event) => events.push(event) });
+    cleanup.push(async () => {
+      answerRobots();
+      await slow.close();
+    });
+    const page = await context.newPage();
+    const navigation = page.goto(`${slow.origin}/page`).catch((error: unknown) => error);
+    await until(() => slow.hits('/robots.txt').length === 1, 'the robots.txt request');
+    await page.close();
+    await navigation;
+    answerRobots();
+    // robots.txt is answered and cached; the page it was fetched for is gone, so is its request.
+    const failed = (): GateEvent[] => events.filter((event) => event.type === 'request-failed');
+    await until(() => failed().length === 1, 'the dropped navigation');
+    expect((failed()[0] as { error: Error }).error.name).toBe('AbortError');
+    // A later navigation to the origin goes through: nothing of the closed page went before it.
+    const next = await context.newPage();
+    await next.goto(`${slow.origin}/robots.txt`);
+    expect(sentByGate(slow, '/page')).toHaveLength(0);
   });
 
   it('validates its options once, naming the bad one', () => {

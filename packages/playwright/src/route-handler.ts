@@ -5,6 +5,7 @@ import {
   nextRedirectHop,
 } from '@polite-crawler/fetch';
 import type { APIRequestContext, APIResponse, Page, Request, Route } from 'playwright-core';
+import { pageCloseSignals, pageOfRequest } from './page-close-signal.js';
 import type { ResolvedGateOptions } from './resolve-options.js';
 import type { GateEvent } from './types.js';
 
@@ -90,7 +91,14 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
     }
   };
 
-  const send = async (hop: Hop, paced: boolean): Promise<APIResponse> => {
+  const pageClosed = pageCloseSignals();
+
+  /** `closed`: aborts when the request's page closes (the request is then dropped). */
+  const send = async (
+    hop: Hop,
+    paced: boolean,
+    closed: AbortSignal | undefined,
+  ): Promise<APIResponse> => {
     const request = (signal?: AbortSignal): Promise<APIResponse> =>
       api.fetch(hop.url, {
         method: hop.method,
@@ -110,8 +118,12 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
     };
     // Noted inside the slot: a Retry-After pauses the origin before the next request takes it.
     return paced
-      ? await policy.schedule(hop.url, async (signal) => noted(await request(signal)))
-      : noted(await request());
+      ? await policy.schedule(
+          hop.url,
+          async (signal) => noted(await request(signal)),
+          closed === undefined ? {} : { signal: closed },
+        )
+      : noted(await request(closed));
   };
 
   return async (route: Route): Promise<void> => {
@@ -125,6 +137,8 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
     const base = { url, resourceType: request.resourceType(), isNavigation };
     const page = mainFramePage(request);
     const paced = options.pace === 'all' || isNavigation;
+    const owner = pageOfRequest(request);
+    const closed = owner === undefined ? undefined : pageClosed(owner);
 
     const refuse = async (error: RobotsDeniedError): Promise<void> => {
       if (page !== undefined) deniedNavigations.set(page, error);
@@ -137,13 +151,13 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
     };
 
     try {
-      const decision = await policy.check(url);
+      const decision = await policy.check(url, closed === undefined ? {} : { signal: closed });
       if (!decision.allowed) return await refuse(RobotsDeniedError.fromDecision(decision));
 
       let hop = await firstHop(request, options);
       const redirects: string[] = [];
       for (;;) {
-        const response = await send(hop, paced);
+        const response = await send(hop, paced, closed);
         const status = response.status();
         const location = REDIRECT_STATUSES.has(status) ? locationOf(response) : undefined;
         if (location === undefined) {
@@ -174,7 +188,10 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
           location,
         );
         const target = next.url;
-        const hopDecision = await policy.check(target);
+        const hopDecision = await policy.check(
+          target,
+          closed === undefined ? {} : { signal: closed },
+        );
         if (!hopDecision.allowed)
           return await refuse(RobotsDeniedError.fromDecision(hopDecision, url));
         redirects.push(target.href);

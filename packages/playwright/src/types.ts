@@ -67,7 +67,8 @@ export interface GateDeniedEvent extends GateEventBase {
 }
 
 /**
- * A request failed: network error, too many redirects, an unusable `Location`.
+ * A request failed: network error, too many redirects, an unusable `Location`; or its page
+ * closed while it waited for robots.txt or its pacing slot (an `AbortError`: never sent).
  * @example
  * onEvent: (e) => e.type === 'request-failed' && console.warn(e.url, e.error)
  */

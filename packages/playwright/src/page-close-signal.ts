@@ -1,0 +1,48 @@
+import type { Page, Request } from 'playwright-core';
+
+/**
+ * The page a browser request was made for (the page of its frame), or `undefined` when it has
+ * none: requests of service workers have no frame.
+ * @example
+ * const page = pageOfRequest(route.request());
+ */
+export function pageOfRequest(request: Request): Page | undefined {
+  try {
+    return request.frame().page();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a request of a closed page was dropped: an `AbortError`, as for any cancelled request.
+ * @example
+ * pageClosedReason().name; // 'AbortError'
+ */
+export function pageClosedReason(): DOMException {
+  return new DOMException('the page closed before this request was sent', 'AbortError');
+}
+
+/**
+ * Hands out one signal per page, aborted when the page closes (closing its browser context
+ * closes it too). A request still waiting for robots.txt or for its origin's pacing slot when
+ * its page closes is then dropped, never sent: it would only be paced, answered and thrown
+ * away, holding the slot from the requests of pages still open.
+ * @example
+ * const signalOf = pageCloseSignals();
+ * await policy.schedule(url, task, { signal: signalOf(page) });
+ */
+export function pageCloseSignals(): (page: Page) => AbortSignal {
+  const signals = new WeakMap<Page, AbortSignal>();
+  return (page) => {
+    let signal = signals.get(page);
+    if (signal === undefined) {
+      const controller = new AbortController();
+      signal = controller.signal;
+      signals.set(page, signal);
+      if (page.isClosed()) controller.abort(pageClosedReason());
+      else page.once('close', () => controller.abort(pageClosedReason()));
+    }
+    return signal;
+  };
+}
