@@ -20,6 +20,11 @@ describe('parseRobotsDate: accepted forms', () => {
     ['Saturday, 01-Jan-69 00:00:00 GMT', '2069-01-01T00:00:00.000Z'],
     // asctime
     ['Fri Jun 25 15:00:00 2010', '2010-06-25T15:00:00.000Z'],
+    // the Unix date command: asctime with a zone before the year
+    ['Fri Jun 25 15:00:00 PST 2010', '2010-06-25T23:00:00.000Z'],
+    ['Fri Jun 25 15:00:00 UTC 2010', '2010-06-25T15:00:00.000Z'],
+    ['Fri Jun 25 3:00 pm EST 2010', '2010-06-25T20:00:00.000Z'],
+    ['Fri Jun 25 15:00:00 +0200 2010', '2010-06-25T13:00:00.000Z'],
     // month first, hand-written
     ['June 25, 2010', '2010-06-25T00:00:00.000Z'],
     ['Jun 25th 2010 3:00 pm EST', '2010-06-25T20:00:00.000Z'],
@@ -32,6 +37,12 @@ describe('parseRobotsDate: accepted forms', () => {
     ['2010-06-25 15:00', '2010-06-25T15:00:00.000Z'],
     ['2010-06-25T15:00:00 PDT', '2010-06-25T22:00:00.000Z'],
     ['2010-06-25T24:00:00Z', '2010-06-26T00:00:00.000Z'],
+    // ISO 8601 basic format
+    ['20100625', '2010-06-25T00:00:00.000Z'],
+    ['20100625T150000Z', '2010-06-25T15:00:00.000Z'],
+    ['20100625T1500Z', '2010-06-25T15:00:00.000Z'],
+    ['20100625T150000.5-0800', '2010-06-25T23:00:00.500Z'],
+    ['20100625T150000', '2010-06-25T15:00:00.000Z'],
     // zones
     ['25 Jun 2010 15:00:00 CST', '2010-06-25T21:00:00.000Z'],
     ['25 Jun 2010 15:00:00 MDT', '2010-06-25T21:00:00.000Z'],
@@ -85,6 +96,14 @@ describe('parseRobotsDate: rejected forms', () => {
     ['25 Jun 2010 15:00:00 +2500'],
     ['June 25, 2010 13:00 pm'],
     ['1277478000'],
+    ['2010062'],
+    ['20101325'],
+    ['20100631'],
+    ['20100625T2500Z'],
+    ['20100625T15Z'],
+    ['20100625T150000 XYZ'],
+    ['Fri Jun 25 15:00:00 XYZ 2010'],
+    ['Fri Jun 25 15:00:00 PST PST 2010'],
     ['x'.repeat(129)],
     ['25 Jun 2010 15:00:00 PST trailing'],
     ['+275760-09-13T00:00:00.001Z'],
@@ -108,6 +127,21 @@ describe('unavailable_after in headers', () => {
     const directives = directivesFor(rules, 'ExampleBot');
     expect(directives.unavailableAfter).toBeUndefined();
     expect(directives.noindex).toBe(true);
+  });
+
+  it('reads the Unix date form and the ISO basic form in a field line', () => {
+    const unix = directivesFor(
+      parseRobotsTagHeaders('noarchive, unavailable_after: Fri Jun 25 15:00:00 PST 2010'),
+      'x',
+    );
+    expect(unix.unavailableAfter?.toISOString()).toBe('2010-06-25T23:00:00.000Z');
+    expect(unix.noarchive).toBe(true);
+    const basic = directivesFor(
+      parseRobotsTagHeaders('unavailable_after: 20100625T150000Z, nosnippet'),
+      'x',
+    );
+    expect(basic.unavailableAfter?.toISOString()).toBe('2010-06-25T15:00:00.000Z');
+    expect(basic.nosnippet).toBe(true);
   });
 
   it('reads a date whose commas were split across members', () => {

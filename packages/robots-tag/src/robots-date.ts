@@ -99,8 +99,14 @@ const MONTH_FIRST = new RegExp(
     TIME +
     String.raw`)?(?:\s*(\S.*))?$`,
 );
+/** ISO 8601's basic format: no separators (`20100625`, `20100625T150000Z`). */
+const ISO_BASIC =
+  /^(\d{4})(\d{2})(\d{2})(?:[Tt](\d{2})(\d{2})(?:(\d{2})(?:[.,](\d{1,9}))?)?)?(?:\s*(\S.*))?$/;
+/** asctime, and the Unix `date` form with a zone before the year (`Fri Jun 25 15:00:00 PST 2010`). */
 const ASCTIME = new RegExp(
-  String.raw`^([A-Za-z]+)\s+(\d{1,2})\s+` + TIME + String.raw`\s+(\d{4})$`,
+  String.raw`^([A-Za-z]+)\s+(\d{1,2})\s+` +
+    TIME +
+    String.raw`(?:\s+([A-Za-z]+|[+-]\d{2}:?\d{2}))?\s+(\d{4})$`,
 );
 
 interface Parts {
@@ -117,10 +123,11 @@ interface Parts {
 
 /**
  * Parses an `unavailable_after` date. Accepted: RFC 1123 (`Fri, 25 Jun 2010 15:00:00 GMT`),
- * RFC 850 (`Friday, 25-Jun-10 15:00:00 PST`), asctime (`Fri Jun 25 15:00:00 2010`),
+ * RFC 850 (`Friday, 25-Jun-10 15:00:00 PST`), asctime (`Fri Jun 25 15:00:00 2010`, and with a
+ * zone before the year as the Unix `date` command writes it: `Fri Jun 25 15:00:00 PST 2010`),
  * `25 Jun 2010 15:00:00 PST`, `June 25, 2010 3:00 pm EST`, ISO 8601 (`2010-06-25`,
  * `2010-06-25T15:00:00-08:00`, and the expanded years `toISOString` writes outside 0000–9999:
- * `+275760-09-13T00:00:00.000Z`). Zones: `Z`, `UT`, `UTC`, `GMT`, US zones (`EST` … `PDT`,
+ * `+275760-09-13T00:00:00.000Z`; the basic format `20100625T150000Z`). Zones: `Z`, `UT`, `UTC`, `GMT`, US zones (`EST` … `PDT`,
  * `AKST`, `HST`), `CET`, `CEST`, numeric `±hh:mm` / `±hhmm` (also after `GMT`/`UTC`). No zone
  * means UTC. Two-digit years: 70–99 → 19xx, 00–69 → 20xx. Returns `undefined` for anything
  * else (never throws, never consults `Date.parse`).
@@ -154,6 +161,20 @@ function splitParts(t: string): Parts | undefined {
       fraction: m[7],
       meridiem: m[8],
       zone: m[9],
+    };
+  }
+  m = ISO_BASIC.exec(t);
+  if (m) {
+    return {
+      year: Number(m[1]),
+      month: Number(m[2]),
+      day: Number(m[3]),
+      hour: m[4],
+      minute: m[5],
+      second: m[6],
+      fraction: m[7],
+      meridiem: undefined,
+      zone: m[8],
     };
   }
   // A leading weekday carries no information: drop it (with its comma).
@@ -198,7 +219,7 @@ function splitParts(t: string): Parts | undefined {
     const month = MONTHS.get((m[1] ?? '').toLowerCase());
     if (month === undefined) return undefined;
     return {
-      year: Number(m[8]),
+      year: Number(m[9]),
       month,
       day: Number(m[2]),
       hour: m[3],
@@ -206,7 +227,7 @@ function splitParts(t: string): Parts | undefined {
       second: m[5],
       fraction: m[6],
       meridiem: m[7],
-      zone: undefined,
+      zone: m[8],
     };
   }
   return undefined;
