@@ -147,36 +147,32 @@ export function parseRobotsDate(text: string): Date | undefined {
   return parts === undefined ? undefined : build(parts);
 }
 
+/**
+ * The parts of an ISO 8601 match: year, month, day, hour, minute, second, fraction, then the
+ * meridiem when the form has one, then the zone.
+ */
+function isoParts(m: RegExpExecArray, meridiem: boolean): Parts {
+  return {
+    year: Number(m[1]),
+    month: Number(m[2]),
+    day: Number(m[3]),
+    hour: m[4],
+    minute: m[5],
+    second: m[6],
+    fraction: m[7],
+    meridiem: meridiem ? m[8] : undefined,
+    zone: meridiem ? m[9] : m[8],
+  };
+}
+
 function splitParts(t: string): Parts | undefined {
   let m = ISO.exec(t);
   if (m) {
     if (m[1] === '-000000') return undefined; // ISO 8601 and ECMAScript: year zero is 0000
-    return {
-      year: Number(m[1]),
-      month: Number(m[2]),
-      day: Number(m[3]),
-      hour: m[4],
-      minute: m[5],
-      second: m[6],
-      fraction: m[7],
-      meridiem: m[8],
-      zone: m[9],
-    };
+    return isoParts(m, true);
   }
   m = ISO_BASIC.exec(t);
-  if (m) {
-    return {
-      year: Number(m[1]),
-      month: Number(m[2]),
-      day: Number(m[3]),
-      hour: m[4],
-      minute: m[5],
-      second: m[6],
-      fraction: m[7],
-      meridiem: undefined,
-      zone: m[8],
-    };
-  }
+  if (m) return isoParts(m, false);
   // A leading weekday carries no information: drop it (with its comma).
   const weekday = /^([A-Za-z]+)\.?\s*,?\s*/.exec(t);
   if (weekday?.[1] !== undefined && WEEKDAYS.has(weekday[1].toLowerCase())) {
