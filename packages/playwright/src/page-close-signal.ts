@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Page, Request } from 'playwright-core';
 
 /**
@@ -39,6 +40,9 @@ export function pageCloseSignals(): (page: Page) => AbortSignal {
     if (signal === undefined) {
       const controller = new AbortController();
       signal = controller.signal;
+      // One listener per request of the page still waiting (each removed as it leaves): a page
+      // with many images would otherwise set off Node's warning about a leak.
+      setMaxListeners(0, signal);
       signals.set(page, signal);
       if (page.isClosed()) controller.abort(pageClosedReason());
       else page.once('close', () => controller.abort(pageClosedReason()));

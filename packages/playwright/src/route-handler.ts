@@ -5,6 +5,7 @@ import {
   nextRedirectHop,
 } from '@polite-crawler/fetch';
 import type { APIRequestContext, APIResponse, Page, Request, Route } from 'playwright-core';
+import type { CheckOptions } from '@polite-crawler/fetch';
 import { pageCloseSignals, pageOfRequest } from './page-close-signal.js';
 import type { ResolvedGateOptions } from './resolve-options.js';
 import type { GateEvent } from './types.js';
@@ -93,11 +94,11 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
 
   const pageClosed = pageCloseSignals();
 
-  /** `closed`: aborts when the request's page closes (the request is then dropped). */
+  /** `untilClosed`: aborts when the request's page closes (the request is then dropped). */
   const send = async (
     hop: Hop,
     paced: boolean,
-    closed: AbortSignal | undefined,
+    untilClosed: CheckOptions,
   ): Promise<APIResponse> => {
     const request = (signal?: AbortSignal): Promise<APIResponse> =>
       api.fetch(hop.url, {
@@ -118,12 +119,8 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
     };
     // Noted inside the slot: a Retry-After pauses the origin before the next request takes it.
     return paced
-      ? await policy.schedule(
-          hop.url,
-          async (signal) => noted(await request(signal)),
-          closed === undefined ? {} : { signal: closed },
-        )
-      : noted(await request(closed));
+      ? await policy.schedule(hop.url, async (signal) => noted(await request(signal)), untilClosed)
+      : noted(await request(untilClosed.signal));
   };
 
   return async (route: Route): Promise<void> => {
@@ -138,7 +135,7 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
     const page = mainFramePage(request);
     const paced = options.pace === 'all' || isNavigation;
     const owner = pageOfRequest(request);
-    const closed = owner === undefined ? undefined : pageClosed(owner);
+    const untilClosed: CheckOptions = owner === undefined ? {} : { signal: pageClosed(owner) };
 
     const refuse = async (error: RobotsDeniedError): Promise<void> => {
       if (page !== undefined) deniedNavigations.set(page, error);
@@ -151,13 +148,13 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
     };
 
     try {
-      const decision = await policy.check(url, closed === undefined ? {} : { signal: closed });
+      const decision = await policy.check(url, untilClosed);
       if (!decision.allowed) return await refuse(RobotsDeniedError.fromDecision(decision));
 
       let hop = await firstHop(request, options);
       const redirects: string[] = [];
       for (;;) {
-        const response = await send(hop, paced, closed);
+        const response = await send(hop, paced, untilClosed);
         const status = response.status();
         const location = REDIRECT_STATUSES.has(status) ? locationOf(response) : undefined;
         if (location === undefined) {
@@ -188,10 +185,7 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
           location,
         );
         const target = next.url;
-        const hopDecision = await policy.check(
-          target,
-          closed === undefined ? {} : { signal: closed },
-        );
+        const hopDecision = await policy.check(target, untilClosed);
         if (!hopDecision.allowed)
           return await refuse(RobotsDeniedError.fromDecision(hopDecision, url));
         redirects.push(target.href);
