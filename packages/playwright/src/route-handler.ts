@@ -44,17 +44,6 @@ function isHttpUrl(url: string): boolean {
   return url.startsWith('http://') || url.startsWith('https://');
 }
 
-/** The page whose main frame this request navigates, if it is such a navigation. */
-function mainFramePage(request: Request): Page | undefined {
-  if (!request.isNavigationRequest()) return undefined;
-  try {
-    const frame = request.frame();
-    return frame.parentFrame() === null ? frame.page() : undefined;
-  } catch {
-    return undefined; // service worker requests have no frame
-  }
-}
-
 function locationOf(response: APIResponse): string | undefined {
   const line = response.headersArray().find((header) => header.name.toLowerCase() === 'location');
   return line?.value;
@@ -132,9 +121,13 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
     }
     const isNavigation = request.isNavigationRequest();
     const base = { url, resourceType: request.resourceType(), isNavigation };
-    const page = mainFramePage(request);
     const paced = options.pace === 'all' || isNavigation;
     const owner = pageOfRequest(request);
+    // The page whose main frame this request navigates, if it is such a navigation.
+    const page =
+      isNavigation && owner !== undefined && request.frame().parentFrame() === null
+        ? owner
+        : undefined;
     const untilClosed: CheckOptions = owner === undefined ? {} : { signal: pageClosed(owner) };
 
     const refuse = async (error: RobotsDeniedError): Promise<void> => {

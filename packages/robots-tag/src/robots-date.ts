@@ -127,10 +127,10 @@ interface Parts {
  * zone before the year as the Unix `date` command writes it: `Fri Jun 25 15:00:00 PST 2010`),
  * `25 Jun 2010 15:00:00 PST`, `June 25, 2010 3:00 pm EST`, ISO 8601 (`2010-06-25`,
  * `2010-06-25T15:00:00-08:00`, and the expanded years `toISOString` writes outside 0000–9999:
- * `+275760-09-13T00:00:00.000Z`; the basic format `20100625T150000Z`). Zones: `Z`, `UT`, `UTC`, `GMT`, US zones (`EST` … `PDT`,
- * `AKST`, `HST`), `CET`, `CEST`, numeric `±hh:mm` / `±hhmm` (also after `GMT`/`UTC`). No zone
- * means UTC. Two-digit years: 70–99 → 19xx, 00–69 → 20xx. Returns `undefined` for anything
- * else (never throws, never consults `Date.parse`).
+ * `+275760-09-13T00:00:00.000Z`; the basic format `20100625T150000Z`). Zones: `Z`, `UT`,
+ * `UTC`, `GMT`, US zones (`EST` … `PDT`, `AKST`, `HST`), `CET`, `CEST`, numeric `±hh:mm` /
+ * `±hhmm` (also after `GMT`/`UTC`). No zone means UTC. Two-digit years: 70–99 → 19xx, 00–69 →
+ * 20xx. Returns `undefined` for anything else (never throws, never consults `Date.parse`).
  *
  * @example
  * ```ts
