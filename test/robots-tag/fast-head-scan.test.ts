@@ -146,8 +146,15 @@ const textElement = fc
         '\x1c/script>',
         '\x1c\x0ftitle>',
         '<!--',
+        // The script data escape states: `</script>` inside `<!-- <script> … -->` is text.
+        '-->',
+        '<script>',
+        '<SCRIPT ',
+        '<scripts>',
+        '</script/>',
+        '<!-->',
       ),
-      { maxLength: 3 },
+      { maxLength: 5 },
     ),
     fc.boolean(),
   )

@@ -1,4 +1,5 @@
 import { AFTER_HEAD, ENDS_HEAD, IN_HEAD, TEXT_CONTENT, VOID_IN_HEAD } from './head-elements.js';
+import { findScriptEnd } from './script-data-states.js';
 
 /**
  * A fast path for finding the robots metas of a document head without a general HTML parser.
@@ -346,6 +347,21 @@ function findTextElementEnd(text: string, name: string, from: number): number {
   return -1;
 }
 
+/**
+ * Where the end tag of a script's text starts, from `from`; -1 when the text ends first. A
+ * `<!--` before the first candidate may hide it (see `script-data-states.ts`): only then is
+ * the text followed character by character.
+ */
+function findScriptTextEnd(text: string, from: number): number {
+  const plain = findTextElementEnd(text, 'script', from);
+  const to = plain === -1 ? text.length : plain;
+  // From `<` to `<`: the search stops at `plain` (itself a `<`), never runs on to the text's end.
+  for (let lt = text.indexOf('<', from); lt !== -1 && lt < to; lt = text.indexOf('<', lt + 1)) {
+    if (text.startsWith('!--', lt + 1)) return findScriptEnd(text, from);
+  }
+  return plain;
+}
+
 /** No verdict yet: the next call starts at `at`, unless too much would be held. */
 function needMore(state: FastHeadState, text: string, at: number): FastHeadVerdict {
   if (text.length - at > FAST_PATH_MAX_PENDING) return 'unsupported';
@@ -401,7 +417,8 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
         // htmlparser2 forgets that a self-closing `<script/>` is a text element, but its
         // parser still treats it as open: not modelled.
         if (state.tagSelfClosing) return 'unsupported';
-        const close = findTextElementEnd(text, name, end);
+        const close =
+          name === 'script' ? findScriptTextEnd(text, end) : findTextElementEnd(text, name, end);
         if (hasSequenceLookalike(text, end, close === -1 ? length : close)) return 'unsupported';
         if (close === -1) return needMore(state, text, at);
         const gt = text.indexOf('>', close + 2 + name.length);

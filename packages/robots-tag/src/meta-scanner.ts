@@ -9,6 +9,7 @@ import { isProductToken } from './known-rules.js';
 import { MetaContentCache } from './meta-content-cache.js';
 import { parseFieldValue } from './parse-field.js';
 import { referenceWrites } from './pending-references.js';
+import { ScriptAwareTokenizer } from './script-aware-tokenizer.js';
 import type { FieldSink } from './parse-field.js';
 import type { MetaScanner, MetaScanOptions, MetaScanStopReason, RobotsTagRules } from './types.js';
 
@@ -576,7 +577,12 @@ class HeadMetaScanner implements MetaScanner {
         onclosetag: (name, isImplied) => this.#onCloseTag(name, isImplied),
         ontext: (text) => this.#onText(text),
       },
-      { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+      {
+        decodeEntities: true,
+        lowerCaseTags: true,
+        lowerCaseAttributeNames: true,
+        Tokenizer: ScriptAwareTokenizer,
+      },
     ));
   }
 

@@ -1,0 +1,213 @@
+/**
+ * Where a `<script>`'s text ends, by the HTML standard's script data states: `</script>` inside
+ * `<!-- … <script> … -->` does not end it. Checked against the standard's cases by hand, against
+ * parse5 (an implementation of the standard's tokenizer) on generated scripts, and end to end:
+ * a robots meta after such a script is read, by the fast path and by htmlparser2, whatever the
+ * chunks.
+ */
+import fc from 'fast-check';
+import { Parser } from 'htmlparser2';
+import { parse } from 'parse5';
+import { describe, expect, it } from 'vitest';
+import { createMetaScanner, directivesFor } from '@polite-crawler/robots-tag';
+import type { MetaScanner } from '@polite-crawler/robots-tag';
+import { createFullParseMetaScanner } from '../../packages/robots-tag/src/meta-scanner.js';
+import { ScriptAwareTokenizer } from '../../packages/robots-tag/src/script-aware-tokenizer.js';
+import {
+  ScriptDataTracker,
+  findScriptEnd,
+} from '../../packages/robots-tag/src/script-data-states.js';
+import { chunksOf } from './chunks-of.js';
+
+const OPEN = '<head><script>';
+const META = '<meta name="robots" content="noindex">';
+
+/** The text of the script of `<head><script>` + `rest`, as our tokenizer reads it. */
+function ourScriptText(rest: string): string {
+  const doc = OPEN + rest;
+  const end = findScriptEnd(doc, OPEN.length);
+  return end === -1 ? doc.slice(OPEN.length) : doc.slice(OPEN.length, end);
+}
+
+interface TreeNode {
+  nodeName: string;
+  value?: string;
+  childNodes?: TreeNode[];
+}
+
+/** The text of the first script in the head, as parse5 (the standard, scripting off) reads it. */
+function parse5ScriptText(doc: string): string {
+  const root = parse(doc, { scriptingEnabled: false }) as unknown as TreeNode;
+  const html = root.childNodes!.find((node) => node.nodeName === 'html')!;
+  const head = html.childNodes!.find((node) => node.nodeName === 'head')!;
+  const script = head.childNodes!.find((node) => node.nodeName === 'script')!;
+  return (script.childNodes ?? []).map((node) => node.value ?? '').join('');
+}
+
+describe('script data states: where a script ends', () => {
+  it.each([
+    ['plain', 'a()</script>x', 'a()'],
+    ['end tag in any case, then a space', 'a()</SCRIPT >x', 'a()'],
+    ['end tag then a tab', 'a()</script\tx>', 'a()'],
+    ['a comment without a script in it', '<!-- a() --></script>x', '<!-- a() -->'],
+    ['an escaped part ends at `</script>`', '<!-- a() </script>x', '<!-- a() '],
+    [
+      'a double escaped part hides `</script>`',
+      "<!-- document.write('<script src=x></script>') //--></script>x",
+      "<!-- document.write('<script src=x></script>') //-->",
+    ],
+    [
+      '`<script/` opens a double escaped part',
+      '<!--<script/></script>--></script>x',
+      '<!--<script/></script>-->',
+    ],
+    ['`<scripts>` does not', '<!--<scripts></script>--></script>x', '<!--<scripts>'],
+    [
+      '`</scripts>` does not close one',
+      '<!--<script></scripts></script>--></script>x',
+      '<!--<script></scripts></script>-->',
+    ],
+    [
+      '`-->` in a double escaped part ends the escape',
+      '<!--<script>--></script>x',
+      '<!--<script>-->',
+    ],
+    ['`<!-->` is an empty escape', '<!--><script></script>x', '<!--><script>'],
+    ['`<!-` is not an escape', '<!-<script></script>x', '<!-<script>'],
+    ['`<</script>`', 'a<</script>x', 'a<'],
+    [
+      '`</script/>` does not end it (as in htmlparser2; browsers differ)',
+      'a</script/>b</script>x',
+      'a</script/>b',
+    ],
+  ])('%s', (_, rest, text) => {
+    expect(ourScriptText(rest)).toBe(text);
+  });
+
+  it('is -1 while the end tag is incomplete, and reports how much of it it has seen', () => {
+    expect(findScriptEnd(`${OPEN}a()</script`, OPEN.length)).toBe(-1);
+    const tracker = new ScriptDataTracker();
+    const progress = [...'a</scrip'].map((c) => {
+      tracker.step(c.charCodeAt(0));
+      return tracker.endTagProgress;
+    });
+    expect(progress).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    // Inside a double escaped part no `</script` can end the element.
+    const inside = new ScriptDataTracker();
+    for (const c of '<!--<script></scr') inside.step(c.charCodeAt(0));
+    expect(inside.endTagProgress).toBe(0);
+  });
+
+  it('agrees with parse5 on generated scripts', () => {
+    const piece = fc.constantFrom(
+      'x',
+      ' ',
+      '<',
+      '!',
+      '-',
+      '/',
+      '>',
+      '<!--',
+      '-->',
+      '<script',
+      '<SCRIPT',
+      '</script',
+      '</scripts',
+      '<scrip',
+      'script',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const rest = `${pieces.join('')}</script>${META}`;
+        // The one deliberate difference (see the README).
+        fc.pre(!/<\/script\//i.test(rest));
+        expect(ourScriptText(rest)).toBe(parse5ScriptText(OPEN + rest));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+});
+
+describe('a robots meta after a script with an escaped part', () => {
+  const doc =
+    `<!doctype html><html><head><title>t</title>` +
+    `<script><!-- document.write('<script src="/ads.js"></script>') //--></script>` +
+    `${META}</head><body><p>text</p></body></html>`;
+  const scanners: [string, () => MetaScanner][] = [
+    ['the fast path', () => createMetaScanner()],
+    ['htmlparser2', () => createFullParseMetaScanner()],
+  ];
+
+  it.each(scanners)('is read by %s, in chunks split anywhere', (_, scanner) => {
+    const bytes = new TextEncoder().encode(doc);
+    for (let cut = 1; cut < doc.length; cut++) {
+      for (const input of [
+        [doc.slice(0, cut), doc.slice(cut)],
+        chunksOf(bytes, [cut]),
+        chunksOf(bytes, [cut, cut + 1, cut + 3]),
+      ]) {
+        const scan = scanner();
+        for (const chunk of input) if (scan.write(chunk)) break;
+        scan.end();
+        expect(directivesFor(scan.result(), 'ExampleBot').noindex, `cut at ${cut}`).toBe(true);
+        expect(scan.stopReason).toBe('head-end');
+      }
+    }
+  });
+
+  it('a `</script>` in the escaped part (not double escaped) still ends the script', () => {
+    const ended = `<head><script><!-- a() </script>${META}</head>`;
+    for (const scanner of scanners.map(([, make]) => make)) {
+      const scan = scanner();
+      scan.write(ended);
+      scan.end();
+      expect(directivesFor(scan.result(), 'ExampleBot').noindex).toBe(true);
+    }
+    // And a script that never ends hides the meta (it is script text to a browser too).
+    const open = `<head><script><!-- <script> </script>${META}</head><body>`;
+    for (const scanner of scanners.map(([, make]) => make)) {
+      const scan = scanner();
+      scan.write(open);
+      scan.end();
+      expect(directivesFor(scan.result(), 'ExampleBot').noindex).toBe(false);
+    }
+  });
+});
+
+describe('the tokenizer with script data states', () => {
+  /** The text htmlparser2 reports inside `<script>`, joined, for `doc` written in two parts. */
+  function scriptText(doc: string, cut: number, escapes: boolean): string {
+    let inScript = false;
+    let text = '';
+    const parser = new Parser(
+      {
+        onopentag: (name) => (inScript = name === 'script'),
+        onclosetag: () => (inScript = false),
+        ontext: (data) => {
+          if (inScript) text += data;
+        },
+      },
+      escapes ? { Tokenizer: ScriptAwareTokenizer } : {},
+    );
+    parser.write(doc.slice(0, cut));
+    parser.write(doc.slice(cut));
+    parser.end();
+    return text;
+  }
+
+  it('reports what htmlparser2 reports for a script without an escaped part, split anywhere', () => {
+    const doc = '<head><script>if (a < b) x("</scr" + "ipt>");</script ><title>t</title></head>';
+    for (let cut = 0; cut <= doc.length; cut++) {
+      expect(scriptText(doc, cut, true), `cut at ${cut}`).toBe(scriptText(doc, cut, false));
+      expect(scriptText(doc, cut, true)).toBe('if (a < b) x("</scr" + "ipt>");');
+    }
+  });
+
+  it('reports the whole text of a script with a double escaped part, split anywhere', () => {
+    const content = "<!-- document.write('<script src=x></script>') //-->";
+    const doc = `<head><script>${content}</script><title>t</title></head>`;
+    for (let cut = 0; cut <= doc.length; cut++) {
+      expect(scriptText(doc, cut, true), `cut at ${cut}`).toBe(content);
+    }
+  });
+});
