@@ -325,8 +325,8 @@ function hasSequenceLookalike(text: string, start: number, end: number): boolean
 }
 
 /**
- * Where the end tag of a text element (`</title`, `</script`, `</style`, any case, then `>`
- * or a space) starts, searching from `from`; -1 when the text ends first.
+ * Where the end tag of a text element (`</title`, `</script`, `</style`, any case, then `>`,
+ * `/` or a space) starts, searching from `from`; -1 when the text ends first.
  */
 function findTextElementEnd(text: string, name: string, from: number): number {
   const length = text.length;
@@ -342,7 +342,7 @@ function findTextElementEnd(text: string, name: string, from: number): number {
     }
     if (!same) continue;
     const c = text.charCodeAt(after);
-    if (c === GT || isSpace(c)) return at;
+    if (c === GT || c === SLASH || isSpace(c)) return at;
   }
   return -1;
 }

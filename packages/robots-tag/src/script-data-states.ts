@@ -8,9 +8,6 @@
  *
  * ends at its last `</script>`, not at the one inside the string. htmlparser2 ends it at the
  * first, and the rest (`') //-->`) becomes text that ends the head, hiding the metas after it.
- *
- * One deliberate difference from the standard: `</script/>` does not end the element here
- * either, as in htmlparser2 (its tokenizer cannot be told otherwise; see the package README).
  */
 
 // The states, named after the standard's (`Escaped` = "script data escaped", …).
@@ -62,7 +59,7 @@ export class ScriptDataTracker {
   #matched = 0;
 
   /**
-   * Reads `c`; `true` when it is the space or `>` after a `</script` that ends the element
+   * Reads `c`; `true` when it is the space, `/` or `>` after a `</script` that ends the element
    * (the tracker is then ready for the next script).
    */
   step(c: number): boolean {
@@ -90,7 +87,7 @@ export class ScriptDataTracker {
         case END_TAG_NAME:
         case ESCAPED_END_TAG_NAME:
           if (isAsciiAlpha(c)) return this.#nameLetter(c);
-          if (this.#matched === SCRIPT.length && (c === GT || isSpace(c))) {
+          if (this.#matched === SCRIPT.length && (c === GT || c === SLASH || isSpace(c))) {
             this.#state = DATA;
             this.#matched = 0;
             return true;

@@ -20,32 +20,42 @@ if (typeof original !== 'function') {
   );
 }
 
+const SLASH = 0x2f;
+const SPACE = 0x20;
+
 /** Whether the end tag sought is `</script` (the only special end tag of its length). */
 function seeksScriptEnd(sequence: Uint8Array): boolean {
   return sequence.length === SCRIPT_END_TAG_LENGTH && sequence[2] === 0x73 && sequence[3] === 0x63;
 }
 
 /**
- * htmlparser2's tokenizer, except that the text of a `<script>` ends where the HTML standard
- * ends it: `</script>` inside a double escaped part (`<!-- … <script> … </script> … -->`) does
- * not end the element (see `script-data-states.ts`). Everything else is htmlparser2's own.
+ * htmlparser2's tokenizer, except that the text of `<script>`, `<style>` and `<title>` ends
+ * where the HTML standard ends it:
+ * - `</script>` inside a double escaped part (`<!-- … <script> … </script> … -->`) does not end
+ *   a script (see `script-data-states.ts`);
+ * - `</script/>`, `</style/>`, `</title/>` do end their element (htmlparser2 only takes a space
+ *   or `>` after the name; it is given a space for the `/`, then skips to the `>` as browsers do).
+ *
+ * Everything else is htmlparser2's own.
  * @example
- * new Parser(handler, { Tokenizer: ScriptAwareTokenizer });
+ * new Parser(handler, { Tokenizer: TextEndTokenizer });
  */
-export class ScriptAwareTokenizer extends Tokenizer {
+export class TextEndTokenizer extends Tokenizer {
   readonly #script = new ScriptDataTracker();
 
   /** Takes the place of htmlparser2's `stateInSpecialTag` (assigned below). */
   inSpecialTag(c: number): void {
     const internals = this as unknown as TokenizerInternals;
-    if (!seeksScriptEnd(internals.currentSequence)) {
-      original!.call(this, c);
+    const sequence = internals.currentSequence;
+    if (!seeksScriptEnd(sequence)) {
+      const afterName = internals.sequenceIndex === sequence.length;
+      original!.call(this, afterName && c === SLASH ? SPACE : c);
       return;
     }
     if (this.#script.step(c)) {
       // `c` ends a `</script` that ends the element: htmlparser2 emits the text and the end tag.
       internals.sequenceIndex = SCRIPT_END_TAG_LENGTH;
-      original!.call(this, c);
+      original!.call(this, c === SLASH ? SPACE : c);
       return;
     }
     // Kept as htmlparser2 keeps it, so that it holds back a partial end tag at the end of a
@@ -55,6 +65,6 @@ export class ScriptAwareTokenizer extends Tokenizer {
 }
 
 // htmlparser2's parse loop calls each state's handler as a method: this one replaces it.
-(ScriptAwareTokenizer.prototype as unknown as TokenizerInternals).stateInSpecialTag =
+(TextEndTokenizer.prototype as unknown as TokenizerInternals).stateInSpecialTag =
   // eslint-disable-next-line @typescript-eslint/unbound-method
-  ScriptAwareTokenizer.prototype.inSpecialTag;
+  TextEndTokenizer.prototype.inSpecialTag;
