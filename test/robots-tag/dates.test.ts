@@ -187,6 +187,28 @@ describe('unavailable_after in headers', () => {
     expect(directivesFor(rules, 'x').unavailableAfter?.toISOString()).toBe(iso);
   });
 
+  it.each([
+    ['unavailable_after = Fri, 25 Jun 2010 15:00:00 GMT', '2010-06-25T15:00:00.000Z'],
+    ['noarchive, unavailable_after=Friday, 25-Jun-10 15:00:00 PST', '2010-06-25T23:00:00.000Z'],
+    ['unavailable_after=June 25, 2010, 3:00 pm EST, nosnippet', '2010-06-25T20:00:00.000Z'],
+  ])('joins the pieces of a date written after `=`: %j', (line, iso) => {
+    const rules = parseRobotsTagHeaders(line);
+    expect(rules.diagnostics).toEqual([]);
+    expect(directivesFor(rules, 'x').unavailableAfter?.toISOString()).toBe(iso);
+  });
+
+  it.each([
+    ['*;unavailable_after="Fri, 25 Jun 2010 15:00:00 GMT", examplebot;noindex'],
+    ['unavailable_after=@1277478000, examplebot;noindex'],
+  ])('leaves a structured date to the structured reader: %j', (line) => {
+    const rules = parseRobotsTagHeaders(line);
+    expect(rules.diagnostics).toEqual([]);
+    expect(directivesFor(rules, 'ExampleBot').unavailableAfter?.toISOString()).toBe(
+      '2010-06-25T15:00:00.000Z',
+    );
+    expect(directivesFor(rules, 'ExampleBot').noindex).toBe(true);
+  });
+
   it('does not take a following rule named like a month for part of the date', () => {
     const rules = parseRobotsTagHeaders('unavailable_after: 25 Jun 2010, may: noindex');
     expect(rules.rules.map((r) => [r.token, r.name])).toEqual([

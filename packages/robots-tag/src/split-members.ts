@@ -76,9 +76,12 @@ function stepNesting(text: string, i: number, nesting: Nesting): number {
   return i;
 }
 
-const DATE_MEMBER = /unavailable_after\s*:/i;
+/** `unavailable_after:`, or `unavailable_after=` as some servers write it. */
+const DATE_MEMBER = /unavailable_after\s*[:=]/i;
 
-/** Whether this member carries a legacy `unavailable_after:` date (whose text may hold commas). */
+/**
+ * Whether this member carries a legacy `unavailable_after` date (whose text may hold commas).
+ */
 export function isDateMember(member: string): boolean {
   return DATE_MEMBER.test(member);
 }
