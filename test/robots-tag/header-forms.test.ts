@@ -17,6 +17,13 @@ describe('a rule list written with `;` for `,`', () => {
     ['noindex; nofollow', ['*:noindex/legacy', '*:nofollow/legacy']],
     ['noindex, nofollow;', ['*:noindex/legacy', '*:nofollow/legacy']],
     ['googlebot: noindex, nofollow;', ['googlebot:noindex/legacy', 'googlebot:nofollow/legacy']],
+    // After a `token:` prefix too.
+    ['ExampleBot: noindex;', ['examplebot:noindex/legacy']],
+    ['ExampleBot: noindex; nofollow', ['examplebot:noindex/legacy', 'examplebot:nofollow/legacy']],
+    [
+      'googlebot: max-snippet: 20; noindex',
+      ['googlebot:max-snippet=20/legacy', 'googlebot:noindex/legacy'],
+    ],
     // A crawler's own token still names a rule set.
     ['ExampleBot;', []],
     ['ExampleBot;noindex', ['examplebot:noindex/structured']],
@@ -25,6 +32,12 @@ describe('a rule list written with `;` for `,`', () => {
     expect(summary(result)).toEqual(expected);
     expect(result.diagnostics).toEqual([]);
   });
+});
+
+it('text with `;` after a `token:` prefix that does not start with a rule is not read', () => {
+  const result = parseRobotsTagHeaders('ExampleBot: foo; noindex');
+  expect(summary(result)).toEqual([]);
+  expect(codes(result)).toEqual(['unparseable-member']);
 });
 
 describe('the draft’s structured forms', () => {

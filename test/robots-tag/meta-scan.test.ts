@@ -40,6 +40,13 @@ describe('meta forms', () => {
     ['<meta name="robots" content="max-video-preview: -1">', ['*:max-video-preview=-1']],
     ['<meta name="robots" content="none">', ['*:none']],
     ['<meta name="robots" content="noindex nofollow">', ['*:noindex', '*:nofollow']],
+    // `;` for `,` after a rule, as in headers.
+    ['<meta name="robots" content="noindex;">', ['*:noindex']],
+    ['<meta name="robots" content="noindex; nofollow">', ['*:noindex', '*:nofollow']],
+    [
+      '<meta name="ExampleBot" content="noindex;nosnippet">',
+      ['examplebot:noindex', 'examplebot:nosnippet'],
+    ],
     [
       '<meta name="robots" content="unavailable_after: Friday, 25-Jun-10 15:00:00 PST, noarchive">',
       ['*:unavailable_after=Friday, 25-Jun-10 15:00:00 PST', '*:noarchive'],

@@ -208,6 +208,33 @@ function classifyMetaMember(member: string): Member {
 function parseRuleText(text: string): RuleSpec[] | undefined {
   const t = text.trim();
   if (t === '') return [];
+  if (t.includes(';')) return parseSemicolonRules(t);
+  return parseOneRuleText(t);
+}
+
+/**
+ * `noindex; nofollow` after a `token:` prefix or in a meta: `;` for `,` after a rule, read as in
+ * a header's bare member (no crawler is named after a rule). Anything else with `;` is not
+ * legacy rule text.
+ */
+function parseSemicolonRules(t: string): RuleSpec[] | undefined {
+  const parts = t
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  const first = /^[A-Za-z][\w.-]*/.exec(parts[0] ?? '');
+  if (first === null || !isKnownRule(first[0].toLowerCase())) return undefined;
+  const rules: RuleSpec[] = [];
+  for (const part of parts) {
+    const read = parseOneRuleText(part);
+    if (read === undefined) return undefined;
+    rules.push(...read);
+  }
+  return rules;
+}
+
+/** {@link parseRuleText} of text without `;`. */
+function parseOneRuleText(t: string): RuleSpec[] | undefined {
   const nv = NAME_VALUE.exec(t);
   if (nv !== null) return [{ name: (nv[1] ?? '').toLowerCase(), value: (nv[2] ?? '').trim() }];
   if (WORD.test(t)) return [{ name: t.toLowerCase() }];
