@@ -57,6 +57,20 @@ describe('the gate', () => {
     expect(isRobotsInvalidUrlError(await caught(fetch('not a url')))).toBe(true);
   });
 
+  it('takes a null init as no init, and refuses a null or odd input with a typed error', async () => {
+    const s = await server(routes({ '/robots.txt': { body: '' }, '/p': { body: 'ok' } }));
+    const { fetch } = polite();
+    // As fetch does (WebIDL: a null dictionary is an empty one).
+    expect(await (await fetch(`${s.origin}/p`, null as unknown as undefined)).text()).toBe('ok');
+    for (const input of [null, undefined, 42, {}, { url: 5 }]) {
+      const error = await caught(fetch(input as unknown as string));
+      expect(isRobotsInvalidUrlError(error), JSON.stringify(input) ?? 'undefined').toBe(true);
+    }
+    // An object that is no Request but stringifies to a URL (a URL from another realm).
+    const foreign = { toString: () => `${s.origin}/p` };
+    expect(await (await fetch(foreign as unknown as string)).text()).toBe('ok');
+  });
+
   it('sends its own User-Agent on pages, and keeps the caller’s headers', async () => {
     const s = await server(routes({ '/robots.txt': { body: '' }, '/p': { body: 'ok' } }));
     const { fetch } = polite();

@@ -1,4 +1,5 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { CHANNELS, DEFAULTS, isRobotsInvalidUrlError } from '@polite-crawler/fetch';
 import type { PoliteEvent } from '@polite-crawler/fetch';
@@ -187,6 +188,38 @@ describe('calls after close, aborted signals and odd inputs', () => {
     expect(JSON.stringify(error)).not.toContain('s3cret');
     expect(JSON.stringify(events)).not.toContain('s3cret');
     expect(events.some((e) => e.type === 'request-denied')).toBe(true);
+  });
+
+  it.each([
+    ['ftp://user:s3cret@files.example.com/a', 'ftp://files.example.com/a'],
+    ['ws://user:s3cret@example.com/socket', 'ws://example.com/socket'],
+    ['http://user:s3cret@[bad/a', 'http://[bad/a'],
+  ])('an invalid URL error never carries its password either: %s', async (url, reported) => {
+    const { policy } = polite();
+    const error = await policy.check(url).catch((e: unknown) => e);
+    expect(isRobotsInvalidUrlError(error)).toBe(true);
+    expect((error as { url: string }).url).toBe(reported);
+    expect(String((error as Error).message)).not.toContain('s3cret');
+  });
+
+  it('prefetch aborted with origins still queued: those are never fetched', async () => {
+    const held: ServerResponse[] = [];
+    const servers = await Promise.all(
+      Array.from({ length: 6 }, () => server((_, res) => held.push(res))),
+    );
+    const { policy } = polite();
+    const controller = new AbortController();
+    const prefetching = policy.prefetch(
+      servers.map((s) => s.origin),
+      { concurrency: 2, signal: controller.signal },
+    );
+    await until(() => held.length === 2, 'two robots.txt fetches');
+    controller.abort(new Error('enough'));
+    await expect(prefetching).rejects.toThrow('enough');
+    for (const res of held.splice(0)) res.end('');
+    for (let i = 0; i < 50; i += 1) await tick();
+    const fetched = servers.reduce((n, s) => n + s.hits('/robots.txt').length, 0);
+    expect(fetched).toBe(2);
   });
 });
 

@@ -14,6 +14,7 @@ import {
   nextRedirectHop,
 } from '@polite-crawler/fetch';
 import { rawHeaderPairs } from '@polite-crawler/robots-tag';
+import type { Decision } from '@polite-crawler/fetch';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
 
 /**
@@ -145,8 +146,16 @@ export class PoliteHttpClient implements BaseHttpClient {
       return error;
     };
 
+    /** The error for a denied hop (a redirect target's is reported on the original URL). */
+    const denied = async (decision: Decision, redirected: boolean): Promise<RobotsDeniedError> => {
+      if (!redirected) return refuse(RobotsDeniedError.fromDecision(decision));
+      const error = refuse(RobotsDeniedError.fromDecision(decision, originalUrl));
+      await onRedirectDenied(owner, error);
+      return error;
+    };
+
     const first = await policy.check(originalUrl, waitOptions);
-    if (!first.allowed) throw refuse(RobotsDeniedError.fromDecision(first));
+    if (!first.allowed) throw await denied(first, false);
 
     let url = new URL(originalUrl);
     let method: string = plain.method ?? 'GET';
@@ -166,9 +175,14 @@ export class PoliteHttpClient implements BaseHttpClient {
         followRedirect: false,
       };
       const hopUrl = url;
+      const redirected = redirects.length > 0;
       const response = await policy.schedule(
         url,
-        async () => {
+        async (signal) => {
+          // Admitted before the wait for the slot: the copy that admitted it may have expired
+          // while it waited, so the rules in force now must still allow it.
+          const now = policy.peek(hopUrl) ?? (await policy.check(hopUrl, { signal }));
+          if (!now.allowed) throw await denied(now, redirected);
           const answer = await send(hop);
           // Inside the slot: a Retry-After pauses the origin before the next request takes it.
           policy.noteResponse(hopUrl, answer.statusCode, headerPairs(answer));
@@ -214,11 +228,7 @@ export class PoliteHttpClient implements BaseHttpClient {
       const target = new URL(String(updated.url ?? change.url));
 
       const decision = await policy.check(target, waitOptions);
-      if (!decision.allowed) {
-        const error = refuse(RobotsDeniedError.fromDecision(decision, originalUrl));
-        await onRedirectDenied(owner, error);
-        throw error;
-      }
+      if (!decision.allowed) throw await denied(decision, true);
       redirects.push(target.href);
       url = target;
       method = change.method;

@@ -1,3 +1,4 @@
+import { onAbort } from './signals.js';
 import type { Clock } from './types.js';
 
 /**
@@ -12,18 +13,20 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       reject(signal.reason as Error);
       return;
     }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    };
     const timer = setTimeout(
       () => {
-        signal?.removeEventListener('abort', onAbort);
+        unsubscribe?.();
         resolve();
       },
       Math.max(0, ms),
     );
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const unsubscribe =
+      signal === undefined
+        ? undefined
+        : onAbort(signal, () => {
+            clearTimeout(timer);
+            reject(signal.reason as Error);
+          });
   });
 }
 

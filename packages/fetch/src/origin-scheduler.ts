@@ -1,8 +1,7 @@
-import { setMaxListeners } from 'node:events';
 import type { EventSink } from './events.js';
 import { headerLines } from './header-input.js';
 import { parseRetryAfter } from './retry-after.js';
-import { raceSignal } from './signals.js';
+import { onAbort, raceSignal } from './signals.js';
 import type { Clock, HeaderInput } from './types.js';
 
 /**
@@ -23,7 +22,6 @@ export interface OriginSchedulerSettings {
 /** A caller waiting for a slot: a node of its origin's FIFO queue (doubly linked, O(1) removal). */
 interface Waiter {
   readonly resolve: () => void;
-  readonly onAbort: () => void;
   previous: Waiter | undefined;
   next: Waiter | undefined;
 }
@@ -61,8 +59,6 @@ export class OriginScheduler {
 
   constructor(settings: OriginSchedulerSettings) {
     this.#settings = settings;
-    // One listener per waiter (bounded by the work itself), removed as each one leaves.
-    setMaxListeners(0, this.#closing.signal);
   }
 
   /** Runs `task` in `origin`'s slot; `signal` aborts the wait and is passed on to the task. */
@@ -82,14 +78,12 @@ export class OriginScheduler {
     // One short-lived signal per task, linked to the caller's and to close(); the links are
     // removed when the task settles, so long-lived signals never collect listeners.
     const controller = new AbortController();
-    const onClose = (): void => controller.abort(closing.reason);
-    const onCaller = (): void => controller.abort(signal.reason);
-    closing.addEventListener('abort', onClose, { once: true });
-    signal.addEventListener('abort', onCaller, { once: true });
+    const leaveClosing = onAbort(closing, () => controller.abort(closing.reason));
+    const leaveCaller = onAbort(signal, () => controller.abort(signal.reason));
     const taskSignal = controller.signal;
     const settled = this.#runInSlot(origin, state, task, taskSignal).finally(() => {
-      closing.removeEventListener('abort', onClose);
-      signal.removeEventListener('abort', onCaller);
+      leaveClosing();
+      leaveCaller();
     });
     return raceSignal(settled, taskSignal);
   }
@@ -250,12 +244,8 @@ export class OriginScheduler {
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         resolve: () => {
-          signal.removeEventListener('abort', waiter.onAbort);
+          leave();
           resolve();
-        },
-        onAbort: () => {
-          this.#unlink(state, waiter);
-          reject(signal.reason as Error);
         },
         previous: state.tail,
         next: undefined,
@@ -263,7 +253,10 @@ export class OriginScheduler {
       if (state.tail === undefined) state.head = waiter;
       else state.tail.next = waiter;
       state.tail = waiter;
-      signal.addEventListener('abort', waiter.onAbort, { once: true });
+      const leave = onAbort(signal, () => {
+        this.#unlink(state, waiter);
+        reject(signal.reason as Error);
+      });
     });
   }
 

@@ -36,15 +36,20 @@ export function toHttpUrl(url: string | URL): URL {
   try {
     parsed = url instanceof URL ? url : new URL(url);
   } catch (error) {
-    throw new RobotsInvalidUrlError(String(url), 'not an absolute URL', error);
+    throw new RobotsInvalidUrlError(withoutUserinfo(String(url)), 'not an absolute URL', error);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new RobotsInvalidUrlError(
-      parsed.href,
+      reportedHref(parsed),
       `robots.txt applies to http(s) URLs only, not ${parsed.protocol}`,
     );
   }
   return parsed;
+}
+
+/** A URL string that did not parse, with what looks like its userinfo (`//user:pass@`) cut out. */
+function withoutUserinfo(text: string): string {
+  return text.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#@]*@/, '$1');
 }
 
 /**
@@ -279,7 +284,8 @@ class Policy implements RobotsPolicy {
       );
     }
     // The crawl-delay of the rules that just admitted the request (no second lookup).
-    return this.#scheduler.acquire(origin, undefined, this.#crawlDelayOf(entry));
+    const waiting = this.#scheduler.acquire(origin, undefined, this.#crawlDelayOf(entry));
+    return waiting?.then(() => this.#stillAllowed(url, origin, entry, redirectedFrom));
   }
 
   async #enterLater(url: URL, origin: string, redirectedFrom: string | undefined): Promise<void> {
@@ -290,7 +296,37 @@ class Policy implements RobotsPolicy {
     }
     if (this.#closed) throw new RobotsClosedError();
     const waiting = this.#scheduler.acquire(origin);
-    if (waiting !== undefined) await waiting;
+    if (waiting !== undefined) {
+      await waiting;
+      await this.#stillAllowed(url, origin, resolved.entry, redirectedFrom);
+    }
+  }
+
+  /**
+   * After a wait for the pacing slot: the robots.txt copy that admitted the request may have
+   * expired or been replaced meanwhile (a queue can take longer than a copy may be used), so
+   * the request goes out only if the rules in force now allow it too. The slot is given back
+   * when they do not. Nothing to do while the admitting copy is still the fresh one.
+   */
+  #stillAllowed(
+    url: URL,
+    origin: string,
+    admittedBy: CacheEntry,
+    redirectedFrom: string | undefined,
+  ): Promise<void> | undefined {
+    if (this.#cache.peek(origin) === admittedBy) return undefined;
+    return this.#resolve(origin, undefined).then(
+      (resolved) => {
+        const decision = decide(resolved.entry, url, origin);
+        if (decision.allowed) return;
+        this.#scheduler.release(origin);
+        this.#deny(decision, redirectedFrom === undefined ? {} : { redirectedFrom });
+      },
+      (error: unknown) => {
+        this.#scheduler.release(origin);
+        throw error;
+      },
+    );
   }
 
   #admit(
@@ -389,8 +425,15 @@ class Policy implements RobotsPolicy {
     // One URL is one origin (a string is iterable too: character by character).
     const list = typeof origins === 'string' || origins instanceof URL ? [origins] : origins;
     for (const origin of list) unique.add(toHttpUrl(origin).origin);
+    const { signal } = options;
     await Promise.all(
-      [...unique].map((origin) => limit(() => this.#resolve(origin, options.signal))),
+      [...unique].map((origin) =>
+        limit(() => {
+          // Still queued when the signal aborted: not started at all (not started and let go).
+          signal?.throwIfAborted();
+          return this.#resolve(origin, signal);
+        }),
+      ),
     );
   }
 

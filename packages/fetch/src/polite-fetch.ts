@@ -66,8 +66,15 @@ function prepare(
   userAgent: string,
   defaultHeaders: Hop['headers'],
 ): Prepared | Promise<Prepared> {
+  // Anything but a string, a URL or a Request-like object goes to toHttpUrl, which names it.
   const request =
-    typeof input === 'string' || input instanceof URL ? undefined : (input as RequestLike);
+    typeof input === 'string' ||
+    input instanceof URL ||
+    typeof input !== 'object' ||
+    input === null ||
+    typeof (input as { url?: unknown }).url !== 'string'
+      ? undefined
+      : (input as RequestLike);
   const url = toHttpUrl(request === undefined ? (input as string | URL) : request.url);
   const given = init.headers ?? request?.headers;
   let headers: Hop['headers'];
@@ -199,12 +206,25 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
 
   /**
    * One hop run by `policy.schedule`: for a caller signal (whose handling `schedule` owns) and
-   * for policies from elsewhere.
+   * for policies from elsewhere. Admitted before its wait for the slot; once it has the slot,
+   * the rules in force then must still allow it (the copy that admitted it may have expired
+   * while it waited).
    */
-  const scheduledHop = (prepared: Prepared, hop: Hop, tap: TapRecord): Promise<Response> =>
+  const scheduledHop = (
+    prepared: Prepared,
+    hop: Hop,
+    tap: TapRecord,
+    redirectedFrom: string | undefined,
+  ): Promise<Response> =>
     policy.schedule(
       hop.url,
-      async () => {
+      async (signal) => {
+        if (policy.peek(hop.url)?.allowed !== true) {
+          await policy.assertAllowed(hop.url, {
+            signal,
+            ...(redirectedFrom === undefined ? {} : { redirectedFrom }),
+          });
+        }
         const answer = await undiciFetch(hop.url.href, hopInit(prepared, hop, tap));
         policy.noteResponse(hop.url, answer.status, tap.headers ?? answer.headers);
         return answer;
@@ -214,9 +234,10 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
 
   const politeFetch = async (
     input: PoliteRequestInput,
-    init: PoliteRequestInit = NO_INIT,
+    init?: PoliteRequestInit,
   ): Promise<PoliteResponse> => {
-    const ready = prepare(input, init, policy.userAgent, defaultHeaders);
+    // `null` is no init, as for fetch.
+    const ready = prepare(input, init ?? NO_INIT, policy.userAgent, defaultHeaders);
     const prepared = ready instanceof Promise ? await ready : ready;
     const { signal } = prepared;
     let redirects: string[] | undefined;
@@ -231,7 +252,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
           ...(signal === undefined ? {} : { signal }),
           ...(redirectedFrom === undefined ? {} : { redirectedFrom }),
         });
-        response = await scheduledHop(prepared, hop, tap);
+        response = await scheduledHop(prepared, hop, tap, redirectedFrom);
       } else if (signal === undefined) {
         // The hot path: admission and the pacing slot in one step, and the slot given back
         // here (no task closure, and no promise at all when nothing has to be waited for).
@@ -248,7 +269,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
       } else {
         const admitted = gate.admit(url, url.origin, signal, redirectedFrom);
         if (admitted !== undefined) await admitted;
-        response = await scheduledHop(prepared, hop, tap);
+        response = await scheduledHop(prepared, hop, tap, redirectedFrom);
       }
       if (prepared.redirect !== 'manual' && isRedirectStatus(response.status)) {
         const location = response.headers.get('location');

@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { parseRobotsTxt } from '@polite-crawler/robots-txt';
 import type { Agent, AgentRules, RobotsTxt } from '@polite-crawler/robots-txt';
 import type { EventSink } from './events.js';
@@ -98,8 +97,6 @@ export class RobotsCache {
       settings.store === undefined
         ? undefined
         : guardStore(settings.store, settings.storeTimeout, settings.fetch.clock);
-    // One listener per task in flight (bounded by the work itself), removed as each settles.
-    setMaxListeners(0, this.#closing.signal);
     this.#hot = new RobotsEntries<CacheEntry>(settings.maxOrigins, settings.fetch.clock);
   }
 
@@ -130,9 +127,8 @@ export class RobotsCache {
         () => this.#refreshing.delete(refresh),
         () => this.#refreshing.delete(refresh),
       );
-      // Its waiters let go at close() at once, whatever the lookup still waits for. One
-      // listener per origin in flight, not per waiter: a signal's listeners are kept in a list
-      // that each add and remove walks.
+      // Its waiters let go at close() at once, whatever the lookup still waits for (one
+      // subscription per origin in flight, not per waiter).
       pending = raceSignal(refresh, this.#closing.signal).finally(() =>
         this.#inflight.delete(origin),
       );

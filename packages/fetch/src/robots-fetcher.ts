@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { decodedBody, readCapped } from './body-reader.js';
 import { ACCEPT_ENCODING } from './content-decoders.js';
 import { parseRetryAfter } from './retry-after.js';
+import { onAbort } from './signals.js';
 import type { Clock, RobotsFailureKind, RobotsFetchFailure, RobotsStatus } from './types.js';
 
 /**
@@ -211,8 +212,8 @@ export async function fetchRobotsTxt(
   const { signal, validators } = options;
   signal?.throwIfAborted();
   const controller = new AbortController();
-  const onOuterAbort = (): void => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const unsubscribe =
+    signal === undefined ? undefined : onAbort(signal, () => controller.abort(signal.reason));
   const timer = new AbortController();
   settings.clock.sleep(settings.timeout, timer.signal).then(
     () =>
@@ -237,7 +238,7 @@ export async function fetchRobotsTxt(
     return failed('unreachable', redirects, classifyNetworkError(error));
   } finally {
     timer.abort();
-    signal?.removeEventListener('abort', onOuterAbort);
+    unsubscribe?.();
   }
 }
 

@@ -1,3 +1,57 @@
+/** The callbacks of one signal, behind the one listener it has from {@link onAbort}. */
+interface Fanout {
+  readonly callbacks: Set<() => void>;
+  readonly listener: () => void;
+}
+
+const fanouts = new WeakMap<AbortSignal, Fanout>();
+
+/**
+ * Calls `callback` once when `signal` aborts; the returned function unsubscribes it. However
+ * many callbacks a signal has, it carries one listener: an `EventTarget` walks its list of
+ * listeners on each add and each remove, so a listener per waiter on a shared signal (a
+ * crawl-wide abort signal, a policy's close signal, ten thousand requests queued for one origin)
+ * costs time quadratic in the number of waiters. Each call must pass a callback of its own, on
+ * a signal that has not aborted yet.
+ * @example
+ * const unsubscribe = onAbort(signal, () => reject(signal.reason));
+ * try { await work(); } finally { unsubscribe(); }
+ */
+export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  let fanout = fanouts.get(signal);
+  if (fanout === undefined) {
+    const callbacks = new Set<() => void>();
+    const listener = (): void => {
+      fanouts.delete(signal);
+      for (const each of callbacks) {
+        try {
+          each();
+        } catch (error) {
+          // As an EventTarget does: the others still run, the error is reported on its own.
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      }
+      callbacks.clear();
+    };
+    fanout = { callbacks, listener };
+    fanouts.set(signal, fanout);
+    signal.addEventListener('abort', listener, { once: true });
+  }
+  const subscribed = fanout;
+  subscribed.callbacks.add(callback);
+  return () => {
+    const { callbacks } = subscribed;
+    if (!callbacks.delete(callback) || callbacks.size > 0) return;
+    // The last one left: so does the listener (a caller's long-lived signal keeps nothing).
+    if (fanouts.get(signal) === subscribed) {
+      fanouts.delete(signal);
+      signal.removeEventListener('abort', subscribed.listener);
+    }
+  };
+}
+
 /**
  * `promise`, or a rejection with `signal.reason` as soon as `signal` aborts, whichever comes
  * first. The promise itself keeps running (it may be shared with other waiters).
@@ -11,15 +65,14 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
     return Promise.reject(signal.reason as Error);
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unsubscribe = onAbort(signal, () => reject(signal.reason as Error));
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        unsubscribe();
         resolve(value);
       },
       (error: Error) => {
-        signal.removeEventListener('abort', onAbort);
+        unsubscribe();
         reject(error);
       },
     );

@@ -5,7 +5,7 @@ import {
   nextRedirectHop,
 } from '@polite-crawler/fetch';
 import type { APIRequestContext, APIResponse, Page, Request, Route } from 'playwright-core';
-import type { CheckOptions } from '@polite-crawler/fetch';
+import type { CheckOptions, Decision } from '@polite-crawler/fetch';
 import { pageCloseSignals, pageOfRequest } from './page-close-signal.js';
 import type { ResolvedGateOptions } from './resolve-options.js';
 import type { GateEvent } from './types.js';
@@ -83,12 +83,17 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
 
   const pageClosed = pageCloseSignals();
 
-  /** `untilClosed`: aborts when the request's page closes (the request is then dropped). */
+  /**
+   * `untilClosed`: aborts when the request's page closes (the request is then dropped). A paced
+   * hop was admitted before its wait for the slot; once it has the slot, the rules in force
+   * then must still allow it (the copy that admitted it may have expired while it waited), or
+   * the denying decision is returned instead of a response.
+   */
   const send = async (
     hop: Hop,
     paced: boolean,
     untilClosed: CheckOptions,
-  ): Promise<APIResponse> => {
+  ): Promise<APIResponse | Decision> => {
     const request = (signal?: AbortSignal): Promise<APIResponse> =>
       api.fetch(hop.url, {
         method: hop.method,
@@ -107,9 +112,15 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
       return response;
     };
     // Noted inside the slot: a Retry-After pauses the origin before the next request takes it.
-    return paced
-      ? await policy.schedule(hop.url, async (signal) => noted(await request(signal)), untilClosed)
-      : noted(await request(untilClosed.signal));
+    if (!paced) return noted(await request(untilClosed.signal));
+    return await policy.schedule(
+      hop.url,
+      async (signal) => {
+        const now = policy.peek(hop.url) ?? (await policy.check(hop.url, { signal }));
+        return now.allowed ? noted(await request(signal)) : now;
+      },
+      untilClosed,
+    );
   };
 
   return async (route: Route): Promise<void> => {
@@ -148,6 +159,10 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
       const redirects: string[] = [];
       for (;;) {
         const response = await send(hop, paced, untilClosed);
+        if ('allowed' in response) {
+          const original = redirects.length === 0 ? undefined : url;
+          return await refuse(RobotsDeniedError.fromDecision(response, original));
+        }
         const status = response.status();
         const location = REDIRECT_STATUSES.has(status) ? locationOf(response) : undefined;
         if (location === undefined) {
