@@ -80,3 +80,40 @@ it("a request still waiting for its slot when Crawlee's timeout passes is droppe
   await clock.advance(60_000);
   expect(site.hits('/late')).toHaveLength(0);
 });
+
+it('a request that waited for its slot is refused when the robots.txt in force by then disallows it', async () => {
+  let robotsFetches = 0;
+  site = await startSite({
+    // The first copy allows everything; every later one disallows everything.
+    '/robots.txt': () => {
+      robotsFetches += 1;
+      return {
+        headers: { 'content-type': 'text/plain' },
+        body: robotsFetches === 1 ? 'User-agent: *\nAllow: /\n' : 'User-agent: *\nDisallow: /\n',
+      };
+    },
+    '/first': { headers: { 'content-type': 'text/plain' }, body: 'ok' },
+    '/queued': { headers: { 'content-type': 'text/plain' }, body: 'ok' },
+  });
+  const clock = new FakeClock();
+  // The copy is used for 1 s; the queued request waits 1.5 s for its slot.
+  run = newRun({ clock, concurrency: 1, minInterval: 1_500, robotsMaxTtl: 1_000, robotsMinTtl: 0 });
+  const { httpClient } = politeCrawlee<{ httpClient?: BaseHttpClient }>(
+    run.policy,
+    {},
+    { config: run.config },
+  );
+  if (httpClient === undefined) throw new Error('politeCrawlee gives an httpClient');
+  expect(
+    (await httpClient.sendRequest({ url: `${site.origin}/first`, method: 'GET' })).statusCode,
+  ).toBe(200);
+  const queued = httpClient.sendRequest({ url: `${site.origin}/queued`, method: 'GET' }).then(
+    () => 'sent',
+    (error: unknown) => (error as { code?: string }).code,
+  );
+  await clock.until(() => clock.pending > 0, 'the spacing wait');
+  await clock.advance(1_500);
+  expect(await queued).toBe('ERR_ROBOTS_DENIED');
+  expect(site.hits('/queued')).toHaveLength(0);
+  expect(robotsFetches).toBe(2);
+});

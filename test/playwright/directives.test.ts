@@ -291,6 +291,51 @@ describe('pacing and options', () => {
     expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
   });
 
+  it('a subresource that waited for its slot is refused when the robots.txt in force by then disallows it', async () => {
+    const clock = new FakeClock();
+    let robotsFetches = 0;
+    const changing = await startSite({
+      // The first copy allows everything; every later one disallows everything.
+      '/robots.txt': () => {
+        robotsFetches += 1;
+        return {
+          headers: { 'content-type': 'text/plain' },
+          body: robotsFetches === 1 ? 'User-agent: *\nAllow: /\n' : 'User-agent: *\nDisallow: /\n',
+        };
+      },
+      '/gallery': { headers: { 'content-type': 'text/html' }, body: '<img src="/late.png">' },
+      '/late.png': { headers: { 'content-type': 'image/png' }, body: 'png' },
+    });
+    // The copy is used for 1 s; the image waits 1.5 s for its slot after the page.
+    const policy = createRobotsPolicy({
+      userAgent: USER_AGENT,
+      minInterval: 1_500,
+      concurrency: 1,
+      robotsMaxTtl: 1_000,
+      robotsMinTtl: 0,
+      clock,
+    });
+    const events: GateEvent[] = [];
+    const gate = createPlaywrightGate({ policy, onEvent: (event) => events.push(event) });
+    const context = await browser.newContext();
+    cleanup.push(async () => {
+      await context.close();
+      await policy.close();
+      await changing.close();
+    });
+    await gate.attach(context);
+    const page = await context.newPage();
+    await page.goto(`${changing.origin}/gallery`, { waitUntil: 'domcontentloaded' });
+    await clock.until(() => clock.pending > 0, 'the image waiting for its slot');
+    await page.waitForTimeout(100);
+    await clock.advance(1_500);
+    const denied = (): GateEvent[] =>
+      events.filter((event) => event.type === 'request-denied' && event.url.endsWith('/late.png'));
+    await clock.until(() => denied().length === 1, 'the image refused');
+    expect(sentByGate(changing, '/late.png')).toHaveLength(0);
+    expect(robotsFetches).toBe(2);
+  });
+
   it('drops a navigation whose page closes while its robots.txt is still being fetched', async () => {
     let answerRobots = (): void => {};
     const robotsHeld = new Promise<void>((resolve) => (answerRobots = resolve));
