@@ -21,6 +21,17 @@ afterEach(async () => {
   await site?.close();
 });
 
+/** The polite HTTP client the adapter gives an HTTP crawler of `record`'s policy. */
+function politeHttpClient(record: RunRecord): BaseHttpClient {
+  const { httpClient } = politeCrawlee<{ httpClient?: BaseHttpClient }>(
+    record.policy,
+    {},
+    { config: record.config },
+  );
+  if (httpClient === undefined) throw new Error('politeCrawlee gives an httpClient');
+  return httpClient;
+}
+
 it('the HTTP client notes Retry-After inside the slot: the next request waits for the pause', async () => {
   site = await startSite({
     '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' },
@@ -29,12 +40,7 @@ it('the HTTP client notes Retry-After inside the slot: the next request waits fo
   });
   const clock = new FakeClock();
   run = newRun({ clock, concurrency: 1 });
-  const { httpClient } = politeCrawlee<{ httpClient?: BaseHttpClient }>(
-    run.policy,
-    {},
-    { config: run.config },
-  );
-  if (httpClient === undefined) throw new Error('politeCrawlee gives an httpClient');
+  const httpClient = politeHttpClient(run);
   const busy = httpClient.sendRequest({ url: `${site.origin}/busy`, method: 'GET' });
   await clock.until(() => site!.hits('/busy').length === 1, 'the first request');
   // Waits for the slot the first request holds.
@@ -59,12 +65,7 @@ it("a request still waiting for its slot when Crawlee's timeout passes is droppe
   const clock = new FakeClock();
   // One request a minute: the second waits for the fake clock, which the test holds still.
   run = newRun({ clock, concurrency: 1, minInterval: 60_000 });
-  const { httpClient } = politeCrawlee<{ httpClient?: BaseHttpClient }>(
-    run.policy,
-    {},
-    { config: run.config },
-  );
-  if (httpClient === undefined) throw new Error('politeCrawlee gives an httpClient');
+  const httpClient = politeHttpClient(run);
   expect(
     (await httpClient.sendRequest({ url: `${site.origin}/first`, method: 'GET' })).statusCode,
   ).toBe(200);
@@ -98,12 +99,7 @@ it('a request that waited for its slot is refused when the robots.txt in force b
   const clock = new FakeClock();
   // The copy is used for 1 s; the queued request waits 1.5 s for its slot.
   run = newRun({ clock, concurrency: 1, minInterval: 1_500, robotsMaxTtl: 1_000, robotsMinTtl: 0 });
-  const { httpClient } = politeCrawlee<{ httpClient?: BaseHttpClient }>(
-    run.policy,
-    {},
-    { config: run.config },
-  );
-  if (httpClient === undefined) throw new Error('politeCrawlee gives an httpClient');
+  const httpClient = politeHttpClient(run);
   expect(
     (await httpClient.sendRequest({ url: `${site.origin}/first`, method: 'GET' })).statusCode,
   ).toBe(200);

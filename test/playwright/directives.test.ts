@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsPolicy, isRobotsInvalidOptionError } from '@polite-crawler/fetch';
-import type { RobotsPolicy } from '@polite-crawler/fetch';
+import type { RobotsPolicy, RobotsPolicyOptions } from '@polite-crawler/fetch';
 import { DEFAULTS, createPlaywrightGate } from '@polite-crawler/playwright';
 import type { GateEvent, PlaywrightGateOptions } from '@polite-crawler/playwright';
 import { startSite } from '../crawlee/helpers/site-server.js';
@@ -69,12 +69,16 @@ afterEach(async () => {
   for (const close of cleanup.splice(0)) await close();
 });
 
-async function gated(options: Partial<PlaywrightGateOptions> = {}): Promise<{
+/** A context behind a gate of its own (and a policy: no spacing unless `policyOptions` say so). */
+async function gated(
+  options: Partial<PlaywrightGateOptions> = {},
+  policyOptions: Partial<RobotsPolicyOptions> = {},
+): Promise<{
   policy: RobotsPolicy;
   context: BrowserContext;
   gate: ReturnType<typeof createPlaywrightGate>;
 }> {
-  const policy = createRobotsPolicy({ userAgent: USER_AGENT, minInterval: 0 });
+  const policy = createRobotsPolicy({ userAgent: USER_AGENT, minInterval: 0, ...policyOptions });
   const gate = createPlaywrightGate({ policy, ...options });
   const context = await browser.newContext();
   await gate.attach(context);
@@ -198,20 +202,8 @@ describe('pacing and options', () => {
       },
       '/next.png': { headers: { 'content-type': 'image/png' }, body: 'png' },
     });
-    const policy = createRobotsPolicy({
-      userAgent: USER_AGENT,
-      minInterval: 0,
-      concurrency: 1,
-      clock,
-    });
-    const gate = createPlaywrightGate({ policy });
-    const context = await browser.newContext();
-    cleanup.push(async () => {
-      await context.close();
-      await policy.close();
-      await paced.close();
-    });
-    await gate.attach(context);
+    const { context } = await gated({}, { concurrency: 1, clock });
+    cleanup.push(() => paced.close());
     const page = await context.newPage();
     await page.goto(`${paced.origin}/two`, { waitUntil: 'domcontentloaded' });
     await clock.until(() => paced.hits('/busy.png').length === 1, 'the first image');
@@ -240,21 +232,12 @@ describe('pacing and options', () => {
       ...Object.fromEntries(images.map((src) => [src, png])),
     });
     // The page takes the slot; each image must wait 10 s after it, on a clock that stands still.
-    const policy = createRobotsPolicy({
-      userAgent: USER_AGENT,
-      minInterval: 10_000,
-      concurrency: 1,
-      clock,
-    });
     const events: GateEvent[] = [];
-    const gate = createPlaywrightGate({ policy, onEvent: (event) => events.push(event) });
-    const context = await browser.newContext();
-    cleanup.push(async () => {
-      await context.close();
-      await policy.close();
-      await queued.close();
-    });
-    await gate.attach(context);
+    const { context } = await gated(
+      { onEvent: (event) => events.push(event) },
+      { minInterval: 10_000, concurrency: 1, clock },
+    );
+    cleanup.push(() => queued.close());
     const warnings: Error[] = [];
     const onWarning = (warning: Error): number => warnings.push(warning);
     process.on('warning', onWarning);
@@ -307,23 +290,12 @@ describe('pacing and options', () => {
       '/late.png': { headers: { 'content-type': 'image/png' }, body: 'png' },
     });
     // The copy is used for 1 s; the image waits 1.5 s for its slot after the page.
-    const policy = createRobotsPolicy({
-      userAgent: USER_AGENT,
-      minInterval: 1_500,
-      concurrency: 1,
-      robotsMaxTtl: 1_000,
-      robotsMinTtl: 0,
-      clock,
-    });
     const events: GateEvent[] = [];
-    const gate = createPlaywrightGate({ policy, onEvent: (event) => events.push(event) });
-    const context = await browser.newContext();
-    cleanup.push(async () => {
-      await context.close();
-      await policy.close();
-      await changing.close();
-    });
-    await gate.attach(context);
+    const { context } = await gated(
+      { onEvent: (event) => events.push(event) },
+      { minInterval: 1_500, concurrency: 1, robotsMaxTtl: 1_000, robotsMinTtl: 0, clock },
+    );
+    cleanup.push(() => changing.close());
     const page = await context.newPage();
     await page.goto(`${changing.origin}/gallery`, { waitUntil: 'domcontentloaded' });
     await clock.until(() => clock.pending > 0, 'the image waiting for its slot');
