@@ -429,7 +429,7 @@ class Policy implements RobotsPolicy {
     await Promise.all(
       [...unique].map((origin) =>
         limit(() => {
-          // Still queued when the signal aborted: not started at all (not started and let go).
+          // An origin still queued when the signal aborts is not started (it would be let go at once).
           signal?.throwIfAborted();
           return this.#resolve(origin, signal);
         }),
