@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { createMetaScanner, directivesFor } from '@polite-crawler/robots-tag';
 import type { MetaScanner } from '@polite-crawler/robots-tag';
 import { createFullParseMetaScanner } from '../../packages/robots-tag/src/meta-scanner.js';
-import { TextEndTokenizer } from '../../packages/robots-tag/src/text-end-tokenizer.js';
+import { BrowserTokenizer } from '../../packages/robots-tag/src/browser-tokenizer.js';
 import {
   ScriptDataTracker,
   findScriptEnd,
@@ -202,7 +202,7 @@ describe('the tokenizer with script data states', () => {
           if (inScript) text += data;
         },
       },
-      escapes ? { Tokenizer: TextEndTokenizer } : {},
+      escapes ? { Tokenizer: BrowserTokenizer } : {},
     );
     parser.write(doc.slice(0, cut));
     parser.write(doc.slice(cut));

@@ -5,11 +5,12 @@ import { findScriptEnd } from './script-data-states.js';
  * A fast path for finding the robots metas of a document head without a general HTML parser.
  *
  * It reads the tokens of an ordinary head (tags with attributes, comments, doctype, the text of
- * `<title>`, `<script>` and `<style>`) exactly as htmlparser2 tokenizes them, and answers
+ * `<title>`, `<script>` and `<style>`) exactly as htmlparser2 with the scanner's tokenizer
+ * (`browser-tokenizer.ts`: browsers' token boundaries) tokenizes them, and answers
  * `'unsupported'` for anything it does not model (entities where they could change a verdict,
- * CDATA, `<template>`, `<noframes>`, self-closing text elements, very long tokens). The caller
- * then gives the whole text to htmlparser2 instead, so the fast path can only ever be faster,
- * never different: it ends the head at the same token, after the same metas, in the same write.
+ * CDATA, `<template>`, `<noframes>`, very long tokens). The caller then gives the whole text to
+ * htmlparser2 instead, so the fast path can only ever be faster, never different: it ends the
+ * head at the same token, after the same metas, in the same write.
  */
 
 /** What the fast path made of the text so far. */
@@ -44,7 +45,6 @@ export interface FastHeadState {
   readonly metas: HeadMeta[];
   /** The last open tag read (scratch for {@link readOpenTag}, so no object per tag). */
   tag: KnownTag | undefined;
-  tagSelfClosing: boolean;
   tagMeta: HeadMeta | undefined;
 }
 
@@ -121,7 +121,6 @@ export function createFastHeadState(): FastHeadState {
     afterHead: false,
     metas: [],
     tag: undefined,
-    tagSelfClosing: false,
     tagMeta: undefined,
   };
 }
@@ -224,7 +223,8 @@ function headMeta(name: string | undefined, content: string | undefined): HeadMe
  * Reads the open tag whose name starts at `start` (just past `<`), following htmlparser2's
  * tokenizer state by state, and returns the index just past its `>` (-1: the text ends inside
  * the tag). The tag goes to `state.tag` (`undefined` for a name that is not known),
- * `state.tagSelfClosing` and, for a meta, `state.tagMeta`; other attributes are not kept.
+ * and, for a meta, `state.tagMeta`; other attributes are not kept. A `/` before the `>` changes
+ * nothing: void elements have no end anyway, and browsers ignore it on the others.
  */
 function readOpenTag(text: string, start: number, state: FastHeadState): number {
   const length = text.length;
@@ -242,7 +242,6 @@ function readOpenTag(text: string, start: number, state: FastHeadState): number 
   // The first of duplicate attributes counts.
   let metaName: string | undefined;
   let metaContent: string | undefined;
-  let selfClosing = false;
   for (;;) {
     // Before an attribute name.
     if (at >= length) return -1;
@@ -253,10 +252,7 @@ function readOpenTag(text: string, start: number, state: FastHeadState): number 
       at++;
       while (at < length && isSpace(text.charCodeAt(at))) at++;
       if (at >= length) return -1;
-      if (text.charCodeAt(at) === GT) {
-        selfClosing = true;
-        break;
-      }
+      if (text.charCodeAt(at) === GT) break;
       continue;
     }
     if (isSpace(c)) {
@@ -310,7 +306,6 @@ function readOpenTag(text: string, start: number, state: FastHeadState): number 
     else if (kept === 'content') metaContent = value;
   }
   state.tag = tag;
-  state.tagSelfClosing = selfClosing;
   state.tagMeta = isMeta ? headMeta(metaName, metaContent) : undefined;
   return at + 1;
 }
@@ -360,6 +355,29 @@ function findScriptTextEnd(text: string, from: number): number {
     if (text.startsWith('!--', lt + 1)) return findScriptEnd(text, from);
   }
   return plain;
+}
+
+/**
+ * Where the comment opened by `<!--` at `lt` ends (just past it), or -1 when the text ends
+ * first: at the first `-->`, the dashes of `<!--` included (`<!-->` and `<!--->` are whole
+ * comments), or at a `--!>` whose dashes come after `<!--`.
+ */
+function commentEnd(text: string, lt: number): number {
+  const dashes = text.indexOf('-->', lt + 2);
+  // A `--!>` before it, looked for only up to it: a search on to the end of the text for each
+  // comment would cost time quadratic in the number of comments.
+  const limit = dashes === -1 ? text.length - 1 : dashes;
+  for (let i = lt + 6; i < limit; i++) {
+    if (
+      text.charCodeAt(i) === BANG &&
+      text.charCodeAt(i + 1) === GT &&
+      text.charCodeAt(i - 1) === DASH &&
+      text.charCodeAt(i - 2) === DASH
+    ) {
+      return i + 2;
+    }
+  }
+  return dashes === -1 ? -1 : dashes + 3;
 }
 
 /** No verdict yet: the next call starts at `at`, unless too much would be held. */
@@ -414,9 +432,6 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
       const { name } = tag;
       if (name === 'template' || name === 'noframes') return 'unsupported';
       if (tag.textContent) {
-        // htmlparser2 forgets that a self-closing `<script/>` is a text element, but its
-        // parser still treats it as open: not modelled.
-        if (state.tagSelfClosing) return 'unsupported';
         const close =
           name === 'script' ? findScriptTextEnd(text, end) : findTextElementEnd(text, name, end);
         if (hasSequenceLookalike(text, end, close === -1 ? length : close)) return 'unsupported';
@@ -430,14 +445,16 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
       }
       at = end;
     } else if (next === SLASH) {
-      let nameStart = lt + 2;
-      while (nameStart < length && isSpace(text.charCodeAt(nameStart))) nameStart++;
+      const nameStart = lt + 2;
       if (nameStart >= length) return needMore(state, text, at);
       const first = text.charCodeAt(nameStart);
-      // htmlparser2 reports `</>` (and `</ >`) as text.
-      if (first === GT) return textFrom(text, lt);
+      // `</>` is dropped.
+      if (first === GT) {
+        at = nameStart + 1;
+        continue;
+      }
       if (!isAsciiAlpha(first)) {
-        // A bogus comment up to the next `>`.
+        // A bogus comment up to the next `>` (`</ x>` too).
         const gt = text.indexOf('>', nameStart + 1);
         if (gt === -1) return needMore(state, text, at);
         at = gt + 1;
@@ -447,7 +464,8 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
       let seen = first;
       for (; nameEnd < length; nameEnd++) {
         const c = text.charCodeAt(nameEnd);
-        if (c === GT || isSpace(c)) break;
+        // A `/` ends the name too (`</head/>`); the rest up to `>` is skipped.
+        if (c === GT || c === SLASH || isSpace(c)) break;
         seen |= c;
       }
       if (nameEnd >= length) return needMore(state, text, at);
@@ -471,13 +489,11 @@ export function scanHeadFast(text: string, state: FastHeadState): FastHeadVerdic
       let end: number;
       if (kind === LEFT_BRACKET) return 'unsupported';
       if (kind === DASH && text.charCodeAt(lt + 3) === DASH) {
-        // A comment ends at the first `-->`, the dashes of `<!--` included (`<!-->` is one).
-        const close = text.indexOf('-->', lt + 2);
-        end = close === -1 ? -1 : close + 3;
+        end = commentEnd(text, lt);
       } else {
-        // A declaration (`<!doctype …>`) ends at the first `>` after the character that
-        // chose it (and after the one after `<!-`).
-        const gt = text.indexOf('>', kind === DASH ? lt + 4 : lt + 3);
+        // A declaration or bogus comment (`<!doctype …>`, `<!>`, `<!->`) ends at the first
+        // `>` after `<!` (after `<!-` when it starts so).
+        const gt = text.indexOf('>', kind === DASH ? lt + 3 : lt + 2);
         end = gt === -1 ? -1 : gt + 1;
       }
       if (end === -1) return needMore(state, text, at);

@@ -9,7 +9,7 @@ import { isProductToken } from './known-rules.js';
 import { MetaContentCache } from './meta-content-cache.js';
 import { parseFieldValue } from './parse-field.js';
 import { referenceWrites } from './pending-references.js';
-import { TextEndTokenizer } from './text-end-tokenizer.js';
+import { BrowserTokenizer } from './browser-tokenizer.js';
 import type { FieldSink } from './parse-field.js';
 import type { MetaScanner, MetaScanOptions, MetaScanStopReason, RobotsTagRules } from './types.js';
 
@@ -581,7 +581,7 @@ class HeadMetaScanner implements MetaScanner {
         decodeEntities: true,
         lowerCaseTags: true,
         lowerCaseAttributeNames: true,
-        Tokenizer: TextEndTokenizer,
+        Tokenizer: BrowserTokenizer,
       },
     ));
   }
