@@ -1,4 +1,5 @@
 import { Tokenizer } from 'htmlparser2';
+import { BANG, DASH, GT, SLASH, SPACE, isSpace } from './html-chars.js';
 import { SCRIPT_END_TAG_LENGTH, ScriptDataTracker } from './script-data-states.js';
 
 /**
@@ -50,20 +51,6 @@ for (const name of STATES) {
 }
 /** htmlparser2's own state handlers. */
 const own = htmlparser2 as TokenizerInternals;
-
-const TAB = 0x09;
-const LF = 0x0a;
-const FF = 0x0c;
-const CR = 0x0d;
-const SPACE = 0x20;
-const BANG = 0x21;
-const DASH = 0x2d;
-const SLASH = 0x2f;
-const GT = 0x3e;
-
-function isSpace(c: number): boolean {
-  return c === SPACE || c === LF || c === TAB || c === FF || c === CR;
-}
 
 /** Whether the end sequence sought is `</script` (the only special end tag of its length). */
 function seeksScriptEnd(sequence: Uint8Array): boolean {

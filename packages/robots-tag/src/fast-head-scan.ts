@@ -1,4 +1,18 @@
 import { AFTER_HEAD, ENDS_HEAD, IN_HEAD, TEXT_CONTENT, VOID_IN_HEAD } from './head-elements.js';
+import {
+  AMPERSAND,
+  BANG,
+  DASH,
+  DOUBLE_QUOTE,
+  EQUALS,
+  GT,
+  LEFT_BRACKET,
+  QUESTION,
+  SINGLE_QUOTE,
+  SLASH,
+  isAsciiAlpha,
+  isSpace,
+} from './html-chars.js';
 import { findScriptEnd } from './script-data-states.js';
 
 /**
@@ -78,31 +92,6 @@ export function fastPathOverBudget(read: number, fed: number): boolean {
  */
 const LOOKALIKE_LT = 0x1c;
 const LOOKALIKE_SLASH = 0x0f;
-
-const TAB = 0x09;
-const LF = 0x0a;
-const FF = 0x0c;
-const CR = 0x0d;
-const SPACE = 0x20;
-const BANG = 0x21;
-const DOUBLE_QUOTE = 0x22;
-const AMPERSAND = 0x26;
-const SINGLE_QUOTE = 0x27;
-const DASH = 0x2d;
-const SLASH = 0x2f;
-const EQUALS = 0x3d;
-const GT = 0x3e;
-const QUESTION = 0x3f;
-const LEFT_BRACKET = 0x5b;
-
-function isSpace(c: number): boolean {
-  return c === SPACE || c === LF || c === TAB || c === FF || c === CR;
-}
-
-function isAsciiAlpha(c: number): boolean {
-  const lower = c | 0x20;
-  return lower >= 0x61 && lower <= 0x7a;
-}
 
 /** htmlparser2's end of a tag name or attribute section. */
 function endsTagSection(c: number): boolean {

@@ -1,3 +1,5 @@
+import { BANG, DASH, GT, LT, SLASH, isAsciiAlpha, isSpace } from './html-chars.js';
+
 /**
  * Where the text of a `<script>` element ends, as the HTML tokenizer decides it (WHATWG HTML
  * §13.2.5.4–§13.2.5.26, the script data states). A `<!--` in a script starts an "escaped" part,
@@ -28,24 +30,9 @@ const DOUBLE_ESCAPED_DASH_DASH = 13;
 const DOUBLE_ESCAPED_LESS_THAN = 14;
 const DOUBLE_ESCAPE_END = 15;
 
-const LT = 0x3c;
-const GT = 0x3e;
-const SLASH = 0x2f;
-const BANG = 0x21;
-const DASH = 0x2d;
 const SCRIPT = 'script';
 /** `</script`: what precedes the character that ends the element. */
 export const SCRIPT_END_TAG_LENGTH = 2 + SCRIPT.length;
-
-/** The tokenizer's whitespace (tab, LF, FF, CR, space). */
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0c || c === 0x0d;
-}
-
-function isAsciiAlpha(c: number): boolean {
-  const lower = c | 0x20;
-  return lower >= 0x61 && lower <= 0x7a;
-}
 
 /**
  * Follows a script's text one character at a time. Tag names are only compared with `script`:
