@@ -132,6 +132,33 @@ export function decoderChain(
 }
 
 /**
+ * The decoders undici's fetch puts a response body through, in that order: every member of
+ * `Content-Encoding` must be one it undoes, else the body is passed on as it is (`identity` and
+ * an empty member included); more than {@link MAX_CONTENT_CODINGS} members is fetch's error,
+ * whose message is returned.
+ * @example
+ * fetchDecoderChain('gzip'); // [gunzip]
+ * fetchDecoderChain('gzip, identity'); // [] (as fetch: the body as it is)
+ */
+export function fetchDecoderChain(contentEncoding: string | null): Transform[] | string {
+  if (contentEncoding === null || contentEncoding === '') return [];
+  const members = contentEncoding.toLowerCase().split(',');
+  if (members.length > MAX_CONTENT_CODINGS) {
+    return `too many content-encodings in response: ${members.length}, maximum allowed is ${MAX_CONTENT_CODINGS}`;
+  }
+  const chain: Transform[] = [];
+  for (let i = members.length - 1; i >= 0; i--) {
+    const decoder = createDecoder(members[i]!.trim());
+    if (decoder === undefined) {
+      for (const made of chain) made.destroy();
+      return [];
+    }
+    chain.push(decoder);
+  }
+  return chain;
+}
+
+/**
  * The codings a robots.txt request accepts: those {@link createDecoder} undoes here.
  * @example
  * headers['accept-encoding'] = ACCEPT_ENCODING; // 'gzip, deflate, br' (and zstd where Node has it)

@@ -12,6 +12,7 @@ import { isRedirectStatus, nextHop } from './page-redirects.js';
 import type { Hop } from './page-redirects.js';
 import { createRobotsPolicy, politeGate, toHttpUrl } from './policy.js';
 import { checkResponse } from './response-checker.js';
+import { fetchRequestHeaders, initSendsDirectly, sendDirect } from './direct-fetch.js';
 import { upperCaseMethod } from './request-method.js';
 import type {
   PoliteFetch,
@@ -42,6 +43,8 @@ interface Prepared {
   readonly redirect: 'follow' | 'manual' | 'error';
   readonly signal: AbortSignal | undefined;
   readonly dispatcher: Dispatcher | undefined;
+  /** Nothing but the wrapper's own init members: bodiless GET/HEAD hops skip undici's fetch. */
+  readonly direct: boolean;
 }
 
 type RequestLike = {
@@ -96,6 +99,7 @@ function prepare(
     redirect,
     signal,
     dispatcher: init.dispatcher,
+    direct: request === undefined && initSendsDirectly(init),
   };
   if (
     init.body === undefined &&
@@ -204,6 +208,42 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     return init;
   };
 
+  /** The request headers of a bare hop on the direct transport, made once per scheme. */
+  const directDefaults = {
+    http: fetchRequestHeaders(defaultHeaders as Record<string, string>, false),
+    https: fetchRequestHeaders(defaultHeaders as Record<string, string>, true),
+  };
+
+  /**
+   * Sends one hop: a bodiless GET or HEAD with nothing else asked of fetch goes straight to the
+   * dispatcher (see direct-fetch.ts), anything else through undici's fetch.
+   */
+  const send = (prepared: Prepared, hop: Hop, tap: TapRecord): Promise<Response> => {
+    const { url, method } = hop;
+    if (
+      prepared.direct &&
+      hop.body === null &&
+      (method === 'GET' || method === 'HEAD') &&
+      url.username === '' &&
+      url.password === ''
+    ) {
+      const https = url.protocol === 'https:';
+      const headers =
+        hop.headers === defaultHeaders
+          ? https
+            ? directDefaults.https
+            : directDefaults.http
+          : fetchRequestHeaders(hop.headers as Headers, https);
+      return sendDirect(
+        prepared.dispatcher ?? policy.dispatcher,
+        { url, method, headers, signal: prepared.signal },
+        tapConfig,
+        tap,
+      );
+    }
+    return undiciFetch(url.href, hopInit(prepared, hop, tap));
+  };
+
   /**
    * One hop run by `policy.schedule`: for a caller signal (whose handling `schedule` owns) and
    * for policies from elsewhere. Admitted before its wait for the slot; once it has the slot,
@@ -225,7 +265,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
             ...(redirectedFrom === undefined ? {} : { redirectedFrom }),
           });
         }
-        const answer = await undiciFetch(hop.url.href, hopInit(prepared, hop, tap));
+        const answer = await send(prepared, hop, tap);
         policy.noteResponse(hop.url, answer.status, tap.headers ?? answer.headers);
         return answer;
       },
@@ -257,11 +297,10 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
         // The hot path: admission and the pacing slot in one step, and the slot given back
         // here (no task closure, and no promise at all when nothing has to be waited for).
         const origin = url.origin;
-        const request = hopInit(prepared, hop, tap);
         const entered = gate.enter(url, origin, redirectedFrom);
         if (entered !== undefined) await entered;
         try {
-          response = await undiciFetch(url.href, request);
+          response = await send(prepared, hop, tap);
           gate.noteResponse(origin, response.status, tap.headers ?? response.headers);
         } finally {
           gate.release(origin);

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { createMetaScannerFactory } from '@polite-crawler/robots-tag';
 import type { MetaScanner, RobotsTagRules } from '@polite-crawler/robots-tag';
 import { holdsIgnoringAsciiCase } from './ascii-bytes.js';
-import { decoderChain } from './content-decoders.js';
+import { fetchDecoderChain } from './content-decoders.js';
 import { isHtml, isHtmlBytes } from './html-content-type.js';
 import { upperCaseMethod } from './request-method.js';
 
@@ -80,12 +80,13 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NO_DECODERS: readonly Transform[] = [];
 
 /**
- * A decoder chain for `Content-Encoding` (as lenient as fetch's), or `null` when a coding is
- * unknown or there are too many (fetch then passes the body on as it is, or fails).
+ * The decoders for `Content-Encoding` that fetch puts the body through (so the scan reads what
+ * the caller will read: a coding fetch does not know, or `identity` among others, leaves the
+ * body as it is), connected; `null` when fetch fails the response (too many codings).
  */
 function decodersFor(contentEncoding: readonly string[] | undefined): readonly Transform[] | null {
   if (contentEncoding === undefined) return NO_DECODERS;
-  const chain = decoderChain(contentEncoding);
+  const chain = fetchDecoderChain(contentEncoding.join(', '));
   if (typeof chain === 'string') return null;
   for (let i = 0; i + 1 < chain.length; i += 1) chain[i]!.pipe(chain[i + 1]!);
   return chain;
@@ -129,7 +130,7 @@ const NO_HEADERS: RawHeaders = Object.freeze({});
  * as it is: every response has one and only its bytes are looked at, while most responses have
  * no other recorded line, and then no string, array or object is made at all.
  */
-function recordRawHeaders(
+export function recordRawHeaders(
   rawHeaders: readonly (Buffer | Buffer[] | string)[],
   record: TapRecord,
 ): Buffer | string | undefined {
@@ -182,7 +183,7 @@ function isAsciiRange(chunk: Buffer, start: number, end: number): boolean {
 }
 
 /** Receives what a {@link HeadScan} held once it lets go. */
-interface HeadScanOwner {
+export interface HeadScanOwner {
   /** `meta` is `undefined` when the body could not be decoded; `ended`: the body is complete. */
   released(held: HeldChunks, meta: RobotsTagRules | undefined, ended: boolean): void;
 }
@@ -191,7 +192,7 @@ interface HeadScanOwner {
 const NO_CHUNKS: readonly Buffer[] = [];
 
 /** The body chunks a {@link HeadScan} held, in order: the first, then the others. */
-interface HeldChunks {
+export interface HeldChunks {
   readonly first: Buffer | undefined;
   readonly more: readonly Buffer[] | undefined;
 }
@@ -221,7 +222,7 @@ const ASCII_LOOP_MAX = 2 * FIRST_PIECE + 1;
  * byte-order mark that decoding the whole body would have kept as content), and is used for
  * everything after that.
  */
-class HeadScan implements HeldChunks {
+export class HeadScan implements HeldChunks {
   /** The chunks held: the first, then the others (most heads end within the first). */
   #held: Buffer | undefined;
   #more: Buffer[] | undefined;
@@ -369,6 +370,31 @@ function mayScan(
   );
 }
 
+/**
+ * The decoders a {@link HeadScan} of this response reads its body through (none for an identity
+ * body), or `null` when the body is not scanned: not HTML, nothing to read, scanning off, or a
+ * coding the scan cannot undo.
+ * @example
+ * const decoders = scansBody(settings, 'GET', 200, record.headers!, contentType);
+ * if (decoders !== null) scan = new HeadScan(settings, decoders, owner);
+ */
+export function scansBody(
+  settings: TapSettings,
+  method: string,
+  statusCode: number,
+  headers: RawHeaders,
+  contentType: Buffer | string | undefined,
+): readonly Transform[] | null {
+  if (
+    !mayScan(settings, method, statusCode, headers) ||
+    contentType === undefined ||
+    !(typeof contentType === 'string' ? isHtml(contentType) : isHtmlBytes(contentType))
+  ) {
+    return null;
+  }
+  return decodersFor(headers['content-encoding']);
+}
+
 type LegacyHandler = {
   onConnect?(abort: (error?: Error) => void, context?: unknown): void;
   onResponseStarted?(): void;
@@ -453,21 +479,20 @@ class LegacyTap implements LegacyHandler, HeadScanOwner {
       return this.#handler.onHeaders?.(statusCode, rawHeaders, resume, statusText) ?? true;
     const record = this.#record;
     const contentType = recordRawHeaders(rawHeaders, record);
-    const headers = record.headers!;
-    if (
-      mayScan(this.#settings, this.#method, statusCode, headers) &&
-      contentType !== undefined &&
-      (typeof contentType === 'string' ? isHtml(contentType) : isHtmlBytes(contentType))
-    ) {
-      const decoders = decodersFor(headers['content-encoding']);
-      if (decoders !== null) {
-        this.#statusCode = statusCode;
-        this.#rawHeaders = rawHeaders;
-        this.#resume = resume;
-        this.#statusText = statusText;
-        this.#scan = new HeadScan(this.#settings, decoders, this);
-        return true;
-      }
+    const decoders = scansBody(
+      this.#settings,
+      this.#method,
+      statusCode,
+      record.headers!,
+      contentType,
+    );
+    if (decoders !== null) {
+      this.#statusCode = statusCode;
+      this.#rawHeaders = rawHeaders;
+      this.#resume = resume;
+      this.#statusText = statusText;
+      this.#scan = new HeadScan(this.#settings, decoders, this);
+      return true;
     }
     return this.#handler.onHeaders?.(statusCode, rawHeaders, resume, statusText) ?? true;
   }
