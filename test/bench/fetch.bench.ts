@@ -29,6 +29,11 @@ import { fmt, report } from './bench-report.js';
 
 const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
 
+/** A difference with its sign: `+11`, `−144`. */
+function signed(value: number): string {
+  return value < 0 ? `−${fmt(-value)}` : `+${fmt(value)}`;
+}
+
 // The server runs in a child process, so that the client's CPU time can be measured on its own.
 const SERVER_SOURCE = `
 const { createServer } = require('node:http');
@@ -227,7 +232,7 @@ async function main(): Promise<void> {
     rows.push([
       `Throughput, warm cache, ${what}`,
       `undici fetch ${fmt(median(plain.map((result) => result.rate)))} req/s (${fmt(plainCpu)} µs CPU/req)`,
-      `polite fetch ${fmt(median(politeResults.map((result) => result.rate)))} req/s (${fmt(politeCpu)} µs CPU/req, +${fmt(politeCpu - plainCpu)} µs)`,
+      `polite fetch ${fmt(median(politeResults.map((result) => result.rate)))} req/s (${fmt(politeCpu)} µs CPU/req, ${signed(politeCpu - plainCpu)} µs)`,
       `ratio **${fmt(median(ratios), 2)}×** req/s (middle half of the rounds ${fmt(quantile(ratios, 0.25), 2)}–${fmt(quantile(ratios, 0.75), 2)}, all ${fmt(low(ratios), 2)}–${fmt(high(ratios), 2)}), ${fmt(median(cpuRatios), 2)}× CPU efficiency`,
     ]);
   }
