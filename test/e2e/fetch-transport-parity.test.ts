@@ -1220,3 +1220,77 @@ describe('body APIs', () => {
     expectParity(outcome);
   });
 });
+
+describe('found in review: the ends of a body', () => {
+  it('a BYOB read waiting when the body ends is answered done', async () => {
+    const s = await site((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('hello');
+      setTimeout(() => res.end(), 100);
+    });
+    const read = async (response: AnyResponse): Promise<unknown> => {
+      const reader = response.body!.getReader({ mode: 'byob' });
+      const first = await reader.read(new Uint8Array(64));
+      const second = await reader.read(new Uint8Array(64));
+      return { first: first.value?.byteLength, done: second.done };
+    };
+    const outcome = await s.both('/page', undefined, read);
+    expect(outcome.polite).toEqual(outcome.plain);
+    expect(outcome.plain).toMatchObject({ value: { first: 5, done: true } });
+  });
+
+  for (const size of [2_000, 50_000]) {
+    it(`an abort after the whole body arrived, before it is read, errors it (${size} bytes)`, async () => {
+      const s = await site((req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(size));
+      });
+      const read = async (response: AnyResponse): Promise<unknown> => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        controller.abort(new Error('stop'));
+        try {
+          return { text: (await response.text()).length };
+        } catch (error) {
+          return { error: (error as Error).message };
+        }
+      };
+      let controller = new AbortController();
+      const plain = await read(
+        await s.plainFetch(`${s.origin}/page`, { signal: controller.signal }),
+      );
+      controller = new AbortController();
+      const politeOutcome = await read(
+        await s.politeFetch(`${s.origin}/page`, { signal: controller.signal }),
+      );
+      expect(plain).toEqual({ error: 'stop' });
+      expect(politeOutcome).toEqual(plain);
+    });
+  }
+
+  it('a clone of a clone keeps the URL, the type and read-only headers, with no own keys', async () => {
+    const s = await site((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+    const read = async (response: AnyResponse): Promise<unknown> => {
+      const twice = response.clone().clone();
+      let change = 'allowed';
+      try {
+        twice.headers.set('x-a', '1');
+      } catch (error) {
+        change = (error as Error).message;
+      }
+      return {
+        url: twice.url,
+        type: twice.type,
+        change,
+        keys: Object.keys(twice),
+        text: await twice.text(),
+        name: twice.constructor.name,
+      };
+    };
+    const outcome = await s.both('/page', undefined, read);
+    expect(outcome.polite).toEqual(outcome.plain);
+    expect(outcome.plain).toMatchObject({
+      value: { url: `${s.origin}/page`, change: 'immutable' },
+    });
+  });
+});

@@ -87,6 +87,33 @@ export function fetchRequestHeaders(
   return headers;
 }
 
+/** The URLs of clones (undici makes a clone without the fields a constructor sets). */
+const cloneUrls = new WeakMap<object, string>();
+
+/** What a dropped Response's body is cancelled through. */
+interface WatchedBody {
+  /** The body stream (a tee branch after `clone()`), while something still holds it. */
+  readonly body: WeakRef<ReadableStream<Uint8Array>>;
+  /** Ends the request, for a Response dropped before `clone()` (none after). */
+  readonly drop: (() => void) | undefined;
+}
+
+/**
+ * Ends the request of a Response dropped unread, as undici does for the Responses its fetch
+ * makes: otherwise the request would hold its connection (and its abort listener) for ever.
+ * A body someone still reads (locked) is left alone.
+ */
+const unreadBodies = new FinalizationRegistry<WatchedBody>(({ body, drop }) => {
+  const stream = body.deref();
+  if (stream === undefined) drop?.();
+  else if (!stream.locked) stream.cancel().catch(() => {});
+});
+
+function watchBody(response: Response, drop: (() => void) | undefined): void {
+  const { body } = response;
+  if (body !== null) unreadBodies.register(response, { body: new WeakRef(body), drop }, response);
+}
+
 /**
  * A Response built by the direct transport: its URL and type are what fetch gives (a
  * constructed Response has neither), and so are its clones'.
@@ -104,7 +131,7 @@ class DispatchedResponse extends Response {
     Object.defineProperties(this.prototype, {
       url: {
         get(this: DispatchedResponse): string {
-          return this.#url;
+          return #url in this ? this.#url : (cloneUrls.get(this) ?? '');
         },
         configurable: true,
       },
@@ -115,16 +142,19 @@ class DispatchedResponse extends Response {
         configurable: true,
       },
     });
+    Object.defineProperty(this, 'name', { value: 'Response' });
   }
 
   override clone(): Response {
     const copy = super.clone();
-    // undici makes the copy a plain Response: it gets the same URL and type as own properties.
-    Object.defineProperties(copy, {
-      url: { value: this.#url, enumerable: true },
-      type: { value: 'basic', enumerable: true },
-      redirected: { value: this.redirected, enumerable: true },
-    });
+    // undici makes the copy a plain Response: it gets this one's class (its accessors) and URL.
+    Object.setPrototypeOf(copy, Object.getPrototypeOf(this) as object);
+    cloneUrls.set(copy, this.url);
+    // Cloning gave this one a new body (one branch of a tee): both are watched, and dropping
+    // one no longer ends the request the other may still read.
+    unreadBodies.unregister(this);
+    watchBody(this, undefined);
+    watchBody(copy, undefined);
     return lockHeaders(copy);
   }
 }
@@ -151,15 +181,15 @@ function lockHeaders(response: Response): Response {
   return response;
 }
 
+/** The status lines of {@link StatusLineResponse}s (theirs and their clones'). */
+const statusLines = new WeakMap<object, { readonly status: number; readonly statusText: string }>();
+
 /**
  * A Response whose status line the Response constructor refuses (fetch passes on any status a
  * server sends, 600 and above included, and any reason phrase): made with 200 and no reason
  * phrase, it answers with the real ones.
  */
 class StatusLineResponse extends DispatchedResponse {
-  readonly #status: number;
-  readonly #statusText: string;
-
   constructor(
     body: ReadableStream<Uint8Array> | null,
     status: number,
@@ -168,42 +198,41 @@ class StatusLineResponse extends DispatchedResponse {
     url: string,
   ) {
     super(body, { status: 200, headers }, url);
-    this.#status = status;
-    this.#statusText = statusText;
+    statusLines.set(this, { status, statusText });
   }
 
   static {
+    // Read by the Response constructor too, before the status line is set.
+    const statusOf = (response: object): number => statusLines.get(response)?.status ?? 200;
     Object.defineProperties(this.prototype, {
       status: {
-        // Read by the Response constructor before this one has set the field.
         get(this: StatusLineResponse): number {
-          return #status in this ? this.#status : 200;
+          return statusOf(this);
         },
         configurable: true,
       },
       ok: {
         get(this: StatusLineResponse): boolean {
-          const status = #status in this ? this.#status : 200;
+          const status = statusOf(this);
           return status >= 200 && status <= 299;
         },
         configurable: true,
       },
       statusText: {
         get(this: StatusLineResponse): string {
-          return #statusText in this ? this.#statusText : '';
+          return statusLines.get(this)?.statusText ?? '';
         },
         configurable: true,
       },
     });
+    Object.defineProperty(this, 'name', { value: 'Response' });
   }
 
   override clone(): Response {
     const copy = super.clone();
-    return Object.defineProperties(copy, {
-      status: { value: this.#status, enumerable: true },
-      ok: { value: this.ok, enumerable: true },
-      statusText: { value: this.#statusText, enumerable: true },
-    });
+    const line = statusLines.get(this);
+    if (line !== undefined) statusLines.set(copy, line);
+    return copy;
   }
 }
 
@@ -305,7 +334,8 @@ class DirectExchange implements HeadScanOwner {
   readonly #settings: TapSettings;
   readonly #record: TapRecord;
   #resolve: ((response: Response) => void) | undefined;
-  readonly #reject: (error: unknown) => void;
+  /** Cleared with {@link #resolve}: a settled promise would keep its Response alive through it. */
+  #reject: ((error: unknown) => void) | undefined;
   #abort: ((error?: Error) => void) | undefined;
   #resume: (() => void) | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -324,6 +354,8 @@ class DirectExchange implements HeadScanOwner {
   #completed = false;
   /** undici is paused: by the body's backpressure, or while decoders drain a head. */
   #paused = false;
+  /** The body is complete, but not yet all read (see {@link #close}). */
+  #closing = false;
 
   constructor(
     request: DirectRequest,
@@ -460,9 +492,14 @@ class DirectExchange implements HeadScanOwner {
       headers,
       hrefWithoutFragment(this.#request.url),
     );
+    // The registry holds the exchange, never the Response.
+    watchBody(response, () =>
+      this.#stop(new DOMException('The response was dropped unread.', 'AbortError'), true),
+    );
     this.#responded = true;
     const resolve = this.#resolve!;
     this.#resolve = undefined;
+    this.#reject = undefined;
     resolve(response);
   }
 
@@ -493,7 +530,11 @@ class DirectExchange implements HeadScanOwner {
       start: (controller) => {
         this.#body = controller;
       },
-      pull: () => {
+      pull: (controller) => {
+        if (this.#closing) {
+          if ((controller.desiredSize ?? 0) >= BODY_HIGH_WATER_MARK) this.#closeNow(controller);
+          return;
+        }
         if (last !== undefined) {
           if (last.isPaused()) last.resume();
         } else if (this.#paused) {
@@ -533,11 +574,35 @@ class DirectExchange implements HeadScanOwner {
     else this.#close();
   }
 
+  /**
+   * The body is complete. While a reader has not taken all of it, the caller's signal can still
+   * error it (as fetch's): then the stream is closed from `pull`, once its queue is empty.
+   */
   #close(): void {
-    this.#unsubscribe?.();
     const body = this.#body;
+    if (body === undefined || this.#stopped !== undefined) {
+      this.#body = undefined;
+      this.#unsubscribe?.();
+      return;
+    }
+    if (this.#request.signal !== undefined && (body.desiredSize ?? 0) < BODY_HIGH_WATER_MARK) {
+      this.#closing = true;
+      return;
+    }
+    this.#closeNow(body);
+  }
+
+  #closeNow(body: ReadableByteStreamController): void {
     this.#body = undefined;
-    if (body !== undefined && this.#stopped === undefined) body.close();
+    this.#unsubscribe?.();
+    try {
+      body.close();
+      // A BYOB read waiting when the body ends is answered with no bytes (as undici does).
+      body.byobRequest?.respond(0);
+    } catch {
+      // A view partly filled with bytes that make no whole element: the stream has already
+      // been errored by close(), and the reader is told so.
+    }
   }
 
   /**
@@ -553,9 +618,11 @@ class DirectExchange implements HeadScanOwner {
     for (const decoder of this.#decoders) decoder.destroy();
     const body = this.#body;
     this.#body = undefined;
-    if (this.#resolve !== undefined) {
+    const reject = this.#reject;
+    if (reject !== undefined) {
       this.#resolve = undefined;
-      this.#reject(aborted ? reason : new TypeError('fetch failed', { cause: reason as Error }));
+      this.#reject = undefined;
+      reject(aborted ? reason : new TypeError('fetch failed', { cause: reason as Error }));
     } else if (body !== undefined) {
       body.error(
         aborted
