@@ -119,12 +119,22 @@ export function decoderChain(
 ): Transform[] | string {
   const codings = contentCodings(contentEncoding);
   if (codings === null) return `more than ${MAX_CONTENT_CODINGS} content codings`;
+  const chain = decodersUndoing(codings);
+  return typeof chain === 'string' ? `unsupported content-encoding ${chain}` : chain;
+}
+
+/**
+ * The decoders that undo `codings` (in the order they were applied), last applied first; or the
+ * first coding {@link createDecoder} does not know (the decoders made are destroyed).
+ */
+function decodersUndoing(codings: readonly string[]): Transform[] | string {
   const chain: Transform[] = [];
-  for (const coding of codings.reverse()) {
+  for (let i = codings.length - 1; i >= 0; i--) {
+    const coding = codings[i]!;
     const decoder = createDecoder(coding);
     if (decoder === undefined) {
       for (const made of chain) made.destroy();
-      return `unsupported content-encoding ${coding}`;
+      return coding;
     }
     chain.push(decoder);
   }
@@ -146,16 +156,8 @@ export function fetchDecoderChain(contentEncoding: string | null): Transform[] |
   if (members.length > MAX_CONTENT_CODINGS) {
     return `too many content-encodings in response: ${members.length}, maximum allowed is ${MAX_CONTENT_CODINGS}`;
   }
-  const chain: Transform[] = [];
-  for (let i = members.length - 1; i >= 0; i--) {
-    const decoder = createDecoder(members[i]!.trim());
-    if (decoder === undefined) {
-      for (const made of chain) made.destroy();
-      return [];
-    }
-    chain.push(decoder);
-  }
-  return chain;
+  const chain = decodersUndoing(members.map((member) => member.trim()));
+  return typeof chain === 'string' ? [] : chain;
 }
 
 /**

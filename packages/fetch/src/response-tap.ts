@@ -609,13 +609,11 @@ class ControllerTap implements Dispatcher.DispatchHandler, HeadScanOwner {
       const record = this.#record;
       const contentType = recordHeaders(objectPairs(headers), record);
       const recorded = record.headers!;
-      if (mayScan(this.#settings, this.#method, statusCode, recorded) && isHtml(contentType)) {
-        const decoders = decodersFor(recorded['content-encoding']);
-        if (decoders !== null) {
-          this.#head = { controller, statusCode, headers, statusMessage };
-          this.#scan = new HeadScan(this.#settings, decoders, this);
-          return;
-        }
+      const decoders = scansBody(this.#settings, this.#method, statusCode, recorded, contentType);
+      if (decoders !== null) {
+        this.#head = { controller, statusCode, headers, statusMessage };
+        this.#scan = new HeadScan(this.#settings, decoders, this);
+        return;
       }
     }
     this.#handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
