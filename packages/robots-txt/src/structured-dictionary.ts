@@ -17,8 +17,9 @@ export interface DictionaryMember {
   readonly raw: string;
 }
 
-class Failure {}
-const FAIL = new Failure();
+/** Thrown inside the parser only, caught by {@link parseStructuredDictionary}. */
+class ParseFailure extends Error {}
+const FAIL = new ParseFailure('not a Structured Fields Dictionary');
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
