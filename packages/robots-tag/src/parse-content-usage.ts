@@ -4,6 +4,7 @@ import {
   serializeBareItem,
   serializeInnerList,
   type Dictionary,
+  type Item,
   type Parameters,
 } from 'structured-headers';
 import { UNKNOWN_USAGE } from './combine-usage.js';
@@ -155,7 +156,7 @@ export function parseContentUsage(
     const category = CATEGORIES.get(key);
     if (category === undefined) {
       const raw = Array.isArray(bare)
-        ? serializeInnerList([bare, NO_PARAMETERS])
+        ? serializeInnerList([bare as Item[], NO_PARAMETERS])
         : serializeBareItem(bare);
       extensions.push(Object.freeze({ label: key, value: raw, source: SOURCE }));
       continue;
