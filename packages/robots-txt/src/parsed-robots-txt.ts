@@ -220,7 +220,9 @@ export class ParsedRobotsTxt implements RobotsTxt {
   /** The scan's diagnostics plus the lint of the usage rules, within `maxDiagnostics`. */
   #withUsageDiagnostics(scanned: readonly Diagnostic[]): readonly Diagnostic[] {
     const usage = this.#extras?.usage;
-    if (usage === undefined || usage.diagnosticBudget === 0) return scanned;
+    if (usage === undefined) return scanned;
+    if (usage.diagnosticBudget === 0 && scanned.some((d) => d.code === 'too-many-diagnostics'))
+      return scanned;
     const found = (this.#usage ??= new ContentUsageIndex(usage)).diagnostics((g) =>
       this.#groupRules(g),
     );
