@@ -581,10 +581,10 @@ describe('lint', () => {
   it('usage diagnostics count against maxDiagnostics', () => {
     const file = 'User-agent: *\n' + 'Content-Usage: X=n\n'.repeat(5);
     const at = parseRobotsTxt(file, { maxDiagnostics: 5 }).diagnostics;
-    expect(at.map((d) => d.code)).toEqual(Array(5).fill('invalid-usage-value'));
+    expect(at.map((d) => d.code)).toEqual(Array<string>(5).fill('invalid-usage-value'));
     const past = parseRobotsTxt(file, { maxDiagnostics: 4 }).diagnostics;
     expect(past.map((d) => d.code)).toEqual([
-      ...Array(4).fill('invalid-usage-value'),
+      ...Array<string>(4).fill('invalid-usage-value'),
       'too-many-diagnostics',
     ]);
     const withScan = parseRobotsTxt('foo: bar\n' + file, { maxDiagnostics: 1 }).diagnostics;
