@@ -111,7 +111,7 @@ describe('field lines combine as HTTP combines them (RFC 9651 §4.2)', () => {
     [['train-ai=n', ''], [U, U], 'an empty line makes a trailing comma'],
     [['train-ai=n', 'search="y'], [U, U], 'a String cannot span lines'],
     [[], [U, U], 'no line: no statement'],
-  ] as const)('%j → %j (%s)', (lines, want) => {
+  ] as const)('%j → %j (%s)', (lines, want, _why) => {
     expect(prefs(parseContentUsage(lines))).toEqual(want);
   });
 
