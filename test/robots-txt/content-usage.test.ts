@@ -630,3 +630,17 @@ describe('API', () => {
     expect(robots.contentUsage('/', 'Bot')['train-ai']).toBe(U);
   });
 });
+
+describe('the line report', () => {
+  it('names the keys content-usage and content-signal', async () => {
+    const { reportRobotsTxtLines } = await import('@polite-crawler/robots-txt');
+    const report = reportRobotsTxtLines(
+      'User-agent: *\nContent-Usage: /a train-ai=n\ncontent-SIGNAL: search=yes\n',
+    );
+    expect(report.lines.slice(0, 3).map((l) => [l.key, l.value])).toEqual([
+      ['user-agent', '*'],
+      ['content-usage', '/a train-ai=n'],
+      ['content-signal', 'search=yes'],
+    ]);
+  });
+});
