@@ -11,7 +11,12 @@ import type {
   UsageRule,
   UsageSource,
 } from './content-usage-types.js';
-import { matchesPattern } from './match-one-pattern.js';
+import {
+  compilePattern,
+  matchesCompiled,
+  matchesPattern,
+  type CompiledPattern,
+} from './match-one-pattern.js';
 import { normalizeRange } from './percent-encoding.js';
 import type { DiagnosticCode, MatchedRule, Verdict } from './types.js';
 import {
@@ -49,6 +54,7 @@ interface ReadRule {
   readonly record: UsageRuleRecord;
   readonly rule: UsageRule;
   readonly statement: ProcessedStatement;
+  readonly compiled: CompiledPattern;
   /** A path and nothing after it. */
   readonly empty: boolean;
 }
@@ -102,7 +108,13 @@ function readRule(record: UsageRuleRecord, latin1: boolean): ReadRule {
     record.signal ? CONTENT_SIGNAL_SYNTAX : CONTENT_USAGE_SYNTAX,
     source,
   );
-  return { record, rule, statement: processed, empty: path !== '' && statement === '' };
+  return {
+    record,
+    rule,
+    statement: processed,
+    compiled: compilePattern(normalizedPattern),
+    empty: path !== '' && statement === '',
+  };
 }
 
 /**
@@ -146,7 +158,7 @@ export class ContentUsageIndex {
     for (const r of candidates) {
       const pattern = r.rule.normalizedPattern;
       if (pattern.length < length) break;
-      if (matchesPattern(pattern, path)) {
+      if (matchesCompiled(r.compiled, path)) {
         length = pattern.length;
         deciding.push(r);
       }
