@@ -11,12 +11,8 @@ import type {
   UsageRule,
   UsageSource,
 } from './content-usage-types.js';
-import {
-  compilePattern,
-  matchesCompiled,
-  matchesPattern,
-  type CompiledPattern,
-} from './match-one-pattern.js';
+import { compilePattern, matchesPattern, type CompiledPattern } from './match-one-pattern.js';
+import { UsageMatcher } from './usage-matcher.js';
 import { normalizeRange } from './percent-encoding.js';
 import type { DiagnosticCode, MatchedRule, Verdict } from './types.js';
 import {
@@ -57,6 +53,12 @@ interface ReadRule {
   readonly compiled: CompiledPattern;
   /** A path and nothing after it. */
   readonly empty: boolean;
+}
+
+/** The rules of a set of chosen groups, longest first, and their matcher. */
+interface Selection {
+  readonly rules: readonly ReadRule[];
+  readonly matcher: UsageMatcher;
 }
 
 /** One diagnostic found in the usage rules (materialised by the parsed file). */
@@ -124,7 +126,7 @@ function readRule(record: UsageRuleRecord, latin1: boolean): ReadRule {
  */
 export class ContentUsageIndex {
   readonly #rules: readonly ReadRule[];
-  readonly #selections = new Map<string, readonly ReadRule[]>();
+  readonly #selections = new Map<string, Selection>();
 
   constructor(scan: UsageScan) {
     this.#rules = scan.rules.map((r) => readRule(r, scan.latin1));
@@ -151,36 +153,31 @@ export class ContentUsageIndex {
     if (crawl.selection === 'none')
       return freezeVerdict(UNKNOWN_USAGE, 'no-applicable-group', base, []);
     if (!crawl.allowed) return freezeVerdict(UNKNOWN_USAGE, 'path-disallowed', base, []);
-    const candidates = this.#select(crawl.groupLines);
-    const path = crawl.path;
-    const deciding: ReadRule[] = [];
-    let length = -1;
-    for (const r of candidates) {
-      const pattern = r.rule.normalizedPattern;
-      if (pattern.length < length) break;
-      if (matchesCompiled(r.compiled, path)) {
-        length = pattern.length;
-        deciding.push(r);
-      }
-    }
+    const { rules, matcher } = this.#select(crawl.groupLines);
+    const deciding = matcher.match(crawl.path).map((i) => rules[i]!);
     if (deciding.length === 0) return freezeVerdict(UNKNOWN_USAGE, 'no-matching-rule', base, []);
     deciding.sort((a, b) => a.record.line - b.record.line);
     const preferences = combinePreferences(deciding.map((r) => r.statement.preferences));
     return freezeVerdict(preferences, 'rule', base, deciding);
   }
 
-  #select(groupLines: readonly number[]): readonly ReadRule[] {
+  #select(groupLines: readonly number[]): Selection {
     const key = groupLines.join(',');
     let selected = this.#selections.get(key);
     if (selected === undefined) {
       const groups = new Set(groupLines);
-      selected = this.#rules
+      const rules = this.#rules
         .filter((r) => groups.has(r.record.groupLine))
         .sort(
           (a, b) =>
             b.rule.normalizedPattern.length - a.rule.normalizedPattern.length ||
             a.record.line - b.record.line,
         );
+      const matcher = new UsageMatcher(
+        rules.map((r) => r.compiled),
+        rules.map((r) => r.rule.normalizedPattern.length),
+      );
+      selected = { rules, matcher };
       if (this.#selections.size >= MAX_SELECTIONS)
         this.#selections.delete(this.#selections.keys().next().value!);
       this.#selections.set(key, selected);
