@@ -110,6 +110,7 @@ report(
   rows,
   `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, on a shared machine: compare rows of one run. ` +
     'Ordinary file: 1,000 paths, best of 5. Hostile rows: the same 17,000 rules as `Content-Usage` (contentUsage) and as `Disallow` (isAllowed, answered by the wildcard sweep), best of 3 batches of 10. ' +
-    'Usage rules are matched one by one (`matchesPattern`), longest first: O(rules × path) per query on such a file. ' +
+    'Usage rules are matched one by one, longest first, until a query has spent the wildcard budget; then one WildcardSweep decides the rest, as for Allow/Disallow. ' +
+    `Load average during the run: ${(await import('node:os')).loadavg()[0]!.toFixed(1)} (the machine is shared). ` +
     `(sink ${sink % 2})`,
 );
