@@ -170,7 +170,7 @@ describe('parsing never throws on content', () => {
 describe('robots-txt’s parser and structured-headers agree', () => {
   // Outside the comparison: '#' (robots.txt ends the value there), a leading '/' (a path),
   // whitespace other than SP at either end (the robots.txt line is trimmed; RFC 9651 fails
-  // on HTAB there), and '@' (structured-headers 2.1.0 fails a Date that is not last; pinned
+  // on a leading HTAB), and '@' (structured-headers 2.1.0 fails a Date that is not last; pinned
   // in content-usage.test.ts).
   const comparable = (v: string): boolean =>
     !/[#@\r\n\v\f]/.test(v) && !v.startsWith('/') && !/^\s*\t|\t\s*$/.test(v);

@@ -542,6 +542,7 @@ describe('lint', () => {
     ['User-agent: *\nContent-Usage: genai=maybe\n', []],
     ['User-agent: *\nContent-Usage: /a\n', [[2, 'empty-usage-statement']]],
     ['User-agent: *\nContent-Usage: /a   # nothing\n', [[2, 'empty-usage-statement']]],
+    ['User-agent: *\nContent-Usage:\n', [[2, 'empty-usage-statement']]],
     ['Content-Usage: train-ai=n\nUser-agent: *\n', [[1, 'rule-outside-group']]],
     [
       'User-agent: *\nDisallow: /p\nContent-Usage: /p/x train-ai=n\n',
@@ -576,6 +577,15 @@ describe('lint', () => {
     expect(d.severity).toBe('error');
     expect(d.message).toContain('/p/x');
     expect(d.message).toContain('line 2');
+  });
+
+  it('a long pattern is shortened in the message, the blocking line kept', () => {
+    const long = '/p/' + 'x'.repeat(100);
+    const d = parseRobotsTxt(`User-agent: *\nDisallow: /p\nContent-Usage: ${long} train-ai=n\n`)
+      .diagnostics[0]!;
+    expect(d.code).toBe('usage-path-disallowed');
+    expect(d.message).toContain('(line 2)');
+    expect(d.message).toContain('/p/xxx');
   });
 
   it('usage diagnostics count against maxDiagnostics', () => {

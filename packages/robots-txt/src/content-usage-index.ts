@@ -51,7 +51,7 @@ interface ReadRule {
   readonly rule: UsageRule;
   readonly statement: ProcessedStatement;
   readonly compiled: CompiledPattern;
-  /** A path and nothing after it. */
+  /** No statement: a path and nothing after it, or an empty value. */
   readonly empty: boolean;
 }
 
@@ -115,7 +115,7 @@ function readRule(record: UsageRuleRecord, latin1: boolean): ReadRule {
     rule,
     statement: processed,
     compiled: compilePattern(normalizedPattern),
-    empty: path !== '' && statement === '',
+    empty: statement === '',
   };
 }
 
@@ -208,7 +208,8 @@ export class ContentUsageIndex {
         out.push({
           line,
           code: 'usage-path-disallowed',
-          detail: `${r.rule.pattern === '' ? '(every path)' : r.rule.pattern} ${blocking.line}`,
+          // The line goes last and whole: the detail is cut at 60 characters.
+          detail: `${shorten(r.rule.pattern === '' ? '(every path)' : r.rule.pattern)} ${blocking.line}`,
         });
     }
     return out;
@@ -216,6 +217,10 @@ export class ContentUsageIndex {
 }
 
 const EMPTY = new ContentUsageIndex({ rules: [], latin1: false, diagnosticBudget: 0 });
+
+function shorten(text: string): string {
+  return text.length > 40 ? text.slice(0, 40) + '…' : text;
+}
 
 function freezeVerdict(
   preferences: UsagePreferences,

@@ -82,7 +82,9 @@ function message(code: DiagnosticCode, detail: string | undefined): string {
     case 'unknown-usage-value':
       return `The value of ${d} is not one of its two Tokens (y/n for Content-Usage, yes/no for Content-Signal): that preference is unknown.`;
     case 'empty-usage-statement':
-      return `Path "${d}" has no usage preference after it: an empty statement, so every preference is unknown for it.`;
+      return d === ''
+        ? 'The rule has no usage preference: an empty statement, so every preference is unknown for every path it is the longest match of.'
+        : `Path "${d}" has no usage preference after it: an empty statement, so every preference is unknown for it.`;
     case 'usage-path-disallowed': {
       const at = d.lastIndexOf(' ');
       return `The group disallows every path of "${d.slice(0, at)}" (line ${d.slice(at + 1)}): the rule can never apply (attach §3.1).`;
