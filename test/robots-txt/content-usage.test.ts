@@ -654,3 +654,20 @@ describe('the line report', () => {
     ]);
   });
 });
+
+describe('forAgent(agent).contentUsage / explainContentUsage', () => {
+  it('answers as the file does for that agent', () => {
+    const robots = parseRobotsTxt(
+      'User-agent: *\nDisallow: /p\nContent-Usage: train-ai=n\nUser-agent: ExampleBot\nContent-Usage: search=n\n',
+    );
+    const star = robots.forAgent('Other');
+    const mine = robots.forAgent({ productToken: 'ExampleBot' });
+    for (const url of ['/a', '/p/x', 'https://example.com/b?c']) {
+      expect(star.contentUsage(url)).toEqual(robots.contentUsage(url, 'Other'));
+      expect(star.explainContentUsage(url)).toEqual(robots.explainContentUsage(url, 'Other'));
+      expect(mine.contentUsage(url)).toEqual(robots.contentUsage(url, 'ExampleBot'));
+    }
+    expect(star.explainContentUsage('/p/x').reason).toBe('path-disallowed');
+    expect(prefs(mine.contentUsage('/p/x'))).toEqual([U, D]);
+  });
+});

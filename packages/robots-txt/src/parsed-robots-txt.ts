@@ -126,6 +126,14 @@ class SelectedRules implements AgentRules {
     const rule = this.#file.matchedRule(r);
     return Object.freeze({ allowed: rule.kind === 'allow', reason: 'rule', ...base, rule });
   }
+
+  contentUsage(url: string | URL): UsagePreferences {
+    return this.#file.usageFor(this.explain(url)).preferences;
+  }
+
+  explainContentUsage(url: string | URL): ContentUsageVerdict {
+    return this.#file.usageFor(this.explain(url));
+  }
 }
 
 /** What few files have: kept out of the main object to keep it small. */
@@ -211,7 +219,11 @@ export class ParsedRobotsTxt implements RobotsTxt {
   }
 
   explainContentUsage(url: string | URL, agent: Agent): ContentUsageVerdict {
-    const crawl = this.explain(url, agent);
+    return this.usageFor(this.explain(url, agent));
+  }
+
+  /** @internal The usage preferences for the path of an Allow/Disallow verdict. */
+  usageFor(crawl: Verdict): ContentUsageVerdict {
     const usage = this.#extras?.usage;
     if (usage === undefined) return ContentUsageIndex.none(crawl);
     return (this.#usage ??= new ContentUsageIndex(usage)).verdict(crawl);

@@ -151,6 +151,10 @@ export interface AgentRules {
   /** `url`: an absolute URL or a path starting with `/`. */
   isAllowed(url: string | URL): boolean;
   explain(url: string | URL): Verdict;
+  /** {@link RobotsTxt.contentUsage} for this agent. */
+  contentUsage(url: string | URL): UsagePreferences;
+  /** {@link RobotsTxt.explainContentUsage} for this agent. */
+  explainContentUsage(url: string | URL): ContentUsageVerdict;
 }
 
 /**
