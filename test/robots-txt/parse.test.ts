@@ -35,6 +35,10 @@ describe('diagnostics: one table row per code', () => {
     ],
     ['byte-order-mark', '\uFEFFUser-agent: *\n', 1],
     ['unparseable-line', 'User-agent: *\nthis is not a line\n', 2],
+    ['invalid-usage-value', 'User-agent: *\nContent-Usage: Train-AI=n\n', 2],
+    ['unknown-usage-value', 'User-agent: *\nContent-Usage: train-ai=no\n', 2],
+    ['empty-usage-statement', 'User-agent: *\nContent-Usage: /a\n', 2],
+    ['usage-path-disallowed', 'User-agent: *\nDisallow: /\nContent-Usage: train-ai=n\n', 3],
   ];
 
   it.each(rows)('%s', (code, body, line) => {

@@ -23,9 +23,10 @@ describe('built packages import by name', () => {
       'packages/cli',
       `
       import { parseRobotsTxt } from '@polite-crawler/robots-txt';
-      import { parseRobotsTagHeaders, directivesFor } from '@polite-crawler/robots-tag';
+      import { parseRobotsTagHeaders, directivesFor, combineUsage, parseContentUsage } from '@polite-crawler/robots-tag';
       import { createRobotsPolicy, isRobotsDeniedError } from '@polite-crawler/fetch';
-      const robots = parseRobotsTxt('User-agent: *\\nDisallow: /private\\n');
+      const robots = parseRobotsTxt('User-agent: *\\nDisallow: /private\\nContent-Usage: train-ai=n\\n');
+      const usage = combineUsage(robots.contentUsage('/public', 'ExampleBot'), parseContentUsage('search=y'));
       const directives = directivesFor(parseRobotsTagHeaders('noindex, nofollow'), 'ExampleBot');
       const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0' });
       await policy.close();
@@ -35,6 +36,7 @@ describe('built packages import by name', () => {
         noindex: directives.noindex,
         token: policy.productToken,
         guard: typeof isRobotsDeniedError,
+        usage: [usage['train-ai'], usage.search],
       }));`,
     );
     expect(result).toEqual({
@@ -43,6 +45,7 @@ describe('built packages import by name', () => {
       noindex: true,
       token: 'ExampleBot',
       guard: 'function',
+      usage: ['disallowed', 'allowed'],
     });
   });
 

@@ -25,6 +25,10 @@ export const DIAGNOSTIC_SEVERITY: Readonly<Record<DiagnosticCode, DiagnosticSeve
     'byte-order-mark': 'info',
     'unparseable-line': 'error',
     'too-many-diagnostics': 'info',
+    'invalid-usage-value': 'error',
+    'unknown-usage-value': 'warning',
+    'empty-usage-statement': 'warning',
+    'usage-path-disallowed': 'error',
   });
 
 /** Codes by their stored number (the compact store keeps `line * 32 + number`). */
@@ -73,7 +77,30 @@ function message(code: DiagnosticCode, detail: string | undefined): string {
       return 'The line is not "key: value": it is ignored.';
     case 'too-many-diagnostics':
       return `More than ${d} diagnostics: the rest are not reported.`;
+    case 'invalid-usage-value':
+      return `Usage preference "${d}" is not a Structured Fields Dictionary (RFC 9651): every preference of the rule is unknown (vocab §6.5.1).`;
+    case 'unknown-usage-value':
+      return `The value of ${d} is not one of its two Tokens (y/n for Content-Usage, yes/no for Content-Signal): that preference is unknown.`;
+    case 'empty-usage-statement':
+      return d === ''
+        ? 'The rule has no usage preference: an empty statement, so every preference is unknown for every path it is the longest match of.'
+        : `Path "${d}" has no usage preference after it: an empty statement, so every preference is unknown for it.`;
+    case 'usage-path-disallowed': {
+      const at = d.lastIndexOf(' ');
+      return `The group disallows every path of "${d.slice(0, at)}" (line ${d.slice(at + 1)}): the rule can never apply (attach §3.1).`;
+    }
   }
+}
+
+/** One diagnostic, as the parser reports it (for diagnostics found after the scan). */
+export function makeDiagnostic(line: number, code: DiagnosticCode, detail: string): Diagnostic {
+  const d = detail.length > 60 ? detail.slice(0, 60) + '…' : detail;
+  return Object.freeze({
+    line,
+    code,
+    severity: DIAGNOSTIC_SEVERITY[code],
+    message: message(code, d),
+  });
 }
 
 /**

@@ -9,6 +9,9 @@ export const KEY_CRAWL_DELAY = 6;
 export const KEY_HOST = 7;
 /** A key other crawlers use that this parser knows and ignores (`noindex`, `clean-param`…). */
 export const KEY_OTHER_KNOWN = 8;
+/** AI usage preferences (draft-ietf-aipref-attach §3) and Cloudflare's `Content-Signal`: rules of a group. */
+export const KEY_CONTENT_USAGE = 9;
+export const KEY_CONTENT_SIGNAL = 10;
 
 /** Set on the result of {@link classifyKey} when the key is an accepted misspelling. */
 export const KEY_TYPO = 0x100;
@@ -24,6 +27,8 @@ export const KEY_NAMES: readonly string[] = [
   'crawl-delay',
   'host',
   'other',
+  'content-usage',
+  'content-signal',
 ];
 
 interface Candidate {
@@ -53,7 +58,8 @@ const SPELLINGS: readonly (readonly [string, number])[] = [
   ['noarchive', KEY_OTHER_KNOWN],
   ['request-rate', KEY_OTHER_KNOWN],
   ['visit-time', KEY_OTHER_KNOWN],
-  ['content-signal', KEY_OTHER_KNOWN],
+  ['content-usage', KEY_CONTENT_USAGE],
+  ['content-signal', KEY_CONTENT_SIGNAL],
 ];
 
 /** Candidates by key length. */

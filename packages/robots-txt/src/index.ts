@@ -25,3 +25,13 @@ export {
 export { isValidProductToken, isValidPurposeToken } from './product-token.js';
 export { toMatchPath } from './to-match-path.js';
 export { normalizePattern } from './normalize-pattern.js';
+export type {
+  ContentUsageReason,
+  ContentUsageVerdict,
+  UsageCategory,
+  UsageLabel,
+  UsagePreference,
+  UsagePreferences,
+  UsageRule,
+  UsageSource,
+} from './content-usage-types.js';

@@ -13,6 +13,8 @@ export type LineKey =
   | 'crawl-delay'
   | 'host'
   | 'other'
+  | 'content-usage'
+  | 'content-signal'
   | 'unknown';
 
 /** How the parser read one line. */

@@ -1,5 +1,7 @@
 import { CompiledRules } from './compiled-rules.js';
-import { materializeDiagnostics } from './diagnostics.js';
+import { ContentUsageIndex, type UsageScan } from './content-usage-index.js';
+import type { ContentUsageVerdict, UsagePreferences } from './content-usage-types.js';
+import { makeDiagnostic, materializeDiagnostics } from './diagnostics.js';
 import { normalizePattern } from './normalize-pattern.js';
 import { tableAt, type NumberTable } from './number-table.js';
 import { isValidProductToken, isValidPurposeToken } from './product-token.js';
@@ -124,6 +126,14 @@ class SelectedRules implements AgentRules {
     const rule = this.#file.matchedRule(r);
     return Object.freeze({ allowed: rule.kind === 'allow', reason: 'rule', ...base, rule });
   }
+
+  contentUsage(url: string | URL): UsagePreferences {
+    return this.#file.usageFor(this.explain(url)).preferences;
+  }
+
+  explainContentUsage(url: string | URL): ContentUsageVerdict {
+    return this.#file.usageFor(this.explain(url));
+  }
 }
 
 /** What few files have: kept out of the main object to keep it small. */
@@ -132,6 +142,7 @@ interface Extras {
   readonly delays: number[] | undefined;
   readonly sitemapText: string | undefined;
   readonly diagnosticText: string | undefined;
+  readonly usage: UsageScan | undefined;
 }
 
 /** Built on first use. */
@@ -171,6 +182,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
   #lastRules: SelectedRules | undefined;
   /** The compiled rules of `#lastRules` (`null`: it has none), read without a hop. */
   #lastCompiled: CompiledRules | null = null;
+  #usage: ContentUsageIndex | undefined;
 
   constructor(scan: ScanResult, parsedBytes: number, truncated: boolean, maxAgents: number) {
     this.parsedBytes = parsedBytes;
@@ -179,14 +191,15 @@ export class ParsedRobotsTxt implements RobotsTxt {
     this.#table = scan.table;
     this.#maxAgents = maxAgents;
     this.#normalized = scan.normalized;
-    const { rawPatterns, delays, sitemapText, diagnosticText } = scan;
+    const { rawPatterns, delays, sitemapText, diagnosticText, usage } = scan;
     this.#extras =
       rawPatterns === undefined &&
       delays === undefined &&
       sitemapText === undefined &&
-      diagnosticText === undefined
+      diagnosticText === undefined &&
+      usage === undefined
         ? undefined
-        : { raw: rawPatterns, delays, sitemapText, diagnosticText };
+        : { raw: rawPatterns, delays, sitemapText, diagnosticText, usage };
   }
 
   get sitemaps(): readonly string[] {
@@ -196,7 +209,53 @@ export class ParsedRobotsTxt implements RobotsTxt {
   }
 
   get diagnostics(): readonly Diagnostic[] {
-    return (this.#diagnostics ??= materializeDiagnostics(this.#extras?.diagnosticText));
+    return (this.#diagnostics ??= this.#withUsageDiagnostics(
+      materializeDiagnostics(this.#extras?.diagnosticText),
+    ));
+  }
+
+  contentUsage(url: string | URL, agent: Agent): UsagePreferences {
+    return this.explainContentUsage(url, agent).preferences;
+  }
+
+  explainContentUsage(url: string | URL, agent: Agent): ContentUsageVerdict {
+    return this.usageFor(this.explain(url, agent));
+  }
+
+  /** @internal The usage preferences for the path of an Allow/Disallow verdict. */
+  usageFor(crawl: Verdict): ContentUsageVerdict {
+    const usage = this.#extras?.usage;
+    if (usage === undefined) return ContentUsageIndex.none(crawl);
+    return (this.#usage ??= new ContentUsageIndex(usage)).verdict(crawl);
+  }
+
+  /** The scan's diagnostics plus the lint of the usage rules, within `maxDiagnostics`. */
+  #withUsageDiagnostics(scanned: readonly Diagnostic[]): readonly Diagnostic[] {
+    const usage = this.#extras?.usage;
+    if (usage === undefined) return scanned;
+    if (usage.diagnosticBudget === 0 && scanned.some((d) => d.code === 'too-many-diagnostics'))
+      return scanned;
+    const found = (this.#usage ??= new ContentUsageIndex(usage)).diagnostics((g) =>
+      this.#groupRules(g),
+    );
+    if (found.length === 0) return scanned;
+    const budget = usage.diagnosticBudget;
+    const kept = found.slice(0, budget).map((d) => makeDiagnostic(d.line, d.code, d.detail));
+    if (found.length > budget) {
+      const max = budget + scanned.length;
+      kept.push(makeDiagnostic(found[budget]!.line, 'too-many-diagnostics', String(max)));
+    }
+    return Object.freeze([...scanned, ...kept].sort((a, b) => a.line - b.line));
+  }
+
+  /** The Allow/Disallow rules of group `g` (for the usage lint). */
+  #groupRules(g: number): MatchedRule[] {
+    const layout = this.#layout();
+    const t = this.#table;
+    const rules: MatchedRule[] = [];
+    const end = tableAt(t, layout.groupRuleAt + g + 1);
+    for (let r = tableAt(t, layout.groupRuleAt + g); r < end; r++) rules.push(this.matchedRule(r));
+    return rules;
   }
 
   isAllowed(url: string | URL, agent: Agent): boolean {

@@ -3,6 +3,8 @@ import { DIAGNOSTIC_CODES } from './diagnostics.js';
 import {
   classifyKey,
   KEY_ALLOW,
+  KEY_CONTENT_SIGNAL,
+  KEY_CONTENT_USAGE,
   KEY_CRAWL_DELAY,
   KEY_DISALLOW,
   KEY_NAMES,
@@ -18,6 +20,7 @@ import { isProductTokenChar, isPurposeTokenChar } from './product-token.js';
 import type { DiagnosticCode } from './types.js';
 import { detach, flatten } from './detached-string.js';
 import { packTable, type NumberTable } from './number-table.js';
+import type { UsageScan, UsageRuleRecord } from './content-usage-index.js';
 
 /** Kind character of an agent entry in {@link ScanResult.text}. */
 export const ENTRY_PRODUCT = 'u';
@@ -84,6 +87,8 @@ export interface ScanResult {
    * patterns are stored as written; they are normalised when an agent's rules are compiled.
    */
   readonly normalized: boolean;
+  /** `Content-Usage` / `Content-Signal` rules, kept apart from the packed rules (rare). */
+  readonly usage: UsageScan | undefined;
 }
 
 /** Offsets of the sections of {@link ScanResult.table}. */
@@ -234,6 +239,7 @@ class Scanner {
   diagnosticCount = 0;
   groupOpen = false;
   inRules = false;
+  usageRules: UsageRuleRecord[] | undefined = undefined;
 
   reset(decoded: DecodedBody, limits: ScanLimits): void {
     this.text = decoded.text;
@@ -255,6 +261,7 @@ class Scanner {
     this.ruleCount = 0;
     this.entryCount = 0;
     this.groupCount = 0;
+    this.usageRules = undefined;
     if (decoded.bomBytes > 0) this.report(1, 'byte-order-mark', String(decoded.bomBytes));
   }
 
@@ -267,6 +274,7 @@ class Scanner {
     this.delays = undefined;
     this.sitemapText = undefined;
     this.diagnosticText = undefined;
+    this.usageRules = undefined;
     if (this.ruleStart.length > KEEP_ARRAYS || this.entryStart.length > KEEP_ARRAYS) {
       this.ruleStart = [];
       this.ruleInfo = [];
@@ -370,6 +378,8 @@ class Scanner {
           this.rule(line, ks, keyEnd, vs, ce, key === KEY_ALLOW);
         else if (key === KEY_USER_AGENT || key === KEY_USER_AGENT_PURPOSE) {
           this.agent(line, ks, keyEnd, vs, ce, key === KEY_USER_AGENT);
+        } else if (key === KEY_CONTENT_USAGE || key === KEY_CONTENT_SIGNAL) {
+          this.usageRule(line, ks, keyEnd, vs, ce, key === KEY_CONTENT_SIGNAL);
         } else if (key >= 0) this.other(line, ks, keyEnd, vs, ce, key);
       }
       if (observe !== undefined) {
@@ -559,6 +569,23 @@ class Scanner {
     this.entryText += (product ? ENTRY_PRODUCT : ENTRY_PURPOSE) + token + '\n';
   }
 
+  /**
+   * A `Content-Usage` / `Content-Signal` rule: recorded as written, with its group, and read
+   * when preferences are first asked for. It is a rule: a user-agent line after it starts a
+   * new group, as after `Disallow`.
+   */
+  usageRule(line: number, ks: number, ke: number, vs: number, ve: number, signal: boolean): void {
+    if (!this.groupOpen) {
+      this.report(line, 'rule-outside-group', this.text.slice(ks, ke));
+      return;
+    }
+    this.inRules = true;
+    const group = this.groupCount - 1;
+    const groupLine = this.entryLine[this.groupEntryStart[group]!]!;
+    const value = detach(this.text.slice(vs, ve));
+    (this.usageRules ??= []).push({ group, groupLine, line, signal, value });
+  }
+
   /** Sitemap, crawl-delay, host, known and unknown keys: none of them ends a group. */
   other(line: number, ks: number, ke: number, vs: number, ve: number, key: number): void {
     const text = this.text;
@@ -610,6 +637,14 @@ class Scanner {
       sitemapText: this.sitemapText === undefined ? undefined : flatten(this.sitemapText),
       diagnosticText: this.diagnosticText === undefined ? undefined : flatten(this.diagnosticText),
       normalized: !this.raw,
+      usage:
+        this.usageRules === undefined
+          ? undefined
+          : {
+              rules: this.usageRules,
+              latin1: this.latin1,
+              diagnosticBudget: Math.max(0, this.limits.maxDiagnostics - this.diagnosticCount),
+            },
     };
   }
 }

@@ -1,3 +1,5 @@
+import type { ContentUsageVerdict, UsagePreferences } from './content-usage-types.js';
+
 /**
  * Public types of @polite-crawler/robots-txt. This file is the contract the other packages
  * build on: add fields freely, never remove or rename one.
@@ -65,7 +67,11 @@ export type DiagnosticCode =
   | 'invalid-utf8'
   | 'byte-order-mark'
   | 'unparseable-line'
-  | 'too-many-diagnostics';
+  | 'too-many-diagnostics'
+  | 'invalid-usage-value'
+  | 'unknown-usage-value'
+  | 'empty-usage-statement'
+  | 'usage-path-disallowed';
 
 /**
  * One problem found in the file, with its line.
@@ -145,6 +151,10 @@ export interface AgentRules {
   /** `url`: an absolute URL or a path starting with `/`. */
   isAllowed(url: string | URL): boolean;
   explain(url: string | URL): Verdict;
+  /** {@link RobotsTxt.contentUsage} for this agent. */
+  contentUsage(url: string | URL): UsagePreferences;
+  /** {@link RobotsTxt.explainContentUsage} for this agent. */
+  explainContentUsage(url: string | URL): ContentUsageVerdict;
 }
 
 /**
@@ -159,6 +169,14 @@ export interface RobotsTxt {
   explain(url: string | URL, agent: Agent): Verdict;
   forAgent(agent: Agent): AgentRules;
   crawlDelay(agent: Agent): number | undefined;
+  /**
+   * The AI usage preferences that the file's `Content-Usage` and `Content-Signal` rules state
+   * for `url`, in the groups chosen for `agent` as for Allow/Disallow (all `unknown` for a
+   * path those groups disallow). Throws {@link RobotsTxtUsageError} as `isAllowed` does.
+   */
+  contentUsage(url: string | URL, agent: Agent): UsagePreferences;
+  /** {@link contentUsage} with the deciding rules, the groups and the crawl verdict. */
+  explainContentUsage(url: string | URL, agent: Agent): ContentUsageVerdict;
   readonly sitemaps: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
   /** Bytes parsed (after the limit) and whether the input was cut at the limit. */

@@ -1,0 +1,120 @@
+/**
+ * Public types of AI usage preferences (draft-ietf-aipref-vocab-07, -attach-05, and
+ * Cloudflare's `Content-Signal`). @polite-crawler/robots-tag declares structurally identical
+ * types (a type test checks both directions), so that neither package depends on the other.
+ * Add fields freely, never remove or rename one.
+ */
+
+/**
+ * The outcome for one category of use (vocab §3): a statement allowed it, disallowed it, or
+ * said nothing usable about it.
+ * @example 'disallowed'
+ */
+export type UsagePreference = 'allowed' | 'disallowed' | 'unknown';
+
+/**
+ * The categories of the vocabulary (vocab §4, labels §6.1).
+ * @example 'train-ai'
+ */
+export type UsageCategory = 'train-ai' | 'search';
+
+/**
+ * Where a preference (or a raw label) came from: a robots.txt rule (its line and its path
+ * pattern as written, `''` when the rule has none), or the `Content-Usage` response field.
+ * @example { kind: 'content-usage-rule', line: 4, pattern: '/ai-ok/' }
+ * @example { kind: 'content-usage-field' }
+ */
+export type UsageSource =
+  | {
+      readonly kind: 'content-usage-rule' | 'content-signal-rule';
+      readonly line: number;
+      readonly pattern: string;
+    }
+  | { readonly kind: 'content-usage-field' };
+
+/**
+ * A label the vocabulary does not define (an extension label of a `Content-Usage` value, or a
+ * `Content-Signal` key other than `ai-train` / `search`, such as `ai-input`), kept raw: no
+ * meaning is given to it (vocab §6.4 says unknown labels MUST be ignored when obtaining
+ * preferences; they are exposed here, not applied).
+ * @example { label: 'ai-input', value: 'yes', source: { kind: 'content-signal-rule', line: 2, pattern: '' } }
+ */
+export interface UsageLabel {
+  /** The dictionary key (always lower case: upper case fails the parse). */
+  readonly label: string;
+  /**
+   * The member's value, parameters dropped: a Token's text (`y`, `yes`), `?1` for a key
+   * without a value. See the README for other types.
+   */
+  readonly value: string;
+  readonly source: UsageSource;
+}
+
+/**
+ * The usage preferences that apply to one asset: one {@link UsagePreference} per category,
+ * the statements that decided each, and the labels outside the vocabulary.
+ * @example
+ * robots.contentUsage('https://example.com/a', 'ExampleBot')['train-ai']; // 'disallowed'
+ */
+export interface UsagePreferences {
+  readonly 'train-ai': UsagePreference;
+  readonly search: UsagePreference;
+  /**
+   * For each category, the statements whose preference is the result (every statement that
+   * said `disallowed` when the result is `disallowed`, and so on); empty when `unknown`.
+   */
+  readonly sources: {
+    readonly 'train-ai': readonly UsageSource[];
+    readonly search: readonly UsageSource[];
+  };
+  /** Labels outside the vocabulary, in statement order, raw. */
+  readonly extensions: readonly UsageLabel[];
+}
+
+/**
+ * A `Content-Usage` or `Content-Signal` rule of robots.txt.
+ * @example { kind: 'content-usage', pattern: '/ai-ok/', normalizedPattern: '/ai-ok/', value: 'train-ai=y', line: 5 }
+ */
+export interface UsageRule {
+  readonly kind: 'content-usage' | 'content-signal';
+  /** The path pattern as written; `''` when the rule has none (it then matches every path). */
+  readonly pattern: string;
+  /** The pattern normalised as Allow/Disallow patterns are; its length is the rule's specificity. */
+  readonly normalizedPattern: string;
+  /** The statement of preference as written (after the path and its whitespace). */
+  readonly value: string;
+  /** 1-based line number. */
+  readonly line: number;
+}
+
+/**
+ * Why a {@link ContentUsageVerdict} is what it is.
+ * - `rule`: the rules in `rules` decided (all with the longest matching path).
+ * - `no-matching-rule`: the groups for the agent have no usage rule for this path.
+ * - `path-disallowed`: the groups disallow the path; no preferences apply (attach §3.1).
+ * - `no-applicable-group`: no group for the agent, nor a `*` group.
+ * @example 'path-disallowed'
+ */
+export type ContentUsageReason =
+  'rule' | 'no-matching-rule' | 'path-disallowed' | 'no-applicable-group';
+
+/**
+ * The preferences for a URL and everything needed to explain them.
+ * @example
+ * const v = robots.explainContentUsage('https://example.com/ai-ok/x', 'ExampleBot');
+ * v.rules.map((r) => r.line); // [5]
+ */
+export interface ContentUsageVerdict {
+  readonly preferences: UsagePreferences;
+  readonly reason: ContentUsageReason;
+  /** How the groups were chosen (the same groups as for Allow/Disallow). */
+  readonly selection: 'product' | 'purpose' | 'global' | 'none';
+  /** The `user-agent` / `user-agent-purpose` lines of the chosen groups. */
+  readonly groupLines: readonly number[];
+  /** The normalised path + params + query that was matched. */
+  readonly path: string;
+  /** Whether the chosen groups allow crawling the path (the `explain()` verdict's `allowed`). */
+  readonly crawlAllowed: boolean;
+  /** The deciding rules: every matching rule with the longest path, in file order. */
+  readonly rules: readonly UsageRule[];
+}
