@@ -121,6 +121,15 @@ export class HeadTokenizer {
     if (this.#given < EAGER_CHARS || this.#heldChars * GATHER_RATIO >= this.#given) this.flush();
   }
 
+  /**
+   * The caller's write of `size` input units is over: when it was large next to what parse5
+   * has had (at least 1/{@link GATHER_RATIO} of it, so the bound holds), everything held is
+   * handed on, and a head that ended in that write is seen before it returns.
+   */
+  writeDone(size: number): void {
+    if (size * GATHER_RATIO >= this.#given) this.flush();
+  }
+
   /** Gives parse5 every character held back. */
   flush(): void {
     if (this.#stopped || this.#heldChars === 0) return;

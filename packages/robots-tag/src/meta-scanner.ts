@@ -168,6 +168,7 @@ class HeadMetaScanner implements MetaScanner, HeadTokenListener {
     // could be a byte-order mark, nor flush held bytes or a character split across writes.
     if (chunk.length === 0) return false;
     if (this.#decoder.write(chunk, this.#sink) === 'cap') this.#capReached();
+    else if (this.#stopReason === undefined) this.#tokenizer.writeDone(chunk.length);
     return this.#stopReason !== undefined;
   }
 
