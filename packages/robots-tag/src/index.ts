@@ -14,6 +14,7 @@ export {
 export { parseRobotsTagHeaders } from './parse-headers.js';
 export { ROBOTS_DATE_ZONES, parseRobotsDate } from './robots-date.js';
 export type {
+  DirectivesOptions,
   HeaderEntry,
   HeaderParseOptions,
   HeadersLike,
@@ -22,9 +23,11 @@ export type {
   MetaScanner,
   MetaScanOptions,
   MetaScanStopReason,
+  NoindexReason,
   RobotsDirectives,
   RobotsTagDiagnostic,
   RobotsTagDiagnosticCode,
+  RobotsTagFreshness,
   RobotsTagHeaderInput,
   RobotsTagRule,
   RobotsTagRules,
