@@ -13,6 +13,7 @@ export {
 } from './meta-scanner.js';
 export { parseRobotsTagHeaders } from './parse-headers.js';
 export { ROBOTS_DATE_ZONES, parseRobotsDate } from './robots-date.js';
+export { rulesFreshness } from './rules-freshness.js';
 export type {
   DirectivesOptions,
   HeaderEntry,
