@@ -15,8 +15,9 @@ import { parseMeta } from '../../packages/robots-tag/src/meta-collector.js';
 describe('decoding (HeadDecoder)', () => {
   const collect = (decoder: HeadDecoder, chunks: (string | Uint8Array)[]): string[] => {
     const out: string[] = [];
-    for (const chunk of chunks) decoder.write(chunk, (text) => (out.push(text), true));
-    decoder.end((text) => (out.push(text), true));
+    const sink = { text: (text: string) => (out.push(text), true) };
+    for (const chunk of chunks) decoder.write(chunk, sink);
+    decoder.end(sink);
     return out;
   };
 
@@ -46,14 +47,14 @@ describe('decoding (HeadDecoder)', () => {
   it('stops at maxBytes and says so; hands on slices, and stops when the sink says so', () => {
     const decoder = new HeadDecoder('utf-8', 5);
     const out: string[] = [];
-    expect(decoder.write('abcdefgh', (text) => (out.push(text), true))).toBe('cap');
+    expect(decoder.write('abcdefgh', { text: (text) => (out.push(text), true) })).toBe('cap');
     expect(out).toEqual(['abcde']);
     expect(decoder.bytes).toBe(5);
     const big = new HeadDecoder('utf-8', 100_000);
     const slices: number[] = [];
-    expect(big.write('x'.repeat(40_000), (text) => (slices.push(text.length), false))).toBe(
-      'stopped',
-    );
+    expect(
+      big.write('x'.repeat(40_000), { text: (text) => (slices.push(text.length), false) }),
+    ).toBe('stopped');
     expect(slices).toEqual([16_384]);
   });
 

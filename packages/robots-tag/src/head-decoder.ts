@@ -6,8 +6,11 @@ import { byteOrderMarkEncoding } from './byte-order-mark.js';
  */
 export const DECODE_SLICE = 16_384;
 
-/** Receives decoded text; returns `false` once it wants no more. */
-export type TextSink = (text: string) => boolean;
+/** Receives decoded text. */
+export interface TextSink {
+  /** Takes the next piece; returns `false` once it wants no more. */
+  text(text: string): boolean;
+}
 
 /** What {@link HeadDecoder.write} did with a chunk. */
 export type DecodeOutcome =
@@ -23,7 +26,7 @@ export type DecodeOutcome =
  * bytes is flushed (as U+FFFD) before the text.
  * @example
  * const decoder = new HeadDecoder('utf-8', 262_144);
- * decoder.write(Uint8Array.of(0xef, 0xbb, 0xbf, 0x3c), (text) => { console.log(text); return true; }); // '<'
+ * decoder.write(Uint8Array.of(0xef, 0xbb, 0xbf, 0x3c), { text: (t) => (console.log(t), true) }); // '<'
  */
 export class HeadDecoder {
   readonly #encoding: string;
@@ -55,7 +58,7 @@ export class HeadDecoder {
     if (this.#flushMarkBytes(sink) !== 'taken') return;
     const rest = this.#decoder?.decode() ?? '';
     this.#decoderDirty = false;
-    if (rest !== '') sink(rest);
+    if (rest !== '') sink.text(rest);
   }
 
   /** Bytes held to tell whether they start a byte-order mark: decoded as they are after all. */
@@ -72,7 +75,7 @@ export class HeadDecoder {
     if (this.#decoderDirty) {
       this.#decoderDirty = false;
       const rest = this.#decoder!.decode();
-      if (rest !== '' && !sink(rest)) return 'stopped';
+      if (rest !== '' && !sink.text(rest)) return 'stopped';
     }
     for (let at = 0; at < chunk.length;) {
       const room = this.#maxBytes - this.#bytes;
@@ -81,7 +84,7 @@ export class HeadDecoder {
       const text = this.#bytes === 0 && piece.charCodeAt(0) === 0xfeff ? piece.slice(1) : piece;
       at += piece.length;
       this.#bytes += piece.length;
-      if (text !== '' && !sink(text)) return 'stopped';
+      if (text !== '' && !sink.text(text)) return 'stopped';
     }
     return 'taken';
   }
@@ -116,7 +119,7 @@ export class HeadDecoder {
       this.#bytes += piece.length;
       this.#decoderDirty = true;
       const text = decoder.decode(piece, { stream: true });
-      if (text !== '' && !sink(text)) return 'stopped';
+      if (text !== '' && !sink.text(text)) return 'stopped';
     }
     return 'taken';
   }

@@ -1,5 +1,8 @@
 import { Tokenizer, TokenizerMode } from 'parse5';
-import type { TokenHandler } from 'parse5';
+import type { Token, TokenHandler } from 'parse5';
+
+type TagToken = Token.TagToken;
+type CharacterToken = Token.CharacterToken;
 import type { TextContent } from './head-state.js';
 
 /** A start tag's attribute, as the tokenizer reports it (name lower-cased, value decoded). */
@@ -48,7 +51,7 @@ const MODES: Readonly<Record<TextContent, Tokenizer['state']>> = {
  * tokenizer.write('<head><meta name=robots content=noindex>');
  * tokenizer.end();
  */
-export class HeadTokenizer {
+export class HeadTokenizer implements TokenHandler {
   readonly #tokenizer: Tokenizer;
   readonly #listener: HeadTokenListener;
   /** Text not yet given to parse5. */
@@ -70,29 +73,53 @@ export class HeadTokenizer {
 
   constructor(listener: HeadTokenListener) {
     this.#listener = listener;
-    const handler: TokenHandler = {
-      onStartTag: (token) => {
-        this.#releaseRun();
-        const content = listener.startTag(token.tagName, token.attrs);
-        if (content !== undefined) this.#tokenizer.state = MODES[content];
-      },
-      onEndTag: (token) => {
-        this.#releaseRun();
-        listener.endTag(token.tagName);
-      },
-      onCharacter: (token) => {
-        this.#releaseRun();
-        if (this.#cutting) this.#heldRun = token.chars;
-        else listener.characters(false);
-      },
-      onNullCharacter: () => this.#characters(false),
-      onWhitespaceCharacter: () => this.#characters(true),
-      onComment: () => this.#releaseRun(),
-      onDoctype: () => this.#releaseRun(),
-      onEof: ignore,
-    };
-    this.#tokenizer = new Tokenizer({ sourceCodeLocationInfo: false }, handler);
+    this.#tokenizer = new Tokenizer({ sourceCodeLocationInfo: false }, this);
   }
+
+  // parse5's TokenHandler: the tokenizer calls these (methods, so no closures per scan).
+
+  /** @internal */
+  onStartTag(token: TagToken): void {
+    this.#releaseRun();
+    const content = this.#listener.startTag(token.tagName, token.attrs);
+    if (content !== undefined) this.#tokenizer.state = MODES[content];
+  }
+
+  /** @internal */
+  onEndTag(token: TagToken): void {
+    this.#releaseRun();
+    this.#listener.endTag(token.tagName);
+  }
+
+  /** @internal */
+  onCharacter(token: CharacterToken): void {
+    this.#releaseRun();
+    if (this.#cutting) this.#heldRun = token.chars;
+    else this.#listener.characters(false);
+  }
+
+  /** @internal */
+  onNullCharacter(): void {
+    this.#characters(false);
+  }
+
+  /** @internal */
+  onWhitespaceCharacter(): void {
+    this.#characters(true);
+  }
+
+  /** @internal */
+  onComment(): void {
+    this.#releaseRun();
+  }
+
+  /** @internal */
+  onDoctype(): void {
+    this.#releaseRun();
+  }
+
+  /** @internal */
+  onEof(): void {}
 
   #characters(blank: boolean): void {
     this.#releaseRun();
@@ -177,8 +204,6 @@ export class HeadTokenizer {
     this.#tokenizer.pause();
   }
 }
-
-function ignore(): void {}
 
 /**
  * Whether `before` + `text` ends in `&` and characters a reference name or number may hold

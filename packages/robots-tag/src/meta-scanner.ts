@@ -122,18 +122,13 @@ export function parseRobotsMetaContent(name: string, content: string): RobotsTag
  * body) → collecting ({@link MetaCollector}). This class only wires them and keeps the
  * scanner's public state.
  */
-class HeadMetaScanner implements MetaScanner, HeadTokenListener {
+class HeadMetaScanner implements MetaScanner, HeadTokenListener, TextSink {
   readonly #config: ScanConfig;
   readonly #decoder: HeadDecoder;
   readonly #tokenizer: HeadTokenizer;
   readonly #state = new HeadState();
   readonly #collector: MetaCollector;
   #stopReason: MetaScanStopReason | undefined;
-  /** Hands decoded text to the tokenizer; `false` once the scan is over. */
-  readonly #sink: TextSink = (text) => {
-    this.#tokenizer.write(text);
-    return this.#stopReason === undefined;
-  };
 
   constructor(config: ScanConfig) {
     this.#config = config;
@@ -167,14 +162,14 @@ class HeadMetaScanner implements MetaScanner, HeadTokenListener {
     // An empty write changes nothing: it must not make the decoder before the bytes that
     // could be a byte-order mark, nor flush held bytes or a character split across writes.
     if (chunk.length === 0) return false;
-    if (this.#decoder.write(chunk, this.#sink) === 'cap') this.#capReached();
+    if (this.#decoder.write(chunk, this) === 'cap') this.#capReached();
     else if (this.#stopReason === undefined) this.#tokenizer.writeDone(chunk.length);
     return this.#stopReason !== undefined;
   }
 
   end(): void {
     if (this.#stopReason !== undefined) return;
-    this.#decoder.end(this.#sink);
+    this.#decoder.end(this);
     if (this.#stopReason === undefined) this.#tokenizer.end();
     this.#stop('input-end');
   }
@@ -183,6 +178,12 @@ class HeadMetaScanner implements MetaScanner, HeadTokenListener {
     // Text held back for the tokenizer may hold metas: result() sees everything written.
     if (this.#stopReason === undefined) this.#tokenizer.flush();
     return this.#collector.result();
+  }
+
+  /** Decoded text, to the tokenizer; `false` once the scan is over. */
+  text(text: string): boolean {
+    this.#tokenizer.write(text);
+    return this.#stopReason === undefined;
   }
 
   startTag(name: string, attrs: readonly HeadAttribute[]): TextContent | undefined {
