@@ -52,7 +52,8 @@ const MODES: Readonly<Record<TextContent, Tokenizer['state']>> = {
  * tokenizer.end();
  */
 export class HeadTokenizer implements TokenHandler {
-  readonly #tokenizer: Tokenizer;
+  /** Made on the first write it gets (a scan the fast path ends never needs one). */
+  #parse5: Tokenizer | undefined;
   readonly #listener: HeadTokenListener;
   /** Text not yet given to parse5. */
   #held: string[] = [];
@@ -73,7 +74,10 @@ export class HeadTokenizer implements TokenHandler {
 
   constructor(listener: HeadTokenListener) {
     this.#listener = listener;
-    this.#tokenizer = new Tokenizer({ sourceCodeLocationInfo: false }, this);
+  }
+
+  get #tokenizer(): Tokenizer {
+    return (this.#parse5 ??= new Tokenizer({ sourceCodeLocationInfo: false }, this));
   }
 
   // parse5's TokenHandler: the tokenizer calls these (methods, so no closures per scan).
@@ -201,7 +205,7 @@ export class HeadTokenizer implements TokenHandler {
     this.#stopped = true;
     this.#held = [];
     this.#heldChars = 0;
-    this.#tokenizer.pause();
+    this.#parse5?.pause();
   }
 }
 
