@@ -10,7 +10,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { createMetaScanner, parseRobotsTagHeaders } from '../../packages/robots-tag/src/index.js';
 import { HeadTokenizer } from '../../packages/robots-tag/src/head-tokenizer.js';
-import { createParse5MetaScanner } from '../../packages/robots-tag/src/meta-scanner.js';
 
 const resultsFile = new URL('./results/robots-tag.md', import.meta.url);
 
@@ -48,42 +47,6 @@ function nsPerOp(body: () => void): number {
   }
   samples.sort((a, b) => a - b);
   return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
-}
-
-/**
- * Nanoseconds per call of `a` and of `b`, timed in 21 alternating batches of about 10 ms each,
- * and the median of the per-batch ratios b/a.
- */
-function paired(a: () => void, b: () => void): { a: number; b: number; ratio: number } {
-  for (let i = 0; i < 50; i++) {
-    a();
-    b();
-  }
-  let batch = 1;
-  for (;;) {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < batch; i++) a();
-    if (Number(process.hrtime.bigint() - start) >= 10e6) break;
-    batch *= 2;
-  }
-  const time = (body: () => void): number => {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < batch; i++) body();
-    return Number(process.hrtime.bigint() - start) / batch;
-  };
-  const as: number[] = [];
-  const bs: number[] = [];
-  const ratios: number[] = [];
-  for (let round = 0; round < 21; round++) {
-    const ta = time(a);
-    const tb = time(b);
-    as.push(ta);
-    bs.push(tb);
-    ratios.push(tb / ta);
-  }
-  const median = (values: number[]): number =>
-    values.sort((x, y) => x - y)[values.length >> 1] ?? Number.NaN;
-  return { a: median(as), b: median(bs), ratio: median(ratios) };
 }
 
 // ---- headers ----------------------------------------------------------------------------
@@ -236,24 +199,17 @@ for (const page of PAGES) {
   for (let at = 0; at < bytes.length; at += CHUNK) chunks.push(bytes.subarray(at, at + CHUNK));
   let scanned = 0;
   let rules = 0;
-  const scan = (make: typeof createMetaScanner) => () => {
-    const scanner = make({ productTokens: ['ExampleBot'] });
+  const ns = nsPerOp(() => {
+    const scanner = createMetaScanner({ productTokens: ['ExampleBot'] });
     for (const chunk of chunks) if (scanner.write(chunk)) break;
     scanner.end();
     scanned = scanner.bytesScanned;
     rules = scanner.result().rules.length;
     sink += rules;
-  };
-  // The scanner and its peer without the fast path, in alternating batches (a shared machine's
-  // load shifts within seconds): the medians, and the median of the per-pair ratios.
-  const {
-    a: ns,
-    b: parse5Only,
-    ratio,
-  } = paired(scan(createMetaScanner), scan(createParse5MetaScanner));
+  });
   const seconds = ns / 1e9;
   metaRows.push(
-    `| ${page.name} | ${fmtBytes(bytes.length)} | ${fmtBytes(headBytes)} | ${fmtBytes(scanned)} | ${rules} | ${fmt(ns / 1e6, 3)} | ${fmt(bytes.length / 1e6 / seconds, 0)} | ${fmt(scanned / 1e6 / seconds, 1)} | ${fmt(parse5Only / 1e6, 3)} | ${fmt(ratio, 2)}× |`,
+    `| ${page.name} | ${fmtBytes(bytes.length)} | ${fmtBytes(headBytes)} | ${fmtBytes(scanned)} | ${rules} | ${fmt(ns / 1e6, 3)} | ${fmt(bytes.length / 1e6 / seconds, 0)} | ${fmt(scanned / 1e6 / seconds, 1)} |`,
   );
 }
 
@@ -353,12 +309,10 @@ ${headerRows.join('\n')}
 "Page MB/s" divides the whole page by the time taken; "scanned MB/s" divides the bytes the
 scanner actually read. The scanner reads the head plus at most one 16 KiB slice, so the time
 follows the head: a 10 MiB page with a small head costs what a 50 KiB page with the same head
-costs, and a head that never closes costs at most \`maxHeadBytes\` (256 KiB). "parse5 only" is the
-same scan without the fast path (fast-head.ts), measured in the same run: the fast path reads a
-head that ends within the first 16 KiB slice and is written in the plain subset of HTML.
+costs, and a head that never closes costs at most \`maxHeadBytes\` (256 KiB).
 
-| page | page size | head size | bytes scanned | rules | ms/page | page MB/s | scanned MB/s | parse5 only, ms/page | fast path speed-up |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| page | page size | head size | bytes scanned | rules | ms/page | page MB/s | scanned MB/s |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${metaRows.join('\n')}
 
 ## Hostile heads: long tokens a byte per write, deep nesting

@@ -52,8 +52,7 @@ const MODES: Readonly<Record<TextContent, Tokenizer['state']>> = {
  * tokenizer.end();
  */
 export class HeadTokenizer implements TokenHandler {
-  /** Made on the first write it gets (a scan the fast path ends never needs one). */
-  #parse5: Tokenizer | undefined;
+  readonly #tokenizer: Tokenizer;
   readonly #listener: HeadTokenListener;
   /** Text not yet given to parse5. */
   #held: string[] = [];
@@ -74,10 +73,7 @@ export class HeadTokenizer implements TokenHandler {
 
   constructor(listener: HeadTokenListener) {
     this.#listener = listener;
-  }
-
-  get #tokenizer(): Tokenizer {
-    return (this.#parse5 ??= new Tokenizer({ sourceCodeLocationInfo: false }, this));
+    this.#tokenizer = new Tokenizer({ sourceCodeLocationInfo: false }, this);
   }
 
   // parse5's TokenHandler: the tokenizer calls these (methods, so no closures per scan).
@@ -205,7 +201,7 @@ export class HeadTokenizer implements TokenHandler {
     this.#stopped = true;
     this.#held = [];
     this.#heldChars = 0;
-    this.#parse5?.pause();
+    this.#tokenizer.pause();
   }
 }
 

@@ -1,5 +1,4 @@
 import { RobotsTagUsageError } from './errors.js';
-import { readHeadFast } from './fast-head.js';
 import { HeadDecoder } from './head-decoder.js';
 import type { TextSink } from './head-decoder.js';
 import { HeadState } from './head-state.js';
@@ -55,16 +54,6 @@ export function createMetaScannerFactory(options?: MetaScanOptions): () => MetaS
     metaCache: new MetaContentCache(parseMeta),
   };
   return () => new HeadMetaScanner(config);
-}
-
-/**
- * A scanner without the fast path (parse5 reads everything): what the fast path is tested
- * against. Not exported from the package.
- * @example
- * const reference = createParse5MetaScanner({ productTokens: ['ExampleBot'] });
- */
-export function createParse5MetaScanner(options?: MetaScanOptions): MetaScanner {
-  return new HeadMetaScanner(resolveScanOptions(options), false);
 }
 
 /**
@@ -140,12 +129,9 @@ class HeadMetaScanner implements MetaScanner, HeadTokenListener, TextSink {
   readonly #state = new HeadState();
   readonly #collector: MetaCollector;
   #stopReason: MetaScanStopReason | undefined;
-  /** Whether the first text is still to come: the fast path may read it (see fast-head.ts). */
-  #fastPath: boolean;
 
-  constructor(config: ScanConfig, fastPath = true) {
+  constructor(config: ScanConfig) {
     this.#config = config;
-    this.#fastPath = fastPath;
     this.#decoder = new HeadDecoder(config.encoding, config.maxHeadBytes);
     this.#tokenizer = new HeadTokenizer(this);
     this.#collector = new MetaCollector(config);
@@ -196,15 +182,6 @@ class HeadMetaScanner implements MetaScanner, HeadTokenListener, TextSink {
 
   /** Decoded text, to the tokenizer; `false` once the scan is over. */
   text(text: string): boolean {
-    if (this.#fastPath) {
-      this.#fastPath = false;
-      const metas = readHeadFast(text);
-      if (metas !== undefined) {
-        for (const attrs of metas) this.#collector.meta(attrs);
-        this.#stop('head-end');
-        return false;
-      }
-    }
     this.#tokenizer.write(text);
     return this.#stopReason === undefined;
   }
