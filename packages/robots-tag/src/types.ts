@@ -203,14 +203,16 @@ export type MetaScanStopReason =
 export interface MetaScanner {
   /**
    * Feeds the next chunk (bytes in any split, or text). Returns `true` once the head is over:
-   * the caller can stop feeding. Writes after that are ignored.
+   * the caller can stop feeding. Writes after that are ignored. Tiny writes are gathered before
+   * the tokenizer sees them (so that the work stays linear): `true` may then come a few writes
+   * after the one that ended the head, never later than an eighth more input.
    */
   write(chunk: string | Uint8Array): boolean;
   /** Marks the end of input: flushes what is buffered. Idempotent. */
   end(): void;
   /** The rules read so far (complete once `done`). */
   result(): RobotsTagRules;
-  /** Bytes (or code units, for string input) handed to the HTML tokenizer; never above `maxHeadBytes`. */
+  /** Bytes (or code units, for string input) taken from the input; never above `maxHeadBytes`. */
   readonly bytesScanned: number;
   /** Whether the scan is over (head ended, byte cap reached, or `end()` called). */
   readonly done: boolean;
