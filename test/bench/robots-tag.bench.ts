@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { createMetaScanner, parseRobotsTagHeaders } from '../../packages/robots-tag/src/index.js';
-import { FAST_PATH_READ_FACTOR } from '../../packages/robots-tag/src/fast-head-scan.js';
+import { HeadTokenizer } from '../../packages/robots-tag/src/head-tokenizer.js';
 
 const resultsFile = new URL('./results/robots-tag.md', import.meta.url);
 
@@ -213,27 +213,72 @@ for (const page of PAGES) {
   );
 }
 
+/** Median nanoseconds of `body` over a few runs, for inputs that take milliseconds. */
+function nsPerRun(body: () => void): number {
+  for (let i = 0; i < 3; i++) body();
+  const samples: number[] = [];
+  for (let run = 0; run < 7; run++) {
+    const start = process.hrtime.bigint();
+    body();
+    samples.push(Number(process.hrtime.bigint() - start));
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
+}
+
 /**
- * A long token arriving a byte at a time (a server can send one byte per TCP segment): the fast
- * path re-reads an unfinished token on every write, up to a budget, then htmlparser2 reads on,
- * so the time per byte should stay flat as the token grows.
+ * Hostile input (a server can send one byte per TCP segment): a long token written a byte at a
+ * time, and deeply nested `<template>`s. The work must follow the head's bytes, so ns/byte
+ * should stay flat from 32 KiB to 128 KiB; "parse5 chars/byte" counts the characters parse5
+ * held over all its writes (what its own buffer costs it), per input byte.
  */
-const DRIP_SIZES = [4 * KIB, 16 * KIB, 64 * KIB] as const;
+const TOKENS: ReadonlyArray<{ name: string; make: (n: number) => string }> = [
+  { name: 'DOCTYPE', make: (n) => `<!DOCTYPE ${'d'.repeat(n)}>` },
+  { name: 'comment', make: (n) => `<!--${'c'.repeat(n)}-->` },
+  { name: 'CDATA', make: (n) => `<![CDATA[${'c'.repeat(n)}]]>` },
+  { name: 'processing instruction', make: (n) => `<?${'p'.repeat(n)}?>` },
+  { name: 'tag name', make: (n) => `<m${'t'.repeat(n)}>` },
+  { name: '`<title>` text', make: (n) => `<title>${'t'.repeat(n)}</title>` },
+];
+const DRIP_SIZES = [32 * KIB, 128 * KIB] as const;
+const DRIP_OPTIONS = { productTokens: ['ExampleBot'], maxHeadBytes: 1 * MIB };
+const META = '<meta name="robots" content="noindex">';
 const dripRows: string[] = [];
-for (const size of DRIP_SIZES) {
-  const html = `<html><head><title>${'t'.repeat(size)}</title><meta name="robots" content="noindex"></head><body>`;
-  const bytes = [...encoder.encode(html)].map((byte) => Uint8Array.of(byte));
+
+/** Runs the scanner over `chunks` and the same text through a bare HeadTokenizer (for its work). */
+function drip(label: string, size: number, html: string, byteByByte: boolean): void {
+  const bytes = encoder.encode(html);
+  const chunks = byteByByte ? Array.from(bytes, (byte) => Uint8Array.of(byte)) : [bytes];
   let rules = 0;
-  const ns = nsPerOp(() => {
-    const scanner = createMetaScanner({ productTokens: ['ExampleBot'] });
-    for (const byte of bytes) if (scanner.write(byte)) break;
+  const ns = nsPerRun(() => {
+    const scanner = createMetaScanner(DRIP_OPTIONS);
+    for (const chunk of chunks) if (scanner.write(chunk)) break;
     scanner.end();
     rules = scanner.result().rules.length;
     sink += rules;
   });
+  const counter = new HeadTokenizer({ startTag: () => undefined, endTag() {}, characters() {} });
+  if (byteByByte) for (const ch of html) counter.write(ch);
+  else counter.write(html);
+  counter.end();
   dripRows.push(
-    `| ${fmtBytes(size)} | ${fmt(bytes.length, 0)} | ${rules} | ${fmt(ns / 1e6, 2)} | ${fmt(ns / bytes.length, 0)} |`,
+    `| ${label} | ${fmtBytes(size)} | ${fmt(chunks.length, 0)} | ${rules} | ${fmt(ns / 1e6, 2)} | ${fmt(ns / bytes.length, 0)} | ${fmt(counter.work.chars / html.length, 2)} |`,
   );
+}
+for (const token of TOKENS) {
+  for (const size of DRIP_SIZES) {
+    drip(
+      `${token.name}, a byte per write`,
+      size,
+      `<head>${token.make(size)}${META}</head><body>`,
+      true,
+    );
+  }
+}
+for (const depth of [8_192, 32_768]) {
+  const html = `<head>${'<template>'.repeat(depth)}${META}${'</template>'.repeat(depth)}${META}</head><body>`;
+  drip(`${fmt(depth, 0)} nested \`<template>\`, one write`, html.length, html, false);
+  drip(`${fmt(depth, 0)} nested \`<template>\`, a byte per write`, html.length, html, true);
 }
 
 function fmt(n: number, digits: number): string {
@@ -270,14 +315,15 @@ costs, and a head that never closes costs at most \`maxHeadBytes\` (256 KiB).
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${metaRows.join('\n')}
 
-## A long token, one byte per write
+## Hostile heads: long tokens a byte per write, deep nesting
 
-A \`<title>\` of the given size before a robots meta, written to the scanner one byte at a time.
-The time per byte stays flat: the fast path stops re-reading the unfinished token once it has
-read ${FAST_PATH_READ_FACTOR} times what it was given (plus 64 Ki characters), and htmlparser2 reads on.
+Each row's head holds the token, then a robots meta (one rule read). The time per byte stays flat
+as the input grows fourfold, and so does the work parse5 does on its buffer ("parse5
+chars/byte": the characters it held, summed over its writes, per input byte; the tokenizing step
+gathers small writes so that this stays within 11 plus a constant).
 
-| title | writes | rules | ms/page | ns/byte |
-| --- | ---: | ---: | ---: | ---: |
+| input | size | writes | rules | ms/page | ns/byte | parse5 chars/byte |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: |
 ${dripRows.join('\n')}
 `;
 

@@ -188,6 +188,61 @@ describe('isUnavailable', () => {
   });
 });
 
+describe('an expired unavailable_after is a noindex, at the `now` the caller gives', () => {
+  const rules = parseRobotsTagHeaders('unavailable_after: 2010-06-25T15:00:00Z');
+  const instant = Date.UTC(2010, 5, 25, 15);
+
+  it('noindex with reason unavailable_after strictly after the date, not before or at it', () => {
+    for (const now of [instant + 1, new Date(instant + 1000)]) {
+      const d = directivesFor(rules, 'ExampleBot', { now });
+      expect([d.noindex, d.noindexReason]).toEqual([true, 'unavailable_after']);
+      expect(isUnavailable(d, now)).toBe(true);
+    }
+    for (const now of [instant - 1, instant]) {
+      const d = directivesFor(rules, 'ExampleBot', { now });
+      expect([d.noindex, d.noindexReason]).toEqual([false, undefined]);
+      expect(d).not.toHaveProperty('noindexReason');
+    }
+  });
+
+  it('without `now`, dates are not compared (no clock is read)', () => {
+    const d = directivesFor(rules, 'ExampleBot');
+    expect([d.noindex, d.noindexReason]).toEqual([false, undefined]);
+    expect(d.unavailableAfter?.toISOString()).toBe('2010-06-25T15:00:00.000Z');
+  });
+
+  it('a noindex rule is the reason when both hold; the earliest date of several counts', () => {
+    const both = directivesFor([rules, parseRobotsTagHeaders('noindex')], 'ExampleBot', {
+      now: instant + 1,
+    });
+    expect([both.noindex, both.noindexReason]).toEqual([true, 'rule']);
+    const none = directivesFor(parseRobotsTagHeaders('none'), 'ExampleBot', { now: 0 });
+    expect(none.noindexReason).toBe('rule');
+    const two = parseRobotsTagHeaders([
+      'unavailable_after: 2030-01-01',
+      'examplebot: unavailable_after: 2010-06-25T15:00:00Z',
+    ]);
+    expect(directivesFor(two, 'ExampleBot', { now: instant + 1 }).noindexReason).toBe(
+      'unavailable_after',
+    );
+    expect(directivesFor(two, 'OtherBot', { now: instant + 1 }).noindex).toBe(false);
+  });
+
+  it('rejects an invalid `now` and options that are not an object', () => {
+    expect(thrown(() => directivesFor(rules, 'x', { now: Number.NaN }))).toMatchObject({
+      code: 'ERR_ROBOTS_TAG_INVALID_ARGUMENT',
+      argument: 'now',
+    });
+    expect(thrown(() => directivesFor(rules, 'x', { now: new Date('nope') }))).toMatchObject({
+      argument: 'now',
+    });
+    expect(thrown(() => directivesFor(rules, 'x', 5 as never))).toMatchObject({
+      code: 'ERR_ROBOTS_TAG_INVALID_OPTION',
+      argument: 'options',
+    });
+  });
+});
+
 describe('directivesFor arguments', () => {
   it.each([[''], ['Example Bot'], ['ExampleBot/1.0'], [42]])(
     'rejects product token %j',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   createMetaScanner,
+  createMetaScannerFactory,
   directivesFor,
   parseRobotsMetaContent,
   scanRobotsMeta,
@@ -526,5 +527,21 @@ describe('parseRobotsMetaContent', () => {
       ]);
       expect(directivesFor(result, 'ExampleBot').noindex).toBe(false);
     }
+  });
+});
+
+describe('createMetaScannerFactory', () => {
+  it('validates once and makes independent scanners', () => {
+    expect(() => createMetaScannerFactory({ maxHeadBytes: 0 })).toThrow(/maxHeadBytes/);
+    const newScanner = createMetaScannerFactory({ productTokens: ['ExampleBot'] });
+    const a = newScanner();
+    const b = newScanner();
+    expect(a.write('<meta name=examplebot content=noindex><body>')).toBe(true);
+    expect(b.write('<meta name=robots content=nofollow>')).toBe(false);
+    b.end();
+    expect(a.result().rules.map((rule) => [rule.token, rule.name])).toEqual([
+      ['examplebot', 'noindex'],
+    ]);
+    expect(b.result().rules.map((rule) => [rule.token, rule.name])).toEqual([['*', 'nofollow']]);
   });
 });

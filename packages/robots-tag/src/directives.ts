@@ -6,7 +6,13 @@ import {
   parseLimitValue,
 } from './known-rules.js';
 import { parseRobotsDate } from './robots-date.js';
-import type { ImagePreviewSize, RobotsDirectives, RobotsTagRule, RobotsTagRules } from './types.js';
+import type {
+  DirectivesOptions,
+  ImagePreviewSize,
+  RobotsDirectives,
+  RobotsTagRule,
+  RobotsTagRules,
+} from './types.js';
 
 /**
  * What one crawler may do with a page: the rules for its product token and for everyone (`*`,
@@ -19,6 +25,8 @@ import type { ImagePreviewSize, RobotsDirectives, RobotsTagRule, RobotsTagRules 
  * rules and known rules with unusable values are listed in `rules` but carry no meaning.
  * The token is compared case-insensitively and must be a product token (letters, digits, `_`,
  * `-`) or `*` (only the rules for everyone); anything else throws {@link RobotsTagUsageError}.
+ * With `options.now`, an `unavailable_after` date that has passed makes `noindex` true
+ * (`noindexReason: 'unavailable_after'`); `options.freshness` is carried as `freshness`.
  *
  * @example
  * ```ts
@@ -27,11 +35,14 @@ import type { ImagePreviewSize, RobotsDirectives, RobotsTagRule, RobotsTagRules 
  * const d = directivesFor([header, meta], 'Googlebot');
  * d.noindex; // true
  * d.maxSnippet; // 20
+ * const expired = directivesFor(parseRobotsTagHeaders('unavailable_after: 2010-06-25'), 'x', { now: Date.now() });
+ * expired.noindex; // true (expired.noindexReason: 'unavailable_after')
  * ```
  */
 export function directivesFor(
   rules: RobotsTagRules | readonly RobotsTagRules[],
   productToken: string,
+  options?: DirectivesOptions,
 ): RobotsDirectives {
   if (typeof productToken !== 'string' || !isProductToken(productToken)) {
     throw new RobotsTagUsageError(
@@ -41,6 +52,16 @@ export function directivesFor(
       `"${String(productToken)}" is not a product token (letters, digits, "_" and "-", e.g. ExampleBot)`,
     );
   }
+  if (options !== undefined && (typeof options !== 'object' || options === null)) {
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_OPTION',
+      'options',
+      options,
+      'expected an object',
+    );
+  }
+  const now = options?.now === undefined ? undefined : instant(options.now, 'now');
+  const freshness = options?.freshness;
   const token = productToken.toLowerCase();
   const sources: readonly unknown[] = Array.isArray(rules) ? rules : [rules];
   const applicable: RobotsTagRule[] = [];
@@ -129,9 +150,15 @@ export function directivesFor(
   }
   if (nosnippet) maxSnippet = 0;
   else if (maxSnippet === 0) nosnippet = true;
+  const noindexReason = noindex
+    ? 'rule'
+    : unavailableAfter !== undefined && now !== undefined && now > unavailableAfter.getTime()
+      ? 'unavailable_after'
+      : undefined;
 
   return Object.freeze({
-    noindex,
+    noindex: noindexReason !== undefined,
+    ...(noindexReason === undefined ? {} : { noindexReason }),
     nofollow,
     nosnippet,
     noarchive,
@@ -142,6 +169,7 @@ export function directivesFor(
     ...(maxImagePreview === undefined ? {} : { maxImagePreview }),
     ...(maxVideoPreview === undefined ? {} : { maxVideoPreview }),
     ...(unavailableAfter === undefined ? {} : { unavailableAfter }),
+    ...(freshness === undefined ? {} : { freshness }),
     rules: Object.freeze(applicable),
   });
 }
@@ -166,15 +194,21 @@ function stricterLimit(current: number | undefined, next: number | undefined): n
  * ```
  */
 export function isUnavailable(directives: RobotsDirectives, at: Date | number): boolean {
+  const ms = instant(at, 'at');
+  const after = directives.unavailableAfter;
+  return after !== undefined && ms > after.getTime();
+}
+
+/** Epoch milliseconds of a `Date` or a number; throws naming `argument` for anything else. */
+function instant(at: Date | number, argument: string): number {
   const ms = at instanceof Date ? at.getTime() : at;
   if (typeof ms !== 'number' || Number.isNaN(ms)) {
     throw new RobotsTagUsageError(
       'ERR_ROBOTS_TAG_INVALID_ARGUMENT',
-      'at',
+      argument,
       at,
       'expected a valid Date or epoch milliseconds',
     );
   }
-  const after = directives.unavailableAfter;
-  return after !== undefined && ms > after.getTime();
+  return ms;
 }

@@ -1,5 +1,5 @@
 import { RobotsTagUsageError } from './errors.js';
-import type { HeadersLike, RobotsTagHeaderInput } from './types.js';
+import type { HeaderEntry, HeadersLike, HeadersRecord, RobotsTagHeaderInput } from './types.js';
 
 /** One field line to parse, with its header name when the input said it. */
 export interface FieldLine {
@@ -64,6 +64,51 @@ export function collectFieldLines(input: RobotsTagHeaderInput): FieldLine[] {
     pushValues(lines, robotsFieldName(name), value);
   }
   return lines;
+}
+
+/**
+ * The field lines of the headers named `names` (lower case), by name, in input order, from a
+ * `Headers`-like object, `[name, value]` / `{ name, value }` entries, or a Node-style record.
+ * Values that are not strings are skipped.
+ * @example
+ * linesNamed([['Cache-Control', 'max-age=60']], ['cache-control']).get('cache-control'); // ['max-age=60']
+ */
+export function linesNamed(
+  input: HeadersLike | Iterable<HeaderEntry> | HeadersRecord,
+  names: readonly string[],
+  argument: string,
+): Map<string, string[]> {
+  if (typeof input !== 'object' || input === null) {
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_ARGUMENT',
+      argument,
+      input,
+      'expected a Headers object, [name, value] pairs or a header record',
+    );
+  }
+  const found = new Map<string, string[]>(names.map((name) => [name, []]));
+  const add = (name: unknown, value: unknown): void => {
+    const lines = typeof name === 'string' ? found.get(name.trim().toLowerCase()) : undefined;
+    if (lines === undefined) return;
+    if (typeof value === 'string') lines.push(value);
+    else if (Array.isArray(value)) {
+      for (const v of value as unknown[]) if (typeof v === 'string') lines.push(v);
+    }
+  };
+  if (typeof (input as Partial<HeadersLike>).get === 'function') {
+    for (const name of names) add(name, (input as HeadersLike).get(name));
+  } else if (Symbol.iterator in input) {
+    for (const entry of input as Iterable<unknown>) {
+      if (Array.isArray(entry)) add(entry[0], entry[1]);
+      else if (typeof entry === 'object' && entry !== null) {
+        const { name, value } = entry as { name?: unknown; value?: unknown };
+        add(name, value);
+      }
+    }
+  } else {
+    for (const [name, value] of Object.entries(input as Record<string, unknown>)) add(name, value);
+  }
+  return found;
 }
 
 /**

@@ -23,7 +23,9 @@ export {
 } from './meta-scanner.js';
 export { parseRobotsTagHeaders } from './parse-headers.js';
 export { ROBOTS_DATE_ZONES, parseRobotsDate } from './robots-date.js';
+export { rulesFreshness } from './rules-freshness.js';
 export type {
+  DirectivesOptions,
   HeaderEntry,
   HeaderParseOptions,
   HeadersLike,
@@ -32,9 +34,11 @@ export type {
   MetaScanner,
   MetaScanOptions,
   MetaScanStopReason,
+  NoindexReason,
   RobotsDirectives,
   RobotsTagDiagnostic,
   RobotsTagDiagnosticCode,
+  RobotsTagFreshness,
   RobotsTagHeaderInput,
   RobotsTagRule,
   RobotsTagRules,

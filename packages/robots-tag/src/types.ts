@@ -55,9 +55,22 @@ export interface RobotsTagRules {
 
 export type ImagePreviewSize = 'none' | 'standard' | 'large';
 
+/**
+ * Why a page is `noindex`: a `noindex`/`none` rule, or an `unavailable_after` date that has
+ * passed at the `now` given to {@link directivesFor} (a rule wins when both hold).
+ */
+export type NoindexReason = 'rule' | 'unavailable_after';
+
 /** What one crawler may do with a page: rules for its token and for everyone, united. */
 export interface RobotsDirectives {
+  /**
+   * The page must not be indexed: a `noindex` or `none` rule applies, or its
+   * `unavailable_after` date has passed at the `now` given to `directivesFor` (without `now`,
+   * dates are not compared: see {@link isUnavailable}). The one field to branch on.
+   */
   readonly noindex: boolean;
+  /** Why `noindex` is true; absent when it is false. */
+  readonly noindexReason?: NoindexReason;
   readonly nofollow: boolean;
   readonly nosnippet: boolean;
   readonly noarchive: boolean;
@@ -70,8 +83,43 @@ export interface RobotsDirectives {
   /** Seconds; 0 = static image only, -1 = no limit. */
   readonly maxVideoPreview?: number;
   readonly unavailableAfter?: Date;
+  /**
+   * How long these rules stay valid: the freshness the response declared, as given to
+   * `directivesFor` (see `rulesFreshness`). Absent when none was given.
+   */
+  readonly freshness?: RobotsTagFreshness;
   /** The rules that applied to this crawler, with where each came from. */
   readonly rules: readonly RobotsTagRule[];
+}
+
+/** Options of `directivesFor`. */
+export interface DirectivesOptions {
+  /**
+   * The instant the directives are for (a `Date` or epoch milliseconds): an `unavailable_after`
+   * date before it makes `noindex` true with `noindexReason: 'unavailable_after'`. Time is
+   * passed in, never read from a clock; without it, dates are not compared.
+   * @default undefined
+   */
+  readonly now?: Date | number;
+  /** The response's freshness (from `rulesFreshness`), carried on the directives as is. @default undefined */
+  readonly freshness?: RobotsTagFreshness;
+}
+
+/**
+ * How long rules read from a response stay valid, from its `Cache-Control` / `Expires` (the
+ * draft links their validity to the resource's HTTP freshness, RFC 9111 §4.2.1).
+ */
+export interface RobotsTagFreshness {
+  /**
+   * When the rules stop being fresh: `now` + the freshness lifetime, less the response's
+   * `Age`; `now` itself for `no-store`/`no-cache` or a lifetime already used up. `undefined`
+   * when the response declares none (a crawler may use a heuristic, e.g. its recrawl interval).
+   */
+  readonly freshUntil: Date | undefined;
+  /** The freshness lifetime in seconds (`max-age`, or `Expires` − `Date`); `undefined` as above. */
+  readonly lifetimeSeconds: number | undefined;
+  /** What declared it. */
+  readonly source: 'max-age' | 'expires' | 'no-store' | 'no-cache' | 'none';
 }
 
 /**
@@ -155,14 +203,16 @@ export type MetaScanStopReason =
 export interface MetaScanner {
   /**
    * Feeds the next chunk (bytes in any split, or text). Returns `true` once the head is over:
-   * the caller can stop feeding. Writes after that are ignored.
+   * the caller can stop feeding. Writes after that are ignored. Tiny writes are gathered before
+   * the tokenizer sees them (so that the work stays linear): `true` may then come a few writes
+   * after the one that ended the head, never later than an eighth more input.
    */
   write(chunk: string | Uint8Array): boolean;
   /** Marks the end of input: flushes what is buffered. Idempotent. */
   end(): void;
   /** The rules read so far (complete once `done`). */
   result(): RobotsTagRules;
-  /** Bytes (or code units, for string input) handed to the HTML tokenizer; never above `maxHeadBytes`. */
+  /** Bytes (or code units, for string input) taken from the input; never above `maxHeadBytes`. */
   readonly bytesScanned: number;
   /** Whether the scan is over (head ended, byte cap reached, or `end()` called). */
   readonly done: boolean;

@@ -1,0 +1,95 @@
+import { ROBOTS_TAG_DEFAULTS } from './defaults.js';
+import { RobotsTagUsageError } from './errors.js';
+import { isProductToken } from './known-rules.js';
+import type { MetaContentCache } from './meta-content-cache.js';
+import type { MetaScanOptions } from './types.js';
+
+/** {@link MetaScanOptions}, checked, with their defaults. */
+export interface ScanConfig {
+  readonly maxHeadBytes: number;
+  readonly productTokens: ReadonlySet<string> | undefined;
+  readonly encoding: string;
+  /** Shared by the scanners of one factory (a single scanner has no use for it). */
+  readonly metaCache: MetaContentCache | undefined;
+}
+
+/** Encoding labels TextDecoder has accepted, so they are not checked again (bounded). */
+const knownEncodings = new Set<string>(['utf-8']);
+const MAX_KNOWN_ENCODINGS = 64;
+
+/**
+ * Checks `options` once (throws {@link RobotsTagUsageError} naming the bad one).
+ * @example
+ * resolveScanOptions({ maxHeadBytes: 4096 }).maxHeadBytes; // 4096
+ */
+export function resolveScanOptions(options: MetaScanOptions | undefined): ScanConfig {
+  return options === undefined ? DEFAULT_CONFIG : validateScanOptions(options);
+}
+
+function validateScanOptions(options: MetaScanOptions | undefined): ScanConfig {
+  if (options !== undefined && (typeof options !== 'object' || options === null)) {
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_OPTION',
+      'options',
+      options,
+      'expected an object',
+    );
+  }
+  const maxHeadBytes = options?.maxHeadBytes ?? ROBOTS_TAG_DEFAULTS.maxHeadBytes;
+  if (
+    typeof maxHeadBytes !== 'number' ||
+    !Number.isSafeInteger(maxHeadBytes) ||
+    maxHeadBytes <= 0
+  ) {
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_OPTION',
+      'maxHeadBytes',
+      maxHeadBytes,
+      `expected a positive integer, got ${String(maxHeadBytes)}`,
+    );
+  }
+  let productTokens: Set<string> | undefined;
+  if (options?.productTokens !== undefined) {
+    const tokens: unknown = options.productTokens;
+    if (!Array.isArray(tokens)) {
+      throw new RobotsTagUsageError(
+        'ERR_ROBOTS_TAG_INVALID_OPTION',
+        'productTokens',
+        tokens,
+        'expected an array of product tokens',
+      );
+    }
+    productTokens = new Set();
+    for (const token of tokens as unknown[]) {
+      if (typeof token !== 'string' || token === '*' || !isProductToken(token)) {
+        throw new RobotsTagUsageError(
+          'ERR_ROBOTS_TAG_INVALID_OPTION',
+          'productTokens',
+          token,
+          `"${String(token)}" is not a crawler's product token (letters, digits, "_" and "-")`,
+        );
+      }
+      productTokens.add(token.toLowerCase());
+    }
+  }
+  const encoding = options?.encoding ?? 'utf-8';
+  if (!knownEncodings.has(encoding)) {
+    try {
+      new TextDecoder(encoding);
+    } catch (cause) {
+      throw new RobotsTagUsageError(
+        'ERR_ROBOTS_TAG_INVALID_OPTION',
+        'encoding',
+        encoding,
+        `not an encoding TextDecoder knows`,
+        { cause },
+      );
+    }
+    if (typeof encoding === 'string' && knownEncodings.size < MAX_KNOWN_ENCODINGS) {
+      knownEncodings.add(encoding);
+    }
+  }
+  return { maxHeadBytes, productTokens, encoding, metaCache: undefined };
+}
+
+const DEFAULT_CONFIG: ScanConfig = Object.freeze(validateScanOptions({}));
