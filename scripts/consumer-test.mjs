@@ -7,7 +7,8 @@
 //   esm-latest  ESM + TypeScript, crawlee / playwright-core at the versions this repository
 //               develops against; strict `tsc` under node16, nodenext and bundler resolution
 //               (and nodenext with TypeScript 7); a smoke program per package, run on each Node.
-//   esm-oldest  the same with the lowest versions the peer ranges admit: the ranges must hold.
+//   esm-oldest  the same with the lowest versions the peer ranges admit: the ranges must hold
+//               (its smoke programs run on the current Node only).
 //   cjs         a CommonJS project: require() of every package and exported subpath.
 //   global      `npm install --global` of the CLI tarballs; `polite lint` and `polite demo` run.
 //
@@ -34,7 +35,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { packPackages, repositoryRoot } from './pack-packages.mjs';
+import { packPackages, repositoryRoot, workspacePackages } from './pack-packages.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -213,12 +214,20 @@ function lowestOf(range, name) {
   return match[1];
 }
 
-/** The version the repository develops against: its root devDependency, exact. */
+/**
+ * The version the repository develops against: the root's devDependency, else a workspace
+ * package's (a peer is pinned as a devDependency where it is developed).
+ */
 function developedWith(name) {
-  const root = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8'));
-  const range = root.devDependencies?.[name];
-  if (range === undefined) throw new Error(`the root package.json has no devDependency ${name}`);
-  return range;
+  const manifests = [
+    join(repositoryRoot, 'package.json'),
+    ...workspacePackages().map((p) => join(repositoryRoot, 'packages', p.folder, 'package.json')),
+  ];
+  for (const file of manifests) {
+    const range = JSON.parse(readFileSync(file, 'utf8')).devDependencies?.[name];
+    if (range !== undefined) return range;
+  }
+  throw new Error(`no devDependency ${name} in the root or a workspace package.json`);
 }
 
 function installedVersion(name) {
@@ -504,7 +513,8 @@ async function main() {
         if (emit && ok) emitted = true;
       }
     }
-    for (const { node, version } of nodes) {
+    // The oldest peers are a check of the ranges, not of Node: this Node is enough there.
+    for (const { node, version } of project.name === 'esm-oldest' ? nodes.slice(0, 1) : nodes) {
       if (project.name === 'cjs') {
         await check(`${project.name}: require() every package on Node ${version}`, async () =>
           (await run(node, ['require-all.cjs'], { cwd: dir })).trim(),
