@@ -207,6 +207,7 @@ describe('verdicts', () => {
       allowed: true,
       reason: 'rule',
       selection: 'global',
+      groups: [[1]],
       groupLines: [1],
       path: '/private/public/x',
       rule: {
@@ -240,9 +241,35 @@ describe('verdicts', () => {
       allowed: true,
       reason: 'no-applicable-group',
       selection: 'none',
+      groups: [],
       groupLines: [],
       path: '/x',
     });
+  });
+
+  it('counts merged groups, not user-agent lines', () => {
+    const file = parseRobotsTxt(
+      [
+        'User-agent: FooBot',
+        'User-agent: BarBot',
+        'Disallow: /a',
+        'User-agent: *',
+        'Disallow: /',
+        'User-agent: BazBot',
+        'User-agent: FooBot',
+        'Disallow: /b',
+      ].join('\n'),
+    );
+    const verdict = file.explain('https://e.com/b', 'FooBot');
+    expect(verdict.groups).toEqual([
+      [1, 2],
+      [6, 7],
+    ]);
+    expect(verdict.groups).toHaveLength(2);
+    expect(verdict.groupLines).toEqual([1, 2, 6, 7]);
+    expect(verdict.rule?.line).toBe(8);
+    expect(file.forAgent('FooBot').groups).toBe(verdict.groups);
+    expect(file.explain('https://e.com/b', 'QuxBot').groups).toEqual([[4]]);
   });
 });
 

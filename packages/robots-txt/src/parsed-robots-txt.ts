@@ -23,7 +23,7 @@ import type {
   Verdict,
 } from './types.js';
 
-const NO_LINES: readonly number[] = Object.freeze([]);
+const NO_GROUPS: readonly (readonly number[])[] = Object.freeze([]);
 const NO_SITEMAPS: readonly string[] = Object.freeze([]);
 
 function isRobotsTxtPath(path: string): boolean {
@@ -75,6 +75,7 @@ function normalizeAgent(agent: Agent): { product: string; purpose: string | unde
 /** The rules for one agent. Agents that select the same groups share the compiled rules. */
 class SelectedRules implements AgentRules {
   readonly selection: GroupSelection;
+  readonly groups: readonly (readonly number[])[];
   readonly groupLines: readonly number[];
   readonly crawlDelay: number | undefined;
   readonly #rules: CompiledRules | undefined;
@@ -83,13 +84,14 @@ class SelectedRules implements AgentRules {
   constructor(
     file: ParsedRobotsTxt,
     selection: GroupSelection,
-    groupLines: readonly number[],
+    groups: readonly (readonly number[])[],
     crawlDelay: number | undefined,
     rules: CompiledRules | undefined,
   ) {
     this.#file = file;
     this.selection = selection;
-    this.groupLines = groupLines;
+    this.groups = groups;
+    this.groupLines = groups.length === 1 ? groups[0]! : Object.freeze(groups.flat());
     this.crawlDelay = crawlDelay;
     this.#rules = rules;
     Object.freeze(this);
@@ -113,7 +115,12 @@ class SelectedRules implements AgentRules {
 
   explain(url: string | URL): Verdict {
     const path = toMatchPath(url);
-    const base = { selection: this.selection, groupLines: this.groupLines, path };
+    const base = {
+      selection: this.selection,
+      groups: this.groups,
+      groupLines: this.groupLines,
+      path,
+    };
     if (isRobotsTxtPath(path))
       return Object.freeze({ allowed: true, reason: 'robots-txt-path', ...base });
     const rules = this.#rules;
@@ -296,7 +303,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
       entries = this.#findEntries(ENTRY_PRODUCT + '*', layout);
     }
     if (entries.length === 0)
-      return new SelectedRules(this, 'none', NO_LINES, undefined, undefined);
+      return new SelectedRules(this, 'none', NO_GROUPS, undefined, undefined);
 
     const t = this.#table;
     const { groups: G, groupEntryAt, groupRuleAt, entryLineAt } = layout;
@@ -315,12 +322,14 @@ export class ParsedRobotsTxt implements RobotsTxt {
       if (groups[groups.length - 1] !== lo) groups.push(lo);
     }
 
-    const lines: number[] = [];
+    const groupLines: (readonly number[])[] = [];
     const ranges: [number, number][] = [];
     for (const g of groups) {
       const last = tableAt(t, groupEntryAt + g + 1);
+      const lines: number[] = [];
       for (let e = tableAt(t, groupEntryAt + g); e < last; e++)
         lines.push(tableAt(t, entryLineAt + e));
+      groupLines.push(Object.freeze(lines));
       ranges.push([tableAt(t, groupRuleAt + g), tableAt(t, groupRuleAt + g + 1)]);
     }
 
@@ -363,7 +372,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
     return new SelectedRules(
       this,
       selection,
-      Object.freeze(lines),
+      Object.freeze(groupLines),
       crawlDelay,
       compiled.size === 0 ? undefined : compiled,
     );
