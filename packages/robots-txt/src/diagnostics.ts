@@ -1,3 +1,4 @@
+import { IGNORED_KEYS } from './directive-keys.js';
 import type { Diagnostic, DiagnosticCode, DiagnosticSeverity } from './types.js';
 
 /**
@@ -10,6 +11,7 @@ import type { Diagnostic, DiagnosticCode, DiagnosticSeverity } from './types.js'
 export const DIAGNOSTIC_SEVERITY: Readonly<Record<DiagnosticCode, DiagnosticSeverity>> =
   Object.freeze({
     'unknown-key': 'warning',
+    'ignored-key': 'info',
     'rule-outside-group': 'error',
     'accepted-typo': 'warning',
     'missing-colon': 'warning',
@@ -37,6 +39,8 @@ function message(code: DiagnosticCode, detail: string | undefined): string {
   switch (code) {
     case 'unknown-key':
       return `Unknown key "${d}": the line is ignored.`;
+    case 'ignored-key':
+      return `"${d}" is known and ignored: ${IGNORED_KEYS[d] ?? 'not part of RFC 9309'}.`;
     case 'rule-outside-group':
       return `"${d}" before any user-agent line: the line is ignored (RFC 9309 §2.2.2).`;
     case 'accepted-typo':

@@ -566,7 +566,11 @@ class Scanner {
       this.report(line, 'unknown-key', text.slice(ks, ke));
       return;
     }
-    if (key !== KEY_SITEMAP && key !== KEY_CRAWL_DELAY) return; // host and other known keys
+    if (key !== KEY_SITEMAP && key !== KEY_CRAWL_DELAY) {
+      // host and the other keys known and ignored: say so, with the reason.
+      this.report(line, 'ignored-key', text.slice(ks, ke).toLowerCase());
+      return;
+    }
     if (vs === ve) {
       this.report(line, 'empty-value', text.slice(ks, ke));
       return;

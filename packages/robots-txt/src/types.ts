@@ -51,6 +51,7 @@ export type DiagnosticSeverity = 'error' | 'warning' | 'info';
  */
 export type DiagnosticCode =
   | 'unknown-key'
+  | 'ignored-key'
   | 'rule-outside-group'
   | 'accepted-typo'
   | 'missing-colon'
