@@ -5,9 +5,17 @@
  * package as it was then (test/bench/robots-txt.bench.ts lists any query that differs
  * between two builds, with both answers).
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt } from '@polite-crawler/robots-txt';
-import { corpusVerdicts, summarize } from './corpus-verdicts.js';
+import { parseRobotsTxt, type RobotsTxt } from '@polite-crawler/robots-txt';
+import type { CompiledRules } from '../../packages/robots-txt/src/compiled-rules.js';
+import {
+  CORPUS_AGENT,
+  CORPUS_DIR,
+  corpusQueries,
+  corpusVerdicts,
+  summarize,
+} from './corpus-verdicts.js';
 
 const EXPECTED = {
   queries: 68_550,
@@ -18,5 +26,28 @@ const EXPECTED = {
 describe('the corpus', () => {
   it('every verdict and deciding line is unchanged', () => {
     expect(summarize(corpusVerdicts((body) => parseRobotsTxt(body)))).toEqual(EXPECTED);
+  });
+
+  it('no query of an ordinary file spends the wildcard budget (no sweep is built)', () => {
+    const parsed = new Map<string, RobotsTxt>();
+    for (const { id, url } of corpusQueries()) {
+      let robots = parsed.get(id);
+      if (robots === undefined) {
+        robots = parseRobotsTxt(readFileSync(new URL(`robots/${id}`, CORPUS_DIR)));
+        parsed.set(id, robots);
+      }
+      robots.isAllowed(url, CORPUS_AGENT);
+    }
+    let sweeps = 0;
+    let compiled = 0;
+    for (const robots of parsed.values()) {
+      const rules = (robots.forAgent(CORPUS_AGENT) as unknown as { compiled?: CompiledRules })
+        .compiled;
+      if (rules === undefined) continue;
+      compiled++;
+      sweeps += rules.sweeps;
+    }
+    expect(compiled).toBeGreaterThan(10_000);
+    expect(sweeps).toBe(0);
   });
 });
