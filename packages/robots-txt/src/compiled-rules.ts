@@ -1,5 +1,4 @@
 import { normalizePattern } from './normalize-pattern.js';
-import { tableAt } from './number-table.js';
 import { wildcardMatch, wildcardSegments } from './pattern-match.js';
 import { PrefixIndex } from './prefix-index.js';
 import type { RuleRanges, RuleTable } from './rule-table.js';
@@ -10,15 +9,25 @@ const FLAG_ALLOW = 1;
 const FLAG_ANCHORED = 2;
 /** The pattern holds a `*`. */
 const FLAG_WILDCARD = 4;
+/**
+ * Rule sets larger than this get a {@link PrefixIndex} once they have answered
+ * {@link INDEX_AFTER} queries; until then, and always for smaller sets, the rules are read
+ * in decision order. Sorting thousands of prefixes costs more than a few scans: a large
+ * file asked once (the cold row of the benchmark) never pays for it.
+ */
+const INDEXED = 64;
+const INDEX_AFTER = 3;
 
 /**
  * The rules of the groups selected for an agent, compiled once, on the agent's first query.
  *
  * The one representation: the rules in decision order — longest normalised pattern first
  * (RFC 9309 §2.2.2 "most octets"), `allow` before `disallow` on equal length, then file
- * order — so that the first rule that matches decides; and a {@link PrefixIndex} over each
- * rule's literal prefix (the pattern up to its first `*`, or all of it), which hands a
- * query only the rules whose prefix the path starts with. Such a rule without `*` matches
+ * order — so that the first rule that matches decides — each with its literal prefix (the
+ * pattern up to its first `*`, or all of it). A query reads them in order and tests only
+ * the rules whose prefix the path starts with; a large set that keeps being asked adds a
+ * {@link PrefixIndex} over the same prefixes, which hands it those rules directly, in the
+ * same order. A rule without `*` whose prefix the path starts with matches
  * at once (or, ending in `$`, when the path is exactly as long); a rule with `*` is tested
  * with `wildcardMatch`, which never backtracks.
  *
@@ -33,14 +42,17 @@ export class CompiledRules {
   readonly size: number;
   readonly #file: RuleTable;
   /** File index of each rule, in decision order. */
-  readonly #fileIndex: Uint32Array;
+  readonly #fileIndex: number[];
   /** `FLAG_*` of each rule, in decision order. */
-  readonly #flags: Uint8Array;
+  readonly #flags: number[];
+  /** Literal prefix of each rule: the pattern up to its first `*` or final `$`. */
+  readonly #prefixes: string[];
   /** Length of each rule's pattern without its final `$`, in decision order. */
-  readonly #lengths: Uint32Array;
+  readonly #lengths: number[];
   /** Pieces between `*` of each wildcard rule (first and last kept even when empty). */
   readonly #segments: (readonly string[] | undefined)[];
-  readonly #index: PrefixIndex;
+  #index: PrefixIndex | undefined = undefined;
+  #queries = 0;
   readonly #wildcardBudget: number;
   readonly #test = (position: number): boolean => this.#matches(position);
   #sweep: WildcardSweep | undefined = undefined;
@@ -66,23 +78,20 @@ export class CompiledRules {
     const rules: number[] = [];
     for (const [from, to] of ranges) {
       for (let r = from; r < to; r++) {
-        const written = text.slice(
-          tableAt(table, ruleStartAt + r),
-          tableAt(table, ruleStartAt + r + 1),
-        );
+        const written = text.slice(table[ruleStartAt + r], table[ruleStartAt + r + 1]);
         patterns.push(normalized ? written : normalizePattern(written));
         rules.push(r);
       }
     }
     const n = patterns.length;
-    const allows = Uint8Array.from(rules, (r) => tableAt(table, ruleInfoAt + r) & 1);
+    const allows = rules.map((r) => table[ruleInfoAt + r]! & 1);
     const order = sortedByPrecedence(patterns, allows);
     this.size = n;
-    this.#fileIndex = new Uint32Array(n);
-    this.#flags = new Uint8Array(n);
-    this.#lengths = new Uint32Array(n);
-    this.#segments = new Array<readonly string[] | undefined>(n);
-    const prefixes: string[] = new Array<string>(n);
+    this.#fileIndex = [];
+    this.#flags = [];
+    this.#lengths = [];
+    this.#segments = [];
+    const prefixes: string[] = [];
     for (let i = 0; i < n; i++) {
       const k = order[i]!;
       let body = patterns[k]!;
@@ -95,15 +104,16 @@ export class CompiledRules {
       if (body.includes('*')) {
         flags |= FLAG_WILDCARD;
         const segments = wildcardSegments(body);
-        this.#segments[i] = segments;
+        this.#segments.push(segments);
         prefix = segments[0]!;
       }
-      this.#fileIndex[i] = rules[k]!;
-      this.#flags[i] = flags;
-      this.#lengths[i] = body.length;
-      prefixes[i] = prefix;
+      this.#fileIndex.push(rules[k]!);
+      this.#flags.push(flags);
+      this.#lengths.push(body.length);
+      prefixes.push(prefix);
+      if ((flags & FLAG_WILDCARD) === 0) this.#segments.push(undefined);
     }
-    this.#index = new PrefixIndex(prefixes);
+    this.#prefixes = prefixes;
   }
 
   /** True when `path` (a normalised match path) is allowed: no rule, or an allow rule, decides. */
@@ -121,7 +131,7 @@ export class CompiledRules {
   /** True when rule `r` (a file index) is an `allow` rule. */
   isAllow(r: number): boolean {
     const file = this.#file;
-    return (tableAt(file.table, file.ruleInfoAt + r) & 1) === 1;
+    return (file.table[file.ruleInfoAt + r]! & 1) === 1;
   }
 
   /** @internal Queries whose wildcard rules were decided by a sweep (for tests). */
@@ -134,7 +144,21 @@ export class CompiledRules {
     this.#path = path;
     this.#budget = this.#wildcardBudget;
     this.#swept = false;
-    const found = this.#index.firstMatch(path, this.#test);
+    let found = -1;
+    let index = this.#index;
+    if (index === undefined && this.size > INDEXED && ++this.#queries > INDEX_AFTER)
+      index = this.#index = new PrefixIndex(this.#prefixes);
+    if (index !== undefined) {
+      found = index.firstMatch(path, this.#test);
+    } else {
+      const prefixes = this.#prefixes;
+      for (let i = 0; i < prefixes.length; i++) {
+        if (path.startsWith(prefixes[i]!) && this.#matches(i)) {
+          found = i;
+          break;
+        }
+      }
+    }
     this.#path = '';
     return found;
   }
@@ -186,10 +210,11 @@ export class CompiledRules {
  * @example
  * sortedByPrecedence(['/a', '/ab', '/a'], Uint8Array.of(0, 0, 1)); // [1, 2, 0]
  */
-export function sortedByPrecedence(patterns: readonly string[], allows: Uint8Array): Uint32Array {
-  const places = Array.from({ length: patterns.length }, (_, k) => k);
-  places.sort(
-    (a, b) => patterns[b]!.length - patterns[a]!.length || allows[b]! - allows[a]! || a - b,
-  );
-  return Uint32Array.from(places);
+export function sortedByPrecedence(
+  patterns: readonly string[],
+  allows: ArrayLike<number>,
+): number[] {
+  const keys = patterns.map((pattern, k) => pattern.length * 2 + allows[k]!);
+  // Array.prototype.sort is stable: equal keys keep file order.
+  return keys.map((_, k) => k).sort((a, b) => keys[b]! - keys[a]!);
 }

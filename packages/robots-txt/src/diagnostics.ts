@@ -29,10 +29,16 @@ export const DIAGNOSTIC_SEVERITY: Readonly<Record<DiagnosticCode, DiagnosticSeve
     'too-many-diagnostics': 'info',
   });
 
-/** Codes by their stored number (the compact store keeps `line * 32 + number`). */
-export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = Object.freeze(
-  Object.keys(DIAGNOSTIC_SEVERITY) as DiagnosticCode[],
-);
+/**
+ * A diagnostic as the scanner records it: the code and the detail its message quotes. The
+ * message and severity are made only when `diagnostics` is read.
+ */
+export interface FoundDiagnostic {
+  readonly line: number;
+  readonly code: DiagnosticCode;
+  /** Cut to 60 characters, and a copy: it must not keep the robots.txt body alive. */
+  readonly detail: string | undefined;
+}
 
 function message(code: DiagnosticCode, detail: string | undefined): string {
   const d = detail ?? '';
@@ -80,30 +86,18 @@ function message(code: DiagnosticCode, detail: string | undefined): string {
   }
 }
 
-/**
- * Turns the compact store (per diagnostic: code number, line as two 16-bit units, detail
- * length, detail) into {@link Diagnostic} objects, sorted by line.
- */
-export function materializeDiagnostics(packed: string | undefined): readonly Diagnostic[] {
-  const out: Diagnostic[] = [];
-  if (packed !== undefined) {
-    let i = 0;
-    while (i < packed.length) {
-      const code = DIAGNOSTIC_CODES[packed.charCodeAt(i)]!;
-      const line = packed.charCodeAt(i + 1) * 0x10000 + packed.charCodeAt(i + 2);
-      const length = packed.charCodeAt(i + 3);
-      const detail = packed.slice(i + 4, i + 4 + length);
-      i += 4 + length;
-      out.push(
-        Object.freeze({
-          line,
-          code,
-          severity: DIAGNOSTIC_SEVERITY[code],
-          message: message(code, detail),
-        }),
-      );
-    }
-  }
+/** The public {@link Diagnostic} objects of what the scanner found, sorted by line. */
+export function materializeDiagnostics(
+  found: readonly FoundDiagnostic[] | undefined,
+): readonly Diagnostic[] {
+  const out = (found ?? []).map(({ line, code, detail }) =>
+    Object.freeze({
+      line,
+      code,
+      severity: DIAGNOSTIC_SEVERITY[code],
+      message: message(code, detail),
+    }),
+  );
   out.sort((a, b) => a.line - b.line);
   return Object.freeze(out);
 }

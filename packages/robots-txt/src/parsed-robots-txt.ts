@@ -1,7 +1,6 @@
 import { CompiledRules } from './compiled-rules.js';
-import { materializeDiagnostics } from './diagnostics.js';
+import { materializeDiagnostics, type FoundDiagnostic } from './diagnostics.js';
 import { normalizePattern } from './normalize-pattern.js';
-import { tableAt, type NumberTable } from './number-table.js';
 import { isValidProductToken, isValidPurposeToken } from './product-token.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
 import type { RuleTable } from './rule-table.js';
@@ -138,7 +137,7 @@ interface Extras {
   readonly raw: Map<number, string> | undefined;
   readonly delays: number[] | undefined;
   readonly sitemapText: string | undefined;
-  readonly diagnosticText: string | undefined;
+  readonly diagnostics: FoundDiagnostic[] | undefined;
 }
 
 /** Built on first use. */
@@ -166,7 +165,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
   readonly parsedBytes: number;
   readonly truncated: boolean;
   readonly #text: string;
-  readonly #table: NumberTable;
+  readonly #table: Uint32Array;
   readonly #extras: Extras | undefined;
   readonly #maxAgents: number;
   /** See ScanResult.normalized. */
@@ -186,14 +185,14 @@ export class ParsedRobotsTxt implements RobotsTxt {
     this.#table = scan.table;
     this.#maxAgents = maxAgents;
     this.#normalized = scan.normalized;
-    const { rawPatterns, delays, sitemapText, diagnosticText } = scan;
+    const { rawPatterns, delays, sitemapText, diagnostics } = scan;
     this.#extras =
       rawPatterns === undefined &&
       delays === undefined &&
       sitemapText === undefined &&
-      diagnosticText === undefined
+      diagnostics === undefined
         ? undefined
-        : { raw: rawPatterns, delays, sitemapText, diagnosticText };
+        : { raw: rawPatterns, delays, sitemapText, diagnostics };
   }
 
   get sitemaps(): readonly string[] {
@@ -203,7 +202,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
   }
 
   get diagnostics(): readonly Diagnostic[] {
-    return (this.#diagnostics ??= materializeDiagnostics(this.#extras?.diagnosticText));
+    return (this.#diagnostics ??= materializeDiagnostics(this.#extras?.diagnostics));
   }
 
   isAllowed(url: string | URL, agent: Agent): boolean {
@@ -232,10 +231,10 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const layout = this.#layout();
     const table = this.#table;
     const stored = this.#text.slice(
-      tableAt(table, layout.ruleStartAt + r),
-      tableAt(table, layout.ruleStartAt + r + 1),
+      table[layout.ruleStartAt + r],
+      table[layout.ruleStartAt + r + 1],
     );
-    const info = tableAt(table, layout.ruleInfoAt + r);
+    const info = table[layout.ruleInfoAt + r]!;
     return Object.freeze({
       kind: (info & 1) === 1 ? 'allow' : 'disallow',
       pattern: this.#normalized ? (this.#extras?.raw?.get(r) ?? stored) : stored,
@@ -251,7 +250,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
 
   #layout(): TableLayout {
     const t = this.#table;
-    return tableLayout(tableAt(t, 0), tableAt(t, 1), tableAt(t, 2));
+    return tableLayout(t[0]!, t[1]!, t[2]!);
   }
 
   #rulesFor(agent: Agent): SelectedRules {
@@ -315,7 +314,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
       let hi = G - 1;
       while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (tableAt(t, groupEntryAt + mid) <= e) lo = mid;
+        if (t[groupEntryAt + mid]! <= e) lo = mid;
         else hi = mid - 1;
       }
       entryGroups.push(lo);
@@ -325,12 +324,11 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const groupLines: (readonly number[])[] = [];
     const ranges: [number, number][] = [];
     for (const g of groups) {
-      const last = tableAt(t, groupEntryAt + g + 1);
+      const last = t[groupEntryAt + g + 1]!;
       const lines: number[] = [];
-      for (let e = tableAt(t, groupEntryAt + g); e < last; e++)
-        lines.push(tableAt(t, entryLineAt + e));
+      for (let e = t[groupEntryAt + g]!; e < last; e++) lines.push(t[entryLineAt + e]!);
       groupLines.push(Object.freeze(lines));
-      ranges.push([tableAt(t, groupRuleAt + g), tableAt(t, groupRuleAt + g + 1)]);
+      ranges.push([t[groupRuleAt + g]!, t[groupRuleAt + g + 1]!]);
     }
 
     let crawlDelay: number | undefined;
@@ -384,7 +382,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
     if (E === 0) return [];
     const text = this.#text;
     const t = this.#table;
-    const entriesEnd = tableAt(t, ruleStartAt); // the first pattern starts after the entries
+    const entriesEnd = t[ruleStartAt]!; // the first pattern starts after the entries
     const needle = '\n' + entry + '\n';
     const found: number[] = [];
     let from = 0;
@@ -396,7 +394,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
       let hi = E - 1;
       while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (tableAt(t, entryStartAt + mid) <= at + 1) lo = mid;
+        if (t[entryStartAt + mid]! <= at + 1) lo = mid;
         else hi = mid - 1;
       }
       found.push(lo);

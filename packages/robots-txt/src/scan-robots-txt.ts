@@ -1,14 +1,15 @@
 import type { DecodedBody } from './decode-body.js';
-import { DIAGNOSTIC_CODES } from './diagnostics.js';
+import type { FoundDiagnostic } from './diagnostics.js';
 import {
   classifyKey,
   KEY_ALLOW,
   KEY_CRAWL_DELAY,
   KEY_DISALLOW,
+  KEY_HOST,
   KEY_NAMES,
+  KEY_OTHER_KNOWN,
   KEY_SITEMAP,
   KEY_TYPO,
-  KEY_UNKNOWN,
   KEY_USER_AGENT,
   KEY_USER_AGENT_PURPOSE,
 } from './directive-keys.js';
@@ -17,7 +18,6 @@ import { utf8Length } from './utf8-length.js';
 import { isProductTokenChar, isPurposeTokenChar } from './product-token.js';
 import type { DiagnosticCode } from './types.js';
 import { detach, flatten } from './detached-string.js';
-import { packTable, type NumberTable } from './number-table.js';
 
 /** Kind character of an agent entry in {@link ScanResult.text}. */
 export const ENTRY_PRODUCT = 'u';
@@ -56,7 +56,7 @@ export interface ScanLimits {
  * lower-cased token, `'\n'`), followed by every rule's normalised pattern, back to back.
  * All of it is ASCII.
  *
- * `table` (see {@link NumberTable}), with R rules, E entries, G groups:
+ * `table`, with R rules, E entries, G groups:
  * - `[0..3)`: R, E, G.
  * - `ruleStart` [R + 1] at 3: offset of each pattern in `text`; the last is the end.
  * - `ruleInfo` [R] at R + 4: `line * 2 + (allow ? 1 : 0)`.
@@ -67,18 +67,15 @@ export interface ScanLimits {
  */
 export interface ScanResult {
   readonly text: string;
-  readonly table: NumberTable;
+  readonly table: Uint32Array;
   /** Patterns as written, for the rules whose normalised form differs. */
   readonly rawPatterns: Map<number, string> | undefined;
   /** Triples: group, entries before the crawl-delay line (exclusive end, file-wide), seconds. */
   readonly delays: number[] | undefined;
   /** Sitemap URLs, each followed by `'\n'`. */
   readonly sitemapText: string | undefined;
-  /**
-   * Diagnostics, back to back: code number, line (two 16-bit units, high first), detail
-   * length, detail.
-   */
-  readonly diagnosticText: string | undefined;
+  /** What a linter would say, in the order found; `undefined` when nothing. */
+  readonly diagnostics: FoundDiagnostic[] | undefined;
   /**
    * True: the patterns in `text` are normalised. False: the file is pure ASCII and its
    * patterns are stored as written; they are normalised when an agent's rules are compiled.
@@ -119,8 +116,6 @@ export function tableLayout(rules: number, entries: number, groups: number): Tab
     groupRuleAt,
   };
 }
-
-const CODE_NUMBER = new Map(DIAGNOSTIC_CODES.map((code, i) => [code, i]));
 
 const PRODUCT_CHARS = Uint8Array.from({ length: 128 }, (_, c) => (isProductTokenChar(c) ? 1 : 0));
 const PURPOSE_CHARS = Uint8Array.from({ length: 128 }, (_, c) => (isPurposeTokenChar(c) ? 1 : 0));
@@ -230,8 +225,7 @@ class Scanner {
   rawPatterns: Map<number, string> | undefined = undefined;
   delays: number[] | undefined = undefined;
   sitemapText: string | undefined = undefined;
-  diagnosticText: string | undefined = undefined;
-  diagnosticCount = 0;
+  diagnostics: FoundDiagnostic[] | undefined = undefined;
   groupOpen = false;
   inRules = false;
 
@@ -251,7 +245,6 @@ class Scanner {
     this.nextColon = -1;
     this.groupOpen = false;
     this.inRules = false;
-    this.diagnosticCount = 0;
     this.ruleCount = 0;
     this.entryCount = 0;
     this.groupCount = 0;
@@ -266,7 +259,7 @@ class Scanner {
     this.rawPatterns = undefined;
     this.delays = undefined;
     this.sitemapText = undefined;
-    this.diagnosticText = undefined;
+    this.diagnostics = undefined;
     if (this.ruleStart.length > KEEP_ARRAYS || this.entryStart.length > KEEP_ARRAYS) {
       this.ruleStart = [];
       this.ruleInfo = [];
@@ -279,18 +272,16 @@ class Scanner {
   }
 
   report(line: number, code: DiagnosticCode, detail?: string): void {
+    const found = (this.diagnostics ??= []);
     const max = this.limits.maxDiagnostics;
-    if (this.diagnosticCount > max) return;
-    if (this.diagnosticCount === max) {
+    if (found.length > max) return;
+    if (found.length === max) {
       code = 'too-many-diagnostics';
       detail = String(max);
     }
-    const d = detail === undefined ? '' : detail.length > 60 ? detail.slice(0, 60) + '…' : detail;
-    this.diagnosticText =
-      (this.diagnosticText ?? '') +
-      String.fromCharCode(CODE_NUMBER.get(code)!, line >>> 16, line & 0xffff, d.length) +
-      d;
-    this.diagnosticCount++;
+    if (detail !== undefined)
+      detail = detach(detail.length > 60 ? detail.slice(0, 60) + '…' : detail);
+    found.push({ line, code, detail });
   }
 
   run(observe: LineObserver | undefined): ScanResult {
@@ -366,11 +357,7 @@ class Scanner {
             typo = this.typo;
           }
         }
-        if (key === KEY_ALLOW || key === KEY_DISALLOW)
-          this.rule(line, ks, keyEnd, vs, ce, key === KEY_ALLOW);
-        else if (key === KEY_USER_AGENT || key === KEY_USER_AGENT_PURPOSE) {
-          this.agent(line, ks, keyEnd, vs, ce, key === KEY_USER_AGENT);
-        } else if (key >= 0) this.other(line, ks, keyEnd, vs, ce, key);
+        if (key >= 0) this.directive(line, key, ks, keyEnd, vs, ce);
       }
       if (observe !== undefined) {
         observe({
@@ -559,28 +546,55 @@ class Scanner {
     this.entryText += (product ? ENTRY_PRODUCT : ENTRY_PURPOSE) + token + '\n';
   }
 
-  /** Sitemap, crawl-delay, host, known and unknown keys: none of them ends a group. */
-  other(line: number, ks: number, ke: number, vs: number, ve: number, key: number): void {
+  /**
+   * The one dispatch on the key of a directive line: `text[ks, ke)` is the key, `text[vs, ve)`
+   * the value. A new key is a `KEY_*` number and its spellings in directive-keys.ts, plus a
+   * case here. Only user-agent lines start a group; no other line ends one.
+   */
+  directive(line: number, key: number, ks: number, ke: number, vs: number, ve: number): void {
+    switch (key) {
+      case KEY_ALLOW:
+      case KEY_DISALLOW:
+        this.rule(line, ks, ke, vs, ve, key === KEY_ALLOW);
+        return;
+      case KEY_USER_AGENT:
+      case KEY_USER_AGENT_PURPOSE:
+        this.agent(line, ks, ke, vs, ve, key === KEY_USER_AGENT);
+        return;
+      case KEY_SITEMAP:
+        this.sitemap(line, ks, ke, vs, ve);
+        return;
+      case KEY_CRAWL_DELAY:
+        this.crawlDelay(line, ks, ke, vs, ve);
+        return;
+      case KEY_HOST:
+      case KEY_OTHER_KNOWN:
+        // Known and ignored: say so, with the reason (diagnostics.ts).
+        this.report(line, 'ignored-key', this.text.slice(ks, ke).toLowerCase());
+        return;
+      default:
+        this.report(line, 'unknown-key', this.text.slice(ks, ke));
+    }
+  }
+
+  sitemap(line: number, ks: number, ke: number, vs: number, ve: number): void {
     const text = this.text;
-    if (key === KEY_UNKNOWN) {
-      this.report(line, 'unknown-key', text.slice(ks, ke));
-      return;
-    }
-    if (key !== KEY_SITEMAP && key !== KEY_CRAWL_DELAY) {
-      // host and the other keys known and ignored: say so, with the reason.
-      this.report(line, 'ignored-key', text.slice(ks, ke).toLowerCase());
-      return;
-    }
     if (vs === ve) {
       this.report(line, 'empty-value', text.slice(ks, ke));
       return;
     }
     const value = text.slice(vs, ve);
-    if (key === KEY_SITEMAP) {
-      if (SITEMAP_URL.test(value)) this.sitemapText = (this.sitemapText ?? '') + value + '\n';
-      else this.report(line, 'invalid-sitemap-url', value);
+    if (SITEMAP_URL.test(value)) this.sitemapText = (this.sitemapText ?? '') + value + '\n';
+    else this.report(line, 'invalid-sitemap-url', value);
+  }
+
+  crawlDelay(line: number, ks: number, ke: number, vs: number, ve: number): void {
+    const text = this.text;
+    if (vs === ve) {
+      this.report(line, 'empty-value', text.slice(ks, ke));
       return;
     }
+    const value = text.slice(vs, ve);
     if (!this.groupOpen) this.report(line, 'rule-outside-group', text.slice(ks, ke));
     else if (!CRAWL_DELAY.test(value)) this.report(line, 'invalid-crawl-delay', value);
     else (this.delays ??= []).push(this.groupCount - 1, this.entryCount, Number(value));
@@ -608,11 +622,11 @@ class Scanner {
     return {
       // The pieces are slices of the source: flatten so that they are copied out of it.
       text: flatten(this.entryText + this.patternText),
-      table: packTable(values),
+      table: Uint32Array.from(values),
       rawPatterns: this.rawPatterns,
       delays: this.delays,
       sitemapText: this.sitemapText === undefined ? undefined : flatten(this.sitemapText),
-      diagnosticText: this.diagnosticText === undefined ? undefined : flatten(this.diagnosticText),
+      diagnostics: this.diagnostics,
       normalized: !this.raw,
     };
   }
