@@ -29,17 +29,6 @@ export const DIAGNOSTIC_SEVERITY: Readonly<Record<DiagnosticCode, DiagnosticSeve
     'too-many-diagnostics': 'info',
   });
 
-/**
- * A diagnostic as the scanner records it: the code and the detail its message quotes. The
- * message and severity are made only when `diagnostics` is read.
- */
-export interface FoundDiagnostic {
-  readonly line: number;
-  readonly code: DiagnosticCode;
-  /** Cut to 60 characters, and a copy: it must not keep the robots.txt body alive. */
-  readonly detail: string | undefined;
-}
-
 function message(code: DiagnosticCode, detail: string | undefined): string {
   const d = detail ?? '';
   switch (code) {
@@ -86,18 +75,30 @@ function message(code: DiagnosticCode, detail: string | undefined): string {
   }
 }
 
-/** The public {@link Diagnostic} objects of what the scanner found, sorted by line. */
-export function materializeDiagnostics(
-  found: readonly FoundDiagnostic[] | undefined,
-): readonly Diagnostic[] {
-  const out = (found ?? []).map(({ line, code, detail }) =>
-    Object.freeze({
-      line,
-      code,
-      severity: DIAGNOSTIC_SEVERITY[code],
-      message: message(code, detail),
-    }),
-  );
+/**
+ * The public {@link Diagnostic} objects of the scanner's log (one line per diagnostic:
+ * `line<TAB>code<TAB>detail`, the detail quoted by the message), sorted by line. Messages
+ * and severities are made here, when `diagnostics` is first read, not while parsing.
+ */
+export function materializeDiagnostics(log: string | undefined): readonly Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (log !== undefined) {
+    for (const entry of log.slice(0, -1).split('\n')) {
+      const first = entry.indexOf('\t');
+      const second = entry.indexOf('\t', first + 1);
+      const line = Number(entry.slice(0, first));
+      const code = entry.slice(first + 1, second) as DiagnosticCode;
+      const detail = entry.slice(second + 1);
+      out.push(
+        Object.freeze({
+          line,
+          code,
+          severity: DIAGNOSTIC_SEVERITY[code],
+          message: message(code, detail),
+        }),
+      );
+    }
+  }
   out.sort((a, b) => a.line - b.line);
   return Object.freeze(out);
 }

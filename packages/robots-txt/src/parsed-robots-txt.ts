@@ -1,5 +1,5 @@
 import { CompiledRules } from './compiled-rules.js';
-import { materializeDiagnostics, type FoundDiagnostic } from './diagnostics.js';
+import { materializeDiagnostics } from './diagnostics.js';
 import { normalizePattern } from './normalize-pattern.js';
 import { isValidProductToken, isValidPurposeToken } from './product-token.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
@@ -137,7 +137,7 @@ interface Extras {
   readonly raw: Map<number, string> | undefined;
   readonly delays: number[] | undefined;
   readonly sitemapText: string | undefined;
-  readonly diagnostics: FoundDiagnostic[] | undefined;
+  readonly diagnosticLog: string | undefined;
 }
 
 /** Built on first use. */
@@ -185,14 +185,14 @@ export class ParsedRobotsTxt implements RobotsTxt {
     this.#table = scan.table;
     this.#maxAgents = maxAgents;
     this.#normalized = scan.normalized;
-    const { rawPatterns, delays, sitemapText, diagnostics } = scan;
+    const { rawPatterns, delays, sitemapText, diagnosticLog } = scan;
     this.#extras =
       rawPatterns === undefined &&
       delays === undefined &&
       sitemapText === undefined &&
-      diagnostics === undefined
+      diagnosticLog === undefined
         ? undefined
-        : { raw: rawPatterns, delays, sitemapText, diagnostics };
+        : { raw: rawPatterns, delays, sitemapText, diagnosticLog };
   }
 
   get sitemaps(): readonly string[] {
@@ -202,7 +202,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
   }
 
   get diagnostics(): readonly Diagnostic[] {
-    return (this.#diagnostics ??= materializeDiagnostics(this.#extras?.diagnostics));
+    return (this.#diagnostics ??= materializeDiagnostics(this.#extras?.diagnosticLog));
   }
 
   isAllowed(url: string | URL, agent: Agent): boolean {
