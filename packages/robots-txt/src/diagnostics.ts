@@ -29,6 +29,11 @@ export const DIAGNOSTIC_SEVERITY: Readonly<Record<DiagnosticCode, DiagnosticSeve
     'too-many-diagnostics': 'info',
   });
 
+/** The codes in a fixed order: the scanner's log names a code by its place here. */
+export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = Object.freeze(
+  Object.keys(DIAGNOSTIC_SEVERITY) as DiagnosticCode[],
+);
+
 function message(code: DiagnosticCode, detail: string | undefined): string {
   const d = detail ?? '';
   switch (code) {
@@ -77,7 +82,7 @@ function message(code: DiagnosticCode, detail: string | undefined): string {
 
 /**
  * The public {@link Diagnostic} objects of the scanner's log (one line per diagnostic:
- * `line<TAB>code<TAB>detail`, the detail quoted by the message), sorted by line. Messages
+ * `line<TAB>code number<TAB>detail`, the detail quoted by the message), sorted by line. Messages
  * and severities are made here, when `diagnostics` is first read, not while parsing.
  */
 export function materializeDiagnostics(log: string | undefined): readonly Diagnostic[] {
@@ -87,7 +92,7 @@ export function materializeDiagnostics(log: string | undefined): readonly Diagno
       const first = entry.indexOf('\t');
       const second = entry.indexOf('\t', first + 1);
       const line = Number(entry.slice(0, first));
-      const code = entry.slice(first + 1, second) as DiagnosticCode;
+      const code = DIAGNOSTIC_CODES[Number(entry.slice(first + 1, second))]!;
       const detail = entry.slice(second + 1);
       out.push(
         Object.freeze({
