@@ -169,6 +169,42 @@ describe('group selection: as for Allow/Disallow (product > purpose > *)', () =>
   ]);
 });
 
+describe('the chosen groups, as on the crawl verdict', () => {
+  const file = [
+    'User-agent: A',
+    'User-agent: B',
+    'Content-Usage: train-ai=n',
+    '',
+    'User-agent: C',
+    'Disallow: /x',
+    '',
+    'User-agent: a',
+    'Content-Usage: /p search=n',
+  ].join('\n');
+
+  it('groups: one entry per merged group, the same as explain() and forAgent()', () => {
+    const robots = parseRobotsTxt(file);
+    const v = robots.explainContentUsage('/p', 'A');
+    expect(v.groups).toEqual([[1, 2], [8]]);
+    expect(v.groups).toEqual(robots.explain('/p', 'A').groups);
+    expect(v.groupLines).toEqual([1, 2, 8]);
+    expect(prefs(v.preferences)).toEqual([U, D]);
+    expect(prefs(robots.contentUsage('/q', 'A'))).toEqual([D, U]);
+    const rules = robots.forAgent('A');
+    expect(rules.explainContentUsage('/q').groups).toEqual(rules.groups);
+  });
+
+  it('only the rules of the chosen groups apply, even when asked by another agent first', () => {
+    const robots = parseRobotsTxt(file);
+    const c = robots.explainContentUsage('/p', 'C');
+    expect(c.groups).toEqual([[5]]);
+    expect(c.reason).toBe('no-matching-rule');
+    expect(robots.explainContentUsage('/x', 'C').reason).toBe('path-disallowed');
+    expect(prefs(robots.contentUsage('/p', 'B'))).toEqual([D, U]);
+    expect(robots.explainContentUsage('/p', 'B').groups).toEqual([[1, 2]]);
+  });
+});
+
 describe('longest path wins, in octets of the encoded pattern', () => {
   check([
     {
@@ -489,6 +525,13 @@ describe('Content-Signal', () => {
     expect(p.extensions).toEqual([{ label: 'ai-input', value: 'yes', source }]);
     expect(robots.diagnostics).toEqual([]);
   });
+  it('is read, not an ignored key: no ignored-key diagnostic, unlike a Noindex next to it', () => {
+    const robots = parseRobotsTxt(
+      'User-agent: *\nContent-Signal: ai-train=no\nNoindex: /x\ncontent-signal: search=no\n',
+    );
+    expect(robots.diagnostics.map((d) => [d.line, d.code])).toEqual([[3, 'ignored-key']]);
+    expect(prefs(robots.contentUsage('/a', 'Bot'))).toEqual([D, D]);
+  });
   check([
     {
       name: 'combined with Content-Usage for the same path, most-restrictively',
@@ -599,6 +642,15 @@ describe('lint', () => {
     ]);
     const withScan = parseRobotsTxt('foo: bar\n' + file, { maxDiagnostics: 1 }).diagnostics;
     expect(withScan.map((d) => d.code)).toEqual(['unknown-key', 'too-many-diagnostics']);
+    // An ignored-key info diagnostic of the scan takes its place in the same budget.
+    const withIgnored = parseRobotsTxt('Noindex: /x\n' + file, { maxDiagnostics: 3 }).diagnostics;
+    expect(withIgnored.map((d) => [d.line, d.code])).toEqual([
+      [1, 'ignored-key'],
+      [3, 'invalid-usage-value'],
+      [4, 'invalid-usage-value'],
+      [5, 'too-many-diagnostics'],
+    ]);
+    expect(withIgnored[3]!.message).toContain('More than 3 diagnostics');
   });
 });
 

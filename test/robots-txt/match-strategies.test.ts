@@ -1,8 +1,8 @@
 /**
- * The matcher answers an agent's first query straight from the file's text, compiles the
- * rules on the next one, and adds a prefix index to large rule sets after a few more. All
- * three must give the same verdict, the same deciding rule, for every path: checked here
- * by asking a fresh object once and one long-lived object many times.
+ * One compiled matcher answers every query, the first included. A fresh object asked once
+ * and one long-lived object asked many times (its rules compiled once, the last agent
+ * remembered) must give the same verdict and the same deciding rule for every path, for
+ * small and large rule sets alike.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -44,11 +44,11 @@ function body(rules: readonly (readonly [string, string])[], split: boolean): st
 
 const verdictOf = (v: Verdict): unknown => ({ allowed: v.allowed, reason: v.reason, rule: v.rule });
 
-describe('first query (direct), compiled and indexed answers agree', () => {
+describe('first and later answers agree', () => {
   it.each([
     ['small sets', 0, 12],
-    ['bucketed sets', 17, 60],
-    ['indexed sets', 129, 220],
+    ['medium sets', 17, 60],
+    ['large sets', 129, 220],
   ])('%s', (_name, minLength, maxLength) => {
     fc.assert(
       fc.property(
@@ -61,7 +61,7 @@ describe('first query (direct), compiled and indexed answers agree', () => {
           for (const p of paths) {
             const url = `https://e.com/${p}`;
             const fresh = parseRobotsTxt(text).explain(url, 'ExampleBot');
-            // Several queries, so that the compiled form and then the index answer.
+            // Several queries of one object: its compiled rules answer again and again.
             for (let i = 0; i < 6; i++) {
               expect(verdictOf(longLived.explain(url, 'ExampleBot'))).toEqual(verdictOf(fresh));
               expect(longLived.isAllowed(url, 'ExampleBot')).toBe(fresh.allowed);
@@ -86,7 +86,7 @@ describe('first query (direct), compiled and indexed answers agree', () => {
     expect(robots().explain('/x', 'A').reason).toBe('no-matching-rule');
   });
 
-  it('patterns that need normalising are normalised on the first query too', () => {
+  it('patterns that need normalising are normalised on the first query', () => {
     const text =
       'User-agent: *\nDisallow: /%7Ea\nDisallow: /caf%c3%a9\nDisallow: /q"x\nAllow: /$x\n';
     for (const [url, allowed] of [
@@ -143,37 +143,15 @@ describe('key spellings', () => {
 });
 
 describe('rule precedence order (compiled rules)', () => {
-  const reference = (patterns: readonly string[], allows: Uint8Array): number[] =>
-    patterns
-      .map((_, k) => k)
-      .sort(
-        (a, b) => patterns[b]!.length - patterns[a]!.length || allows[b]! - allows[a]! || a - b,
-      );
-
-  it('the packed sort and the comparison sort give the reference order', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.string({ maxLength: 6 }), fc.boolean()), { maxLength: 40 }),
-        (rules) => {
-          const patterns = rules.map(([p]) => p);
-          const allows = Uint8Array.from(rules, ([, allow]) => (allow ? 1 : 0));
-          const longest = Math.max(0, ...patterns.map((p) => p.length));
-          const expected = reference(patterns, allows);
-          expect([...sortedByPrecedence(patterns, allows, longest)]).toEqual(expected);
-          // A pattern length that would overflow the packed numbers: the comparison sort.
-          expect([...sortedByPrecedence(patterns, allows, 2 ** 40)]).toEqual(expected);
-        },
-      ),
-      { numRuns: 300 },
-    );
+  it('longer pattern first, then allow, then the earlier rule', () => {
+    const patterns = ['/a', '/ab', '/a', '/*b$', '/ab', ''];
+    const allows = Uint8Array.of(0, 0, 1, 0, 1, 1);
+    expect([...sortedByPrecedence(patterns, allows)]).toEqual([3, 4, 1, 2, 0, 5]);
   });
 
-  it('keeps file order among more than 2^21 rules of one length (the packed place widens)', () => {
-    const n = 2 ** 21 + 10;
-    const patterns = new Array<string>(n).fill('/f');
-    const order = sortedByPrecedence(patterns, new Uint8Array(n), 2);
-    expect(order[0]).toBe(0);
-    expect(order[n - 1]).toBe(n - 1);
-    expect(order[2 ** 21 + 1]).toBe(2 ** 21 + 1);
+  it('keeps file order among many rules of one length', () => {
+    const n = 100_000;
+    const order = sortedByPrecedence(new Array<string>(n).fill('/f'), new Uint8Array(n));
+    expect(order.every((place, i) => place === i)).toBe(true);
   });
 });

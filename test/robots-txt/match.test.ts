@@ -171,7 +171,7 @@ describe('matching', () => {
     ).toBe(true);
   });
 
-  it('hundreds of rules: the same answers before and after the prefix index is built', () => {
+  it('hundreds of rules: the same answers on every query', () => {
     const rules: string[] = [];
     for (let i = 0; i < 300; i++)
       rules.push(`Disallow: /${String.fromCharCode(97 + (i % 26))}${i}/`);
@@ -186,7 +186,7 @@ describe('matching', () => {
       ['/a0/open/', true, 304],
       ['/', true, undefined],
     ];
-    // The index is built after a few queries: ask each question three times.
+    // Ask each question three times: the compiled rules keep no state between queries.
     for (let round = 0; round < 3; round++) {
       for (const [path, allowed, line] of expected) {
         const verdict = robots.explain(`https://e.com${path}`, 'A');
@@ -207,6 +207,7 @@ describe('verdicts', () => {
       allowed: true,
       reason: 'rule',
       selection: 'global',
+      groups: [[1]],
       groupLines: [1],
       path: '/private/public/x',
       rule: {
@@ -240,9 +241,35 @@ describe('verdicts', () => {
       allowed: true,
       reason: 'no-applicable-group',
       selection: 'none',
+      groups: [],
       groupLines: [],
       path: '/x',
     });
+  });
+
+  it('counts merged groups, not user-agent lines', () => {
+    const file = parseRobotsTxt(
+      [
+        'User-agent: FooBot',
+        'User-agent: BarBot',
+        'Disallow: /a',
+        'User-agent: *',
+        'Disallow: /',
+        'User-agent: BazBot',
+        'User-agent: FooBot',
+        'Disallow: /b',
+      ].join('\n'),
+    );
+    const verdict = file.explain('https://e.com/b', 'FooBot');
+    expect(verdict.groups).toEqual([
+      [1, 2],
+      [6, 7],
+    ]);
+    expect(verdict.groups).toHaveLength(2);
+    expect(verdict.groupLines).toEqual([1, 2, 6, 7]);
+    expect(verdict.rule?.line).toBe(8);
+    expect(file.forAgent('FooBot').groups).toBe(verdict.groups);
+    expect(file.explain('https://e.com/b', 'QuxBot').groups).toEqual([[4]]);
   });
 });
 
@@ -342,7 +369,7 @@ describe('typed errors', () => {
         new URL("https://example.com/search?q='1"),
       ]) {
         expect(file.isAllowed(url, 'AnyBot'), `${rule} ${String(url)}`).toBe(false);
-        // The first query (straight from the text) and the compiled rules agree.
+        // Asked again: the same compiled rules, the same answer.
         expect(file.isAllowed(url, 'AnyBot'), `${rule} ${String(url)} again`).toBe(false);
       }
       expect(file.isAllowed('https://example.com/search?q=1', 'AnyBot')).toBe(true);

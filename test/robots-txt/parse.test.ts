@@ -17,6 +17,7 @@ const codesOf = (body: string | Uint8Array): [number, DiagnosticCode][] =>
 describe('diagnostics: one table row per code', () => {
   const rows: [DiagnosticCode, string | Uint8Array, number][] = [
     ['unknown-key', 'User-agent: *\nNoscript: /x\n', 2],
+    ['ignored-key', 'User-agent: *\nNoindex: /x\n', 2],
     ['rule-outside-group', 'Disallow: /x\nUser-agent: *\n', 1],
     ['accepted-typo', 'User-agent: *\nDissallow: /x\n', 2],
     ['missing-colon', 'User-agent *\nDisallow: /x\n', 1],
@@ -60,10 +61,35 @@ describe('diagnostics: one table row per code', () => {
   });
 
   it('a clean file has no diagnostics, and empty allow/disallow values are fine', () => {
-    expect(
-      codesOf('User-agent: *\nDisallow:\nAllow:\nCrawl-delay: 2\nHost: example.com\n'),
-    ).toEqual([]);
+    expect(codesOf('User-agent: *\nDisallow:\nAllow:\nCrawl-delay: 2\n')).toEqual([]);
     expect(codesOf('')).toEqual([]);
+  });
+
+  it.each([
+    ['noindex', 'Noindex: /private/', 'since 2019'],
+    ['request-rate', 'Request-rate: 1/10s', 'RFC 9309 did not adopt'],
+    ['visit-time', 'Visit-time: 0600-0845', 'RFC 9309 did not adopt'],
+    ['host', 'Host: example.com', 'mirror'],
+    ['clean-param', 'Clean-param: ref /articles/', 'Yandex'],
+    ['nofollow', 'NOFOLLOW: /x', 'page-level'],
+    ['noarchive', 'noarchive: /x', 'page-level'],
+  ])('a known, ignored key (%s) is an info diagnostic with its reason', (key, line, reason) => {
+    const robots = parseRobotsTxt(`User-agent: *\nDisallow: /a\n${line}\nDisallow: /b\n`);
+    expect(robots.diagnostics).toHaveLength(1);
+    const [d] = robots.diagnostics;
+    expect(d).toMatchObject({ line: 3, code: 'ignored-key', severity: 'info' });
+    expect(d!.message).toContain(`"${key}"`);
+    expect(d!.message).toContain(reason);
+    expect(d!.message).not.toContain('\n');
+    // Ignored means ignored: the line neither ends the group nor adds a rule.
+    expect(robots.isAllowed('https://e.com/b', 'AnyBot')).toBe(false);
+    expect(robots.isAllowed('https://e.com/private/x', 'AnyBot')).toBe(true);
+  });
+
+  it('a known, ignored key before any group is reported the same way', () => {
+    expect(codesOf('Host: example.com\nUser-agent: *\nDisallow: /\n')).toEqual([
+      [1, 'ignored-key'],
+    ]);
   });
 
   it('reports every accepted misspelling', () => {

@@ -313,7 +313,7 @@ describe('the matcher agrees with the reference', () => {
     );
   });
 
-  it('with many rules (bucketed matching, then the prefix index after a few queries)', () => {
+  it('with many rules', () => {
     fc.assert(
       fc.property(
         fc.array(rule, { minLength: 17, maxLength: 220 }),

@@ -28,7 +28,7 @@ import {
 export interface UsageRuleRecord {
   /** Index of its group in the file. */
   readonly group: number;
-  /** Line of the group's first user-agent line: how a verdict's `groupLines` names the group. */
+  /** Line of the group's first user-agent line: how a verdict's `groups` names the group. */
   readonly groupLine: number;
   readonly line: number;
   readonly signal: boolean;
@@ -146,6 +146,7 @@ export class ContentUsageIndex {
   verdict(crawl: Verdict): ContentUsageVerdict {
     const base = {
       selection: crawl.selection,
+      groups: crawl.groups,
       groupLines: crawl.groupLines,
       path: crawl.path,
       crawlAllowed: crawl.allowed,
@@ -153,7 +154,7 @@ export class ContentUsageIndex {
     if (crawl.selection === 'none')
       return freezeVerdict(UNKNOWN_USAGE, 'no-applicable-group', base, []);
     if (!crawl.allowed) return freezeVerdict(UNKNOWN_USAGE, 'path-disallowed', base, []);
-    const { rules, matcher } = this.#select(crawl.groupLines);
+    const { rules, matcher } = this.#select(crawl.groups);
     const deciding = matcher.match(crawl.path).map((i) => rules[i]!);
     if (deciding.length === 0) return freezeVerdict(UNKNOWN_USAGE, 'no-matching-rule', base, []);
     deciding.sort((a, b) => a.record.line - b.record.line);
@@ -161,13 +162,15 @@ export class ContentUsageIndex {
     return freezeVerdict(preferences, 'rule', base, deciding);
   }
 
-  #select(groupLines: readonly number[]): Selection {
-    const key = groupLines.join(',');
+  /** `groups`: the verdict's chosen groups; a group is named by its first user-agent line. */
+  #select(groups: readonly (readonly number[])[]): Selection {
+    const firstLines = groups.map((lines) => lines[0]!);
+    const key = firstLines.join(',');
     let selected = this.#selections.get(key);
     if (selected === undefined) {
-      const groups = new Set(groupLines);
+      const chosen = new Set(firstLines);
       const rules = this.#rules
-        .filter((r) => groups.has(r.record.groupLine))
+        .filter((r) => chosen.has(r.record.groupLine))
         .sort(
           (a, b) =>
             b.rule.normalizedPattern.length - a.rule.normalizedPattern.length ||
@@ -225,7 +228,7 @@ function shorten(text: string): string {
 function freezeVerdict(
   preferences: UsagePreferences,
   reason: ContentUsageVerdict['reason'],
-  base: Pick<ContentUsageVerdict, 'selection' | 'groupLines' | 'path' | 'crawlAllowed'>,
+  base: Pick<ContentUsageVerdict, 'selection' | 'groups' | 'groupLines' | 'path' | 'crawlAllowed'>,
   deciding: readonly ReadRule[],
 ): ContentUsageVerdict {
   return Object.freeze({

@@ -109,7 +109,12 @@ export interface ContentUsageVerdict {
   readonly reason: ContentUsageReason;
   /** How the groups were chosen (the same groups as for Allow/Disallow). */
   readonly selection: 'product' | 'purpose' | 'global' | 'none';
-  /** The `user-agent` / `user-agent-purpose` lines of the chosen groups. */
+  /**
+   * The chosen groups, in file order: per group, the line numbers of its `user-agent` /
+   * `user-agent-purpose` lines (the crawl verdict's `groups`).
+   */
+  readonly groups: readonly (readonly number[])[];
+  /** The `user-agent` / `user-agent-purpose` lines of the chosen groups, flat. */
   readonly groupLines: readonly number[];
   /** The normalised path + params + query that was matched. */
   readonly path: string;

@@ -1,3 +1,4 @@
+import { IGNORED_KEYS } from './directive-keys.js';
 import type { Diagnostic, DiagnosticCode, DiagnosticSeverity } from './types.js';
 
 /**
@@ -10,6 +11,7 @@ import type { Diagnostic, DiagnosticCode, DiagnosticSeverity } from './types.js'
 export const DIAGNOSTIC_SEVERITY: Readonly<Record<DiagnosticCode, DiagnosticSeverity>> =
   Object.freeze({
     'unknown-key': 'warning',
+    'ignored-key': 'info',
     'rule-outside-group': 'error',
     'accepted-typo': 'warning',
     'missing-colon': 'warning',
@@ -31,7 +33,7 @@ export const DIAGNOSTIC_SEVERITY: Readonly<Record<DiagnosticCode, DiagnosticSeve
     'usage-path-disallowed': 'error',
   });
 
-/** Codes by their stored number (the compact store keeps `line * 32 + number`). */
+/** The codes in a fixed order: the scanner's log names a code by its place here. */
 export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = Object.freeze(
   Object.keys(DIAGNOSTIC_SEVERITY) as DiagnosticCode[],
 );
@@ -41,6 +43,8 @@ function message(code: DiagnosticCode, detail: string | undefined): string {
   switch (code) {
     case 'unknown-key':
       return `Unknown key "${d}": the line is ignored.`;
+    case 'ignored-key':
+      return `"${d}" is known and ignored: ${IGNORED_KEYS[d] ?? 'not part of RFC 9309'}.`;
     case 'rule-outside-group':
       return `"${d}" before any user-agent line: the line is ignored (RFC 9309 §2.2.2).`;
     case 'accepted-typo':
@@ -104,19 +108,19 @@ export function makeDiagnostic(line: number, code: DiagnosticCode, detail: strin
 }
 
 /**
- * Turns the compact store (per diagnostic: code number, line as two 16-bit units, detail
- * length, detail) into {@link Diagnostic} objects, sorted by line.
+ * The public {@link Diagnostic} objects of the scanner's log (one line per diagnostic:
+ * `line<TAB>code number<TAB>detail`, the detail quoted by the message), sorted by line. Messages
+ * and severities are made here, when `diagnostics` is first read, not while parsing.
  */
-export function materializeDiagnostics(packed: string | undefined): readonly Diagnostic[] {
+export function materializeDiagnostics(log: string | undefined): readonly Diagnostic[] {
   const out: Diagnostic[] = [];
-  if (packed !== undefined) {
-    let i = 0;
-    while (i < packed.length) {
-      const code = DIAGNOSTIC_CODES[packed.charCodeAt(i)]!;
-      const line = packed.charCodeAt(i + 1) * 0x10000 + packed.charCodeAt(i + 2);
-      const length = packed.charCodeAt(i + 3);
-      const detail = packed.slice(i + 4, i + 4 + length);
-      i += 4 + length;
+  if (log !== undefined) {
+    for (const entry of log.slice(0, -1).split('\n')) {
+      const first = entry.indexOf('\t');
+      const second = entry.indexOf('\t', first + 1);
+      const line = Number(entry.slice(0, first));
+      const code = DIAGNOSTIC_CODES[Number(entry.slice(first + 1, second))]!;
+      const detail = entry.slice(second + 1);
       out.push(
         Object.freeze({
           line,

@@ -31,6 +31,25 @@ export const KEY_NAMES: readonly string[] = [
   'content-signal',
 ];
 
+/**
+ * Keys that other crawlers read (or once read) and this parser knows and ignores, each with
+ * the one-line reason that the `ignored-key` diagnostic gives. `host` has a key number of
+ * its own (the line report names it); the others are {@link KEY_OTHER_KNOWN}.
+ * `content-usage` and `content-signal` are not here: they are read (KEY_CONTENT_USAGE,
+ * KEY_CONTENT_SIGNAL).
+ */
+export const IGNORED_KEYS: Readonly<Record<string, string>> = Object.freeze({
+  host: "Yandex's preferred-mirror key, not part of RFC 9309; it names no rule for crawlers",
+  'clean-param': "Yandex's URL-parameter hint, not part of RFC 9309",
+  noindex:
+    'not a robots.txt rule, and supported by no major crawler since 2019 (Google dropped it on 1 September 2019); use a robots meta tag or X-Robots-Tag',
+  nofollow: 'a page-level rule, not a robots.txt rule; use a robots meta tag or X-Robots-Tag',
+  noarchive: 'a page-level rule, not a robots.txt rule; use a robots meta tag or X-Robots-Tag',
+  'request-rate':
+    'a 1996 extension draft that RFC 9309 did not adopt; pacing is not read from it (Crawl-delay is)',
+  'visit-time': 'a 1996 extension draft that RFC 9309 did not adopt; it restricts nothing here',
+});
+
 interface Candidate {
   readonly codes: Uint8Array;
   readonly result: number;
@@ -52,12 +71,9 @@ const SPELLINGS: readonly (readonly [string, number])[] = [
   ['site-map', KEY_SITEMAP | KEY_TYPO],
   ['crawl-delay', KEY_CRAWL_DELAY],
   ['host', KEY_HOST],
-  ['clean-param', KEY_OTHER_KNOWN],
-  ['noindex', KEY_OTHER_KNOWN],
-  ['nofollow', KEY_OTHER_KNOWN],
-  ['noarchive', KEY_OTHER_KNOWN],
-  ['request-rate', KEY_OTHER_KNOWN],
-  ['visit-time', KEY_OTHER_KNOWN],
+  ...Object.keys(IGNORED_KEYS)
+    .filter((name) => name !== 'host')
+    .map((name): [string, number] => [name, KEY_OTHER_KNOWN]),
   ['content-usage', KEY_CONTENT_USAGE],
   ['content-signal', KEY_CONTENT_SIGNAL],
 ];

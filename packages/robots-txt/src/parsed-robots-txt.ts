@@ -3,7 +3,6 @@ import { ContentUsageIndex, type UsageScan } from './content-usage-index.js';
 import type { ContentUsageVerdict, UsagePreferences } from './content-usage-types.js';
 import { makeDiagnostic, materializeDiagnostics } from './diagnostics.js';
 import { normalizePattern } from './normalize-pattern.js';
-import { tableAt, type NumberTable } from './number-table.js';
 import { isValidProductToken, isValidPurposeToken } from './product-token.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
 import type { RuleTable } from './rule-table.js';
@@ -25,7 +24,7 @@ import type {
   Verdict,
 } from './types.js';
 
-const NO_LINES: readonly number[] = Object.freeze([]);
+const NO_GROUPS: readonly (readonly number[])[] = Object.freeze([]);
 const NO_SITEMAPS: readonly string[] = Object.freeze([]);
 
 function isRobotsTxtPath(path: string): boolean {
@@ -77,6 +76,7 @@ function normalizeAgent(agent: Agent): { product: string; purpose: string | unde
 /** The rules for one agent. Agents that select the same groups share the compiled rules. */
 class SelectedRules implements AgentRules {
   readonly selection: GroupSelection;
+  readonly groups: readonly (readonly number[])[];
   readonly groupLines: readonly number[];
   readonly crawlDelay: number | undefined;
   readonly #rules: CompiledRules | undefined;
@@ -85,13 +85,14 @@ class SelectedRules implements AgentRules {
   constructor(
     file: ParsedRobotsTxt,
     selection: GroupSelection,
-    groupLines: readonly number[],
+    groups: readonly (readonly number[])[],
     crawlDelay: number | undefined,
     rules: CompiledRules | undefined,
   ) {
     this.#file = file;
     this.selection = selection;
-    this.groupLines = groupLines;
+    this.groups = groups;
+    this.groupLines = groups.length === 1 ? groups[0]! : Object.freeze(groups.flat());
     this.crawlDelay = crawlDelay;
     this.#rules = rules;
     Object.freeze(this);
@@ -115,7 +116,12 @@ class SelectedRules implements AgentRules {
 
   explain(url: string | URL): Verdict {
     const path = toMatchPath(url);
-    const base = { selection: this.selection, groupLines: this.groupLines, path };
+    const base = {
+      selection: this.selection,
+      groups: this.groups,
+      groupLines: this.groupLines,
+      path,
+    };
     if (isRobotsTxtPath(path))
       return Object.freeze({ allowed: true, reason: 'robots-txt-path', ...base });
     const rules = this.#rules;
@@ -141,7 +147,7 @@ interface Extras {
   readonly raw: Map<number, string> | undefined;
   readonly delays: number[] | undefined;
   readonly sitemapText: string | undefined;
-  readonly diagnosticText: string | undefined;
+  readonly diagnosticLog: string | undefined;
   readonly usage: UsageScan | undefined;
 }
 
@@ -170,7 +176,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
   readonly parsedBytes: number;
   readonly truncated: boolean;
   readonly #text: string;
-  readonly #table: NumberTable;
+  readonly #table: Uint32Array;
   readonly #extras: Extras | undefined;
   readonly #maxAgents: number;
   /** See ScanResult.normalized. */
@@ -191,15 +197,15 @@ export class ParsedRobotsTxt implements RobotsTxt {
     this.#table = scan.table;
     this.#maxAgents = maxAgents;
     this.#normalized = scan.normalized;
-    const { rawPatterns, delays, sitemapText, diagnosticText, usage } = scan;
+    const { rawPatterns, delays, sitemapText, diagnosticLog, usage } = scan;
     this.#extras =
       rawPatterns === undefined &&
       delays === undefined &&
       sitemapText === undefined &&
-      diagnosticText === undefined &&
+      diagnosticLog === undefined &&
       usage === undefined
         ? undefined
-        : { raw: rawPatterns, delays, sitemapText, diagnosticText, usage };
+        : { raw: rawPatterns, delays, sitemapText, diagnosticLog, usage };
   }
 
   get sitemaps(): readonly string[] {
@@ -210,7 +216,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
 
   get diagnostics(): readonly Diagnostic[] {
     return (this.#diagnostics ??= this.#withUsageDiagnostics(
-      materializeDiagnostics(this.#extras?.diagnosticText),
+      materializeDiagnostics(this.#extras?.diagnosticLog),
     ));
   }
 
@@ -253,8 +259,8 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const layout = this.#layout();
     const t = this.#table;
     const rules: MatchedRule[] = [];
-    const end = tableAt(t, layout.groupRuleAt + g + 1);
-    for (let r = tableAt(t, layout.groupRuleAt + g); r < end; r++) rules.push(this.matchedRule(r));
+    const end = t[layout.groupRuleAt + g + 1]!;
+    for (let r = t[layout.groupRuleAt + g]!; r < end; r++) rules.push(this.matchedRule(r));
     return rules;
   }
 
@@ -284,10 +290,10 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const layout = this.#layout();
     const table = this.#table;
     const stored = this.#text.slice(
-      tableAt(table, layout.ruleStartAt + r),
-      tableAt(table, layout.ruleStartAt + r + 1),
+      table[layout.ruleStartAt + r],
+      table[layout.ruleStartAt + r + 1],
     );
-    const info = tableAt(table, layout.ruleInfoAt + r);
+    const info = table[layout.ruleInfoAt + r]!;
     return Object.freeze({
       kind: (info & 1) === 1 ? 'allow' : 'disallow',
       pattern: this.#normalized ? (this.#extras?.raw?.get(r) ?? stored) : stored,
@@ -303,7 +309,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
 
   #layout(): TableLayout {
     const t = this.#table;
-    return tableLayout(tableAt(t, 0), tableAt(t, 1), tableAt(t, 2));
+    return tableLayout(t[0]!, t[1]!, t[2]!);
   }
 
   #rulesFor(agent: Agent): SelectedRules {
@@ -355,7 +361,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
       entries = this.#findEntries(ENTRY_PRODUCT + '*', layout);
     }
     if (entries.length === 0)
-      return new SelectedRules(this, 'none', NO_LINES, undefined, undefined);
+      return new SelectedRules(this, 'none', NO_GROUPS, undefined, undefined);
 
     const t = this.#table;
     const { groups: G, groupEntryAt, groupRuleAt, entryLineAt } = layout;
@@ -367,20 +373,21 @@ export class ParsedRobotsTxt implements RobotsTxt {
       let hi = G - 1;
       while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (tableAt(t, groupEntryAt + mid) <= e) lo = mid;
+        if (t[groupEntryAt + mid]! <= e) lo = mid;
         else hi = mid - 1;
       }
       entryGroups.push(lo);
       if (groups[groups.length - 1] !== lo) groups.push(lo);
     }
 
-    const lines: number[] = [];
+    const groupLines: (readonly number[])[] = [];
     const ranges: [number, number][] = [];
     for (const g of groups) {
-      const last = tableAt(t, groupEntryAt + g + 1);
-      for (let e = tableAt(t, groupEntryAt + g); e < last; e++)
-        lines.push(tableAt(t, entryLineAt + e));
-      ranges.push([tableAt(t, groupRuleAt + g), tableAt(t, groupRuleAt + g + 1)]);
+      const last = t[groupEntryAt + g + 1]!;
+      const lines: number[] = [];
+      for (let e = t[groupEntryAt + g]!; e < last; e++) lines.push(t[entryLineAt + e]!);
+      groupLines.push(Object.freeze(lines));
+      ranges.push([t[groupRuleAt + g]!, t[groupRuleAt + g + 1]!]);
     }
 
     let crawlDelay: number | undefined;
@@ -422,7 +429,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
     return new SelectedRules(
       this,
       selection,
-      Object.freeze(lines),
+      Object.freeze(groupLines),
       crawlDelay,
       compiled.size === 0 ? undefined : compiled,
     );
@@ -434,7 +441,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
     if (E === 0) return [];
     const text = this.#text;
     const t = this.#table;
-    const entriesEnd = tableAt(t, ruleStartAt); // the first pattern starts after the entries
+    const entriesEnd = t[ruleStartAt]!; // the first pattern starts after the entries
     const needle = '\n' + entry + '\n';
     const found: number[] = [];
     let from = 0;
@@ -446,7 +453,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
       let hi = E - 1;
       while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (tableAt(t, entryStartAt + mid) <= at + 1) lo = mid;
+        if (t[entryStartAt + mid]! <= at + 1) lo = mid;
         else hi = mid - 1;
       }
       found.push(lo);

@@ -1,10 +1,8 @@
-import type { NumberTable } from './number-table.js';
-
 /** Where the rules of a parsed file live (see `ScanResult`), for the matchers. */
 export interface RuleTable {
   /** The file's flat text: rule r's pattern is `text[ruleStart[r], ruleStart[r + 1])`. */
   readonly text: string;
-  readonly table: NumberTable;
+  readonly table: Uint32Array;
   /** Index in `table` of `ruleStart[0]`. */
   readonly ruleStartAt: number;
   /** Index in `table` of `ruleInfo[0]` (`line * 2 + allow`). */

@@ -1,5 +1,4 @@
 import type { DecodedBody } from './decode-body.js';
-import { DIAGNOSTIC_CODES } from './diagnostics.js';
 import {
   classifyKey,
   KEY_ALLOW,
@@ -7,19 +6,20 @@ import {
   KEY_CONTENT_USAGE,
   KEY_CRAWL_DELAY,
   KEY_DISALLOW,
+  KEY_HOST,
   KEY_NAMES,
+  KEY_OTHER_KNOWN,
   KEY_SITEMAP,
   KEY_TYPO,
-  KEY_UNKNOWN,
   KEY_USER_AGENT,
   KEY_USER_AGENT_PURPOSE,
 } from './directive-keys.js';
+import { DIAGNOSTIC_CODES } from './diagnostics.js';
 import { normalizeRange } from './percent-encoding.js';
 import { utf8Length } from './utf8-length.js';
 import { isProductTokenChar, isPurposeTokenChar } from './product-token.js';
 import type { DiagnosticCode } from './types.js';
 import { detach, flatten } from './detached-string.js';
-import { packTable, type NumberTable } from './number-table.js';
 import type { UsageScan, UsageRuleRecord } from './content-usage-index.js';
 
 /** Kind character of an agent entry in {@link ScanResult.text}. */
@@ -59,7 +59,7 @@ export interface ScanLimits {
  * lower-cased token, `'\n'`), followed by every rule's normalised pattern, back to back.
  * All of it is ASCII.
  *
- * `table` (see {@link NumberTable}), with R rules, E entries, G groups:
+ * `table`, with R rules, E entries, G groups:
  * - `[0..3)`: R, E, G.
  * - `ruleStart` [R + 1] at 3: offset of each pattern in `text`; the last is the end.
  * - `ruleInfo` [R] at R + 4: `line * 2 + (allow ? 1 : 0)`.
@@ -70,7 +70,7 @@ export interface ScanLimits {
  */
 export interface ScanResult {
   readonly text: string;
-  readonly table: NumberTable;
+  readonly table: Uint32Array;
   /** Patterns as written, for the rules whose normalised form differs. */
   readonly rawPatterns: Map<number, string> | undefined;
   /** Triples: group, entries before the crawl-delay line (exclusive end, file-wide), seconds. */
@@ -78,10 +78,12 @@ export interface ScanResult {
   /** Sitemap URLs, each followed by `'\n'`. */
   readonly sitemapText: string | undefined;
   /**
-   * Diagnostics, back to back: code number, line (two 16-bit units, high first), detail
-   * length, detail.
+   * What a linter would say, in the order found, one line each: `line<TAB>code<TAB>detail`,
+   * the code by its number in `DIAGNOSTIC_CODES` (see `materializeDiagnostics`);
+   * `undefined` when nothing. One short string per file:
+   * an object per diagnostic would cost the corpus about 0.08 bytes of heap per byte.
    */
-  readonly diagnosticText: string | undefined;
+  readonly diagnosticLog: string | undefined;
   /**
    * True: the patterns in `text` are normalised. False: the file is pure ASCII and its
    * patterns are stored as written; they are normalised when an agent's rules are compiled.
@@ -124,8 +126,6 @@ export function tableLayout(rules: number, entries: number, groups: number): Tab
     groupRuleAt,
   };
 }
-
-const CODE_NUMBER = new Map(DIAGNOSTIC_CODES.map((code, i) => [code, i]));
 
 const PRODUCT_CHARS = Uint8Array.from({ length: 128 }, (_, c) => (isProductTokenChar(c) ? 1 : 0));
 const PURPOSE_CHARS = Uint8Array.from({ length: 128 }, (_, c) => (isPurposeTokenChar(c) ? 1 : 0));
@@ -235,7 +235,7 @@ class Scanner {
   rawPatterns: Map<number, string> | undefined = undefined;
   delays: number[] | undefined = undefined;
   sitemapText: string | undefined = undefined;
-  diagnosticText: string | undefined = undefined;
+  diagnosticLog: string | undefined = undefined;
   diagnosticCount = 0;
   groupOpen = false;
   inRules = false;
@@ -273,7 +273,7 @@ class Scanner {
     this.rawPatterns = undefined;
     this.delays = undefined;
     this.sitemapText = undefined;
-    this.diagnosticText = undefined;
+    this.diagnosticLog = undefined;
     this.usageRules = undefined;
     if (this.ruleStart.length > KEEP_ARRAYS || this.entryStart.length > KEEP_ARRAYS) {
       this.ruleStart = [];
@@ -294,10 +294,8 @@ class Scanner {
       detail = String(max);
     }
     const d = detail === undefined ? '' : detail.length > 60 ? detail.slice(0, 60) + '…' : detail;
-    this.diagnosticText =
-      (this.diagnosticText ?? '') +
-      String.fromCharCode(CODE_NUMBER.get(code)!, line >>> 16, line & 0xffff, d.length) +
-      d;
+    const number = DIAGNOSTIC_CODES.indexOf(code);
+    this.diagnosticLog = (this.diagnosticLog ?? '') + `${line}\t${number}\t${d}\n`;
     this.diagnosticCount++;
   }
 
@@ -374,13 +372,7 @@ class Scanner {
             typo = this.typo;
           }
         }
-        if (key === KEY_ALLOW || key === KEY_DISALLOW)
-          this.rule(line, ks, keyEnd, vs, ce, key === KEY_ALLOW);
-        else if (key === KEY_USER_AGENT || key === KEY_USER_AGENT_PURPOSE) {
-          this.agent(line, ks, keyEnd, vs, ce, key === KEY_USER_AGENT);
-        } else if (key === KEY_CONTENT_USAGE || key === KEY_CONTENT_SIGNAL) {
-          this.usageRule(line, ks, keyEnd, vs, ce, key === KEY_CONTENT_SIGNAL);
-        } else if (key >= 0) this.other(line, ks, keyEnd, vs, ce, key);
+        if (key >= 0) this.directive(line, key, ks, keyEnd, vs, ce);
       }
       if (observe !== undefined) {
         observe({
@@ -570,6 +562,41 @@ class Scanner {
   }
 
   /**
+   * The one dispatch on the key of a directive line: `text[ks, ke)` is the key, `text[vs, ve)`
+   * the value. A new key is a `KEY_*` number and its spellings in directive-keys.ts, plus a
+   * case here. Only user-agent lines start a group; no other line ends one.
+   */
+  directive(line: number, key: number, ks: number, ke: number, vs: number, ve: number): void {
+    switch (key) {
+      case KEY_ALLOW:
+      case KEY_DISALLOW:
+        this.rule(line, ks, ke, vs, ve, key === KEY_ALLOW);
+        return;
+      case KEY_USER_AGENT:
+      case KEY_USER_AGENT_PURPOSE:
+        this.agent(line, ks, ke, vs, ve, key === KEY_USER_AGENT);
+        return;
+      case KEY_SITEMAP:
+        this.sitemap(line, ks, ke, vs, ve);
+        return;
+      case KEY_CRAWL_DELAY:
+        this.crawlDelay(line, ks, ke, vs, ve);
+        return;
+      case KEY_CONTENT_USAGE:
+      case KEY_CONTENT_SIGNAL:
+        this.usageRule(line, ks, ke, vs, ve, key === KEY_CONTENT_SIGNAL);
+        return;
+      case KEY_HOST:
+      case KEY_OTHER_KNOWN:
+        // Known and ignored: say so, with the reason (diagnostics.ts).
+        this.report(line, 'ignored-key', this.text.slice(ks, ke).toLowerCase());
+        return;
+      default:
+        this.report(line, 'unknown-key', this.text.slice(ks, ke));
+    }
+  }
+
+  /**
    * A `Content-Usage` / `Content-Signal` rule: recorded as written, with its group, and read
    * when preferences are first asked for. It is a rule: a user-agent line after it starts a
    * new group, as after `Disallow`.
@@ -586,24 +613,24 @@ class Scanner {
     (this.usageRules ??= []).push({ group, groupLine, line, signal, value });
   }
 
-  /** Sitemap, crawl-delay, host, known and unknown keys: none of them ends a group. */
-  other(line: number, ks: number, ke: number, vs: number, ve: number, key: number): void {
+  sitemap(line: number, ks: number, ke: number, vs: number, ve: number): void {
     const text = this.text;
-    if (key === KEY_UNKNOWN) {
-      this.report(line, 'unknown-key', text.slice(ks, ke));
-      return;
-    }
-    if (key !== KEY_SITEMAP && key !== KEY_CRAWL_DELAY) return; // host and other known keys
     if (vs === ve) {
       this.report(line, 'empty-value', text.slice(ks, ke));
       return;
     }
     const value = text.slice(vs, ve);
-    if (key === KEY_SITEMAP) {
-      if (SITEMAP_URL.test(value)) this.sitemapText = (this.sitemapText ?? '') + value + '\n';
-      else this.report(line, 'invalid-sitemap-url', value);
+    if (SITEMAP_URL.test(value)) this.sitemapText = (this.sitemapText ?? '') + value + '\n';
+    else this.report(line, 'invalid-sitemap-url', value);
+  }
+
+  crawlDelay(line: number, ks: number, ke: number, vs: number, ve: number): void {
+    const text = this.text;
+    if (vs === ve) {
+      this.report(line, 'empty-value', text.slice(ks, ke));
       return;
     }
+    const value = text.slice(vs, ve);
     if (!this.groupOpen) this.report(line, 'rule-outside-group', text.slice(ks, ke));
     else if (!CRAWL_DELAY.test(value)) this.report(line, 'invalid-crawl-delay', value);
     else (this.delays ??= []).push(this.groupCount - 1, this.entryCount, Number(value));
@@ -631,11 +658,12 @@ class Scanner {
     return {
       // The pieces are slices of the source: flatten so that they are copied out of it.
       text: flatten(this.entryText + this.patternText),
-      table: packTable(values),
+      table: Uint32Array.from(values),
       rawPatterns: this.rawPatterns,
       delays: this.delays,
       sitemapText: this.sitemapText === undefined ? undefined : flatten(this.sitemapText),
-      diagnosticText: this.diagnosticText === undefined ? undefined : flatten(this.diagnosticText),
+      // Flat: the details are slices of the source.
+      diagnosticLog: this.diagnosticLog === undefined ? undefined : flatten(this.diagnosticLog),
       normalized: !this.raw,
       usage:
         this.usageRules === undefined

@@ -53,6 +53,7 @@ export type DiagnosticSeverity = 'error' | 'warning' | 'info';
  */
 export type DiagnosticCode =
   | 'unknown-key'
+  | 'ignored-key'
   | 'rule-outside-group'
   | 'accepted-typo'
   | 'missing-colon'
@@ -129,6 +130,11 @@ export interface Verdict {
   readonly allowed: boolean;
   readonly reason: VerdictReason;
   readonly selection: GroupSelection;
+  /**
+   * The chosen groups, in file order: per group, the line numbers of its `user-agent` /
+   * `user-agent-purpose` lines. `groups.length` is the number of groups merged.
+   */
+  readonly groups: readonly (readonly number[])[];
   /** The line numbers of the `user-agent` / `user-agent-purpose` lines of the chosen groups. */
   readonly groupLines: readonly number[];
   /** The deciding rule, when `reason` is `'rule'`. */
@@ -145,6 +151,9 @@ export interface Verdict {
  */
 export interface AgentRules {
   readonly selection: GroupSelection;
+  /** The chosen groups: per group, its `user-agent` / `user-agent-purpose` line numbers. */
+  readonly groups: readonly (readonly number[])[];
+  /** All of `groups`' line numbers, flat. */
   readonly groupLines: readonly number[];
   /** Crawl-delay in seconds for this agent's groups, if any group set a valid one. */
   readonly crawlDelay: number | undefined;
