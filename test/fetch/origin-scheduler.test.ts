@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { OriginScheduler } from '../../packages/fetch/src/origin-scheduler.js';
-import type { OriginSchedulerSettings } from '../../packages/fetch/src/origin-scheduler.js';
-import { createEventSink } from '../../packages/fetch/src/events.js';
+import { OriginScheduler } from '../../packages/fetch/src/pacing/origin-scheduler.js';
+import type { OriginSchedulerSettings } from '../../packages/fetch/src/pacing/origin-scheduler.js';
+import { createEventSink } from '../../packages/fetch/src/policy/events.js';
 import { FakeClock, tick } from './helpers/fake-clock.js';
 
 const ORIGIN = 'http://a.localhost';

@@ -4,8 +4,8 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { Dispatcher } from 'undici';
 import { scanRobotsMeta } from '@polite-crawler/robots-tag';
-import { tapResponse, tapSettings } from '../../packages/fetch/src/response-tap.js';
-import type { TapRecord } from '../../packages/fetch/src/response-tap.js';
+import { tapResponse, tapSettings } from '../../packages/fetch/src/transport/response-tap.js';
+import type { TapRecord } from '../../packages/fetch/src/transport/response-tap.js';
 
 const PRODUCT_TOKEN = 'ExampleBot';
 const SETTINGS = tapSettings({ productToken: PRODUCT_TOKEN, scanMeta: true, maxHeadBytes: 65_536 });

@@ -6,7 +6,7 @@ import type { RobotsTagRules } from '@polite-crawler/robots-tag';
 import { fetchDecoderChain } from './content-decoders.js';
 import { HeadScan, recordRawHeaders, scansBody } from './response-tap.js';
 import type { HeadScanOwner, HeldChunks, TapRecord, TapSettings } from './response-tap.js';
-import { onAbort } from './signals.js';
+import { onAbort } from '../time/signals.js';
 
 /**
  * The transport of a bodiless GET or HEAD: the request goes straight to the dispatcher and the

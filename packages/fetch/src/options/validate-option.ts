@@ -1,5 +1,5 @@
-import { RobotsInvalidOptionError } from './errors.js';
-import type { RobotsPolicy } from './types.js';
+import { RobotsInvalidOptionError } from '../errors/errors.js';
+import type { RobotsPolicy } from '../policy/robots-policy.js';
 
 /**
  * An integer option within inclusive `[min, max]`; `fallback` when `undefined`. Throws

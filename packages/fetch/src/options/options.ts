@@ -1,8 +1,11 @@
 import { isValidProductToken } from '@polite-crawler/robots-txt';
-import { RobotsInvalidOptionError } from './errors.js';
-import { systemClock } from './clock.js';
+import { RobotsInvalidOptionError } from '../errors/errors.js';
+import { systemClock } from '../time/clock.js';
 import { booleanOption, functionOption, integerOption, oneOfOption } from './validate-option.js';
-import type { Clock, PageOptions, PoliteEvent, RobotsPolicyOptions, RobotsStore } from './types.js';
+import type { Clock } from '../time/clock.js';
+import type { PageOptions, RobotsPolicyOptions } from './option-types.js';
+import type { PoliteEvent } from '../policy/events.js';
+import type { RobotsStore } from '../robots/robots-store.js';
 import type { Dispatcher } from 'undici';
 
 /**

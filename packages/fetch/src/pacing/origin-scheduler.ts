@@ -1,8 +1,9 @@
-import type { EventSink } from './events.js';
-import { headerLines } from './header-input.js';
+import type { EventSink } from '../policy/events.js';
+import { headerLines } from '../response/header-input.js';
 import { parseRetryAfter } from './retry-after.js';
-import { onAbort, raceSignal } from './signals.js';
-import type { Clock, HeaderInput } from './types.js';
+import { onAbort, raceSignal } from '../time/signals.js';
+import type { Clock } from '../time/clock.js';
+import type { HeaderInput } from '../policy/robots-policy.js';
 
 /**
  * @example

@@ -4,25 +4,24 @@ import {
   RobotsInvalidOptionError,
   RobotsRedirectError,
   RobotsTooManyRedirectsError,
-} from './errors.js';
-import { tapResponse, tapSettings } from './response-tap.js';
-import type { TapRecord } from './response-tap.js';
-import { policyOptionBesidePolicy, resolvePageOptions } from './options.js';
-import { isRedirectStatus, nextHop } from './page-redirects.js';
-import type { Hop } from './page-redirects.js';
-import { createRobotsPolicy, politeGate, toHttpUrl } from './policy.js';
-import { checkResponse } from './response-checker.js';
-import { fetchRequestHeaders, initSendsDirectly, sendDirect } from './direct-fetch.js';
-import { upperCaseMethod } from './request-method.js';
+} from '../errors/errors.js';
+import { tapResponse, tapSettings } from '../transport/response-tap.js';
+import type { TapRecord } from '../transport/response-tap.js';
+import { policyOptionBesidePolicy, resolvePageOptions } from '../options/options.js';
+import { isRedirectStatus, nextHop } from '../redirects/page-redirects.js';
+import type { Hop } from '../redirects/page-redirects.js';
+import { createRobotsPolicy, politeGate, toHttpUrl } from '../policy/policy.js';
+import { checkResponse } from '../response/response-checker.js';
+import { fetchRequestHeaders, initSendsDirectly, sendDirect } from '../transport/direct-fetch.js';
+import { upperCaseMethod } from '../transport/request-method.js';
 import type {
   PoliteFetch,
-  PoliteFetchOptions,
   PoliteRequestInit,
   PoliteRequestInput,
   PoliteResponse,
-  RobotsPolicy,
-  RobotsPolicyOptions,
-} from './types.js';
+} from './polite-fetch-types.js';
+import type { PoliteFetchOptions, RobotsPolicyOptions } from '../options/option-types.js';
+import type { RobotsPolicy } from '../policy/robots-policy.js';
 
 const POLICY_METHODS = ['check', 'assertAllowed', 'schedule', 'noteResponse', 'close'] as const;
 

@@ -1,6 +1,6 @@
 import type { MatchedRule } from '@polite-crawler/robots-txt';
 import type { RobotsDirectives } from '@polite-crawler/robots-tag';
-import type { Decision, DeniedReason } from './types.js';
+import type { Decision, DeniedReason } from '../policy/decision.js';
 
 /**
  * Every error code this package throws or rejects with. Each one is documented in the

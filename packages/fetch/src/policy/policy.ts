@@ -3,28 +3,25 @@ import { getGlobalDispatcher } from 'undici';
 import type { Agent } from '@polite-crawler/robots-txt';
 import { directivesFor, parseRobotsTagHeaders } from '@polite-crawler/robots-tag';
 import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
-import { RobotsClosedError, RobotsDeniedError, RobotsInvalidUrlError } from './errors.js';
+import { RobotsClosedError, RobotsDeniedError, RobotsInvalidUrlError } from '../errors/errors.js';
 import { createEventSink } from './events.js';
-import { headerLines } from './header-input.js';
-import { resolvePolicyOptions, resolvePrefetchConcurrency } from './options.js';
-import type { ResolvedPolicyOptions } from './options.js';
-import { OriginScheduler } from './origin-scheduler.js';
-import { RobotsCache } from './robots-cache.js';
-import type { CacheEntry, Resolved } from './robots-cache.js';
+import { headerLines } from '../response/header-input.js';
+import { resolvePolicyOptions, resolvePrefetchConcurrency } from '../options/options.js';
+import type { ResolvedPolicyOptions } from '../options/options.js';
+import { OriginScheduler } from '../pacing/origin-scheduler.js';
+import { RobotsCache } from '../robots/robots-cache.js';
+import type { CacheEntry, Resolved } from '../robots/robots-cache.js';
 import type { Dispatcher } from 'undici';
 import type {
   AssertOptions,
-  CacheState,
   CheckOptions,
-  Clock,
-  Decision,
-  Explanation,
   HeaderInput,
   PrefetchOptions,
   RobotsPolicy,
-  RobotsPolicyOptions,
-  RobotsTxtReport,
-} from './types.js';
+} from './robots-policy.js';
+import type { CacheState, Decision, Explanation, RobotsTxtReport } from './decision.js';
+import type { Clock } from '../time/clock.js';
+import type { RobotsPolicyOptions } from '../options/option-types.js';
 
 /**
  * `url` as an absolute http(s) URL, or a {@link RobotsInvalidUrlError}.
