@@ -36,7 +36,9 @@ export type {
 export type {
   AssertOptions,
   CheckOptions,
+  EnterOptions,
   HeaderInput,
+  HopSlot,
   PrefetchOptions,
   RobotsPolicy,
 } from './policy/robots-policy.js';
@@ -76,3 +78,4 @@ export { createMemoryRobotsStore } from './robots/memory-store.js';
 export type { MemoryRobotsStoreOptions } from './robots/memory-store.js';
 export { DEFAULTS, OPTION_BOUNDS, deriveProductToken } from './options/options.js';
 export { CHANNELS } from './policy/events.js';
+export type { PaceRules, Pacer, PacerSlot } from './pacing/pacer.js';

@@ -11,3 +11,5 @@ export {
 export { systemClock } from './time/clock.js';
 export { readCapped } from './transport/body-reader.js';
 export type { CappedBody } from './transport/body-reader.js';
+export { walkRedirects } from './redirects/redirect-walker.js';
+export type { RedirectWalk, WalkHop, WalkResult } from './redirects/redirect-walker.js';

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { Pacer } from '../pacing/pacer.js';
 import type { PoliteEvent } from '../policy/events.js';
 import type { RobotsPolicy } from '../policy/robots-policy.js';
 import type { RobotsStore } from '../robots/robots-store.js';
@@ -107,6 +108,14 @@ export interface RobotsPolicyOptions {
    * @default undefined
    */
   readonly store?: RobotsStore;
+  /**
+   * Grants the per-origin pacing slots. The default is an in-memory scheduler built from
+   * this policy's `clock`, `concurrency`, `minInterval`, crawl-delay and `maxTrackedOrigins`;
+   * a fleet pacer (`@polite-crawler/redis`) applies them fleet-wide. A pacer given here is the
+   * caller's to close: `policy.close()` ends this policy's waits on it, not the pacer.
+   * @default the in-memory scheduler
+   */
+  readonly pacer?: Pacer;
   /**
    * Longest wait for one `store` call, ms: a slower call (or one that throws or rejects) counts
    * as an empty store for that lookup, and a write is given up on.

@@ -74,6 +74,7 @@ export function functionOption<F>(name: string, value: F | undefined): F | undef
 const POLICY_METHODS = [
   'check',
   'assertAllowed',
+  'enter',
   'explain',
   'peek',
   'prefetch',

@@ -1,34 +1,26 @@
-import type { EventSink } from '../policy/events.js';
-import { headerLines } from '../response/header-input.js';
-import { parseRetryAfter } from './retry-after.js';
-import { onAbort, raceSignal } from '../time/signals.js';
 import type { Clock } from '../time/clock.js';
-import type { HeaderInput } from '../policy/robots-policy.js';
+import { onAbort } from '../time/signals.js';
+import type { PaceRules, Pacer, PacerSlot } from './pacer.js';
 
 /**
  * @example
- * new OriginScheduler({ concurrency: 1, minInterval: 1_000, maxRetryAfter: 600_000, maxTrackedOrigins: 10_000, clock, events, crawlDelayFor: () => 0 });
+ * new OriginScheduler({ maxTrackedOrigins: 10_000, clock });
  */
 export interface OriginSchedulerSettings {
-  readonly concurrency: number;
-  readonly minInterval: number;
-  readonly maxRetryAfter: number;
   readonly maxTrackedOrigins: number;
   readonly clock: Clock;
-  readonly events: EventSink;
-  /** Extra spacing for an origin (its capped crawl-delay), ms; 0 when none. */
-  readonly crawlDelayFor: (origin: string) => number;
 }
 
 /** A caller waiting for a slot: a node of its origin's FIFO queue (doubly linked, O(1) removal). */
 interface Waiter {
+  readonly rules: PaceRules;
   readonly resolve: () => void;
   previous: Waiter | undefined;
   next: Waiter | undefined;
 }
 
 interface OriginState {
-  /** Slots taken (tasks running, or waiting out the spacing while holding their slot). */
+  /** Slots taken (requests in flight, or waiting out the spacing while holding their slot). */
   active: number;
   /** Oldest waiter first. */
   head: Waiter | undefined;
@@ -39,19 +31,48 @@ interface OriginState {
   pausedUntil: number;
 }
 
+/** Gives a slot back (set in the scheduler's static block: slots reach its private state). */
+let giveBack: (scheduler: OriginScheduler, origin: string, state: OriginState) => void;
+
+/** One granted slot; its second release does nothing. */
+class Slot implements PacerSlot {
+  #scheduler: OriginScheduler | undefined;
+  readonly #origin: string;
+  readonly #state: OriginState;
+
+  constructor(scheduler: OriginScheduler, origin: string, state: OriginState) {
+    this.#scheduler = scheduler;
+    this.#origin = origin;
+    this.#state = state;
+  }
+
+  release(): void {
+    const scheduler = this.#scheduler;
+    if (scheduler === undefined) return;
+    this.#scheduler = undefined;
+    giveBack(scheduler, this.#origin, this.#state);
+  }
+}
+
 /**
- * Per-origin pacing: at most `concurrency` tasks at once, starts at least `minInterval` (or
- * the origin's crawl-delay) apart, and no start while the origin is paused by a Retry-After.
- * Waiters are served first come, first served. Origins never slow each other down. Idle
- * origins' state is dropped beyond `maxTrackedOrigins` (least recently used first, those with
- * nothing left to wait for before those still paused or spaced).
+ * The in-memory {@link Pacer}, the default: per origin, at most `rules.concurrency` slots at
+ * once, starts at least `rules.interval` apart, and no start while the origin is paused by a
+ * Retry-After. Waiters are served first come, first served. Origins never slow each other down.
+ * Idle origins' state is dropped beyond `maxTrackedOrigins` (least recently used first, those
+ * with nothing left to wait for before those still paused or spaced).
  *
- * The common case costs no promise: {@link OriginScheduler.acquire} takes a free slot
- * synchronously when nobody waits and the origin may start now.
+ * The common case costs no promise: {@link OriginScheduler.acquire} returns the slot itself
+ * when it is free, nobody waits and the origin may start now.
  * @example
- * await scheduler.run('https://example.com', (signal) => fetch(url, { signal }));
+ * const got = scheduler.acquire('https://example.com', { concurrency: 1, interval: 1_000 });
+ * const slot = got instanceof Promise ? await got : got;
+ * try { await fetch(url); } finally { slot.release(); }
  */
-export class OriginScheduler {
+export class OriginScheduler implements Pacer {
+  static {
+    giveBack = (scheduler, origin, state) => scheduler.#release(origin, state);
+  }
+
   readonly #settings: OriginSchedulerSettings;
   readonly #states = new Map<string, OriginState>();
   readonly #closing = new AbortController();
@@ -62,79 +83,25 @@ export class OriginScheduler {
     this.#settings = settings;
   }
 
-  /** Runs `task` in `origin`'s slot; `signal` aborts the wait and is passed on to the task. */
-  run<T>(
-    origin: string,
-    task: (signal: AbortSignal) => Promise<T>,
-    signal?: AbortSignal,
-  ): Promise<T> {
+  acquire(origin: string, rules: PaceRules, signal?: AbortSignal): PacerSlot | Promise<PacerSlot> {
     const closing = this.#closing.signal;
     if (closing.aborted) return Promise.reject(closing.reason as Error);
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
-    // Tracked from the call on; this state is the one the task is paced by.
     const state = this.#state(origin);
-    // No caller signal: the scheduler's own close signal is enough (creating an AbortSignal per
-    // request costs more than the rest of the pacing put together).
-    if (signal === undefined) return this.#runInSlot(origin, state, task, closing);
-    // One short-lived signal per task, linked to the caller's and to close(); the links are
-    // removed when the task settles, so long-lived signals never collect listeners.
-    const controller = new AbortController();
-    const leaveClosing = onAbort(closing, () => controller.abort(closing.reason));
-    const leaveCaller = onAbort(signal, () => controller.abort(signal.reason));
-    const taskSignal = controller.signal;
-    const settled = this.#runInSlot(origin, state, task, taskSignal).finally(() => {
-      leaveClosing();
-      leaveCaller();
-    });
-    return raceSignal(settled, taskSignal);
-  }
-
-  /**
-   * Takes one of `origin`'s slots for the caller, who must {@link OriginScheduler.release} it
-   * when done. Returns `undefined` when the slot was taken at once (a slot is free, nobody
-   * waits, the origin may start now), else a promise that resolves once the slot is taken and
-   * the spacing waited out, or rejects when `signal` aborts first. `signal` defaults to the
-   * scheduler's close signal and replaces it: pass one linked to both when both matter (as
-   * {@link OriginScheduler.run} does). `crawlDelay` is the origin's crawl-delay spacing when
-   * the caller already knows it (saves a lookup for the first try).
-   * @example
-   * const waiting = scheduler.acquire(origin);
-   * if (waiting !== undefined) await waiting;
-   * try { await work(); } finally { scheduler.release(origin); }
-   */
-  acquire(origin: string, signal?: AbortSignal, crawlDelay?: number): Promise<void> | undefined {
-    return this.#acquire(origin, this.#state(origin), signal, crawlDelay);
-  }
-
-  /** Gives back a slot taken with {@link OriginScheduler.acquire}; the oldest waiter gets it. */
-  release(origin: string): void {
-    const state = this.#states.get(origin);
-    if (state !== undefined) this.#release(origin, state);
-  }
-
-  #acquire(
-    origin: string,
-    state: OriginState,
-    signal: AbortSignal | undefined,
-    crawlDelay: number | undefined,
-  ): Promise<void> | undefined {
-    const closing = this.#closing.signal;
-    if (closing.aborted) return Promise.reject(closing.reason as Error);
-    if (signal?.aborted) return Promise.reject(signal.reason as Error);
-    if (state.active < this.#settings.concurrency && state.head === undefined) {
+    if (state.active < rules.concurrency && state.head === undefined) {
       state.active += 1;
-      if (this.#tryStart(origin, state, crawlDelay)) return undefined;
-      return this.#waitForStart(origin, state, signal ?? closing);
+      if (this.#tryStart(state, rules)) return new Slot(this, origin, state);
+      return this.#waitForStart(origin, state, rules, signal);
     }
-    return this.#enqueue(state, signal ?? closing).then(() =>
-      this.#waitForStart(origin, state, signal ?? closing),
+    return this.#enqueue(state, rules, signal).then(() =>
+      this.#waitForStart(origin, state, rules, signal),
     );
   }
 
   #release(origin: string, state: OriginState): void {
     state.active -= 1;
     const waiter = state.head;
-    if (waiter !== undefined && state.active < this.#settings.concurrency) {
+    if (waiter !== undefined && state.active < waiter.rules.concurrency) {
       this.#unlink(state, waiter);
       state.active += 1;
       waiter.resolve();
@@ -142,28 +109,10 @@ export class OriginScheduler {
     this.#touch(origin, state);
   }
 
-  /** Pauses `origin` until `until` (clock ms), unless already paused longer. */
-  pause(origin: string, until: number): void {
+  pause(origin: string, ms: number): void {
     const state = this.#state(origin);
-    state.pausedUntil = Math.max(state.pausedUntil, until);
+    state.pausedUntil = Math.max(state.pausedUntil, this.#settings.clock.now() + ms);
     this.#touch(origin, state);
-  }
-
-  /** A 429 or 503 with a parseable `Retry-After` pauses the origin (capped at `maxRetryAfter`). */
-  noteResponse(origin: string, status: number, headers: HeaderInput): void {
-    if (status !== 429 && status !== 503) return;
-    const raw = headerLines(headers, 'retry-after')[0];
-    const { clock, maxRetryAfter, events } = this.#settings;
-    const now = clock.now();
-    const requested = parseRetryAfter(raw, now);
-    if (raw === undefined || requested === undefined) return;
-    const duration = Math.min(requested, maxRetryAfter);
-    if (duration <= 0) return;
-    const until = now + duration;
-    this.pause(origin, until);
-    if (events.wants('origin-paused')) {
-      events.emit({ type: 'origin-paused', origin, status, until, duration, retryAfter: raw });
-    }
   }
 
   /** Until when `origin` is paused (clock ms), or `undefined`. */
@@ -177,32 +126,9 @@ export class OriginScheduler {
     return this.#states.size;
   }
 
-  close(reason: Error): void {
+  close(reason: Error): Promise<void> {
     this.#closing.abort(reason);
-  }
-
-  async #runInSlot<T>(
-    origin: string,
-    state: OriginState,
-    task: (signal: AbortSignal) => Promise<T>,
-    signal: AbortSignal,
-  ): Promise<T> {
-    // The slot is asked for after the caller's synchronous code, never inside `run()` itself
-    // (a pause or close right after `run()` applies to this task, as it always did).
-    await Promise.resolve();
-    try {
-      const waiting = this.#acquire(origin, state, signal, undefined);
-      if (waiting !== undefined) await waiting;
-    } catch (error) {
-      // Never started: the origin still counts as used now.
-      this.#touch(origin, state);
-      throw error;
-    }
-    try {
-      return await task(signal);
-    } finally {
-      this.#release(origin, state);
-    }
+    return Promise.resolve();
   }
 
   #state(origin: string): OriginState {
@@ -216,36 +142,50 @@ export class OriginScheduler {
   }
 
   /** Starts now if spacing and pauses allow it (booking the next start); `false` otherwise. */
-  #tryStart(origin: string, state: OriginState, crawlDelay?: number): boolean {
-    const { clock, minInterval, crawlDelayFor } = this.#settings;
-    const now = clock.now();
+  #tryStart(state: OriginState, rules: PaceRules): boolean {
+    const now = this.#settings.clock.now();
     if (state.nextStart > now || state.pausedUntil > now) return false;
-    const delay = crawlDelay ?? crawlDelayFor(origin);
-    state.nextStart = now + (delay > minInterval ? delay : minInterval);
+    state.nextStart = now + rules.interval;
     return true;
   }
 
-  /** Holding a slot: waits until the origin may start; gives the slot back when `signal` aborts. */
-  async #waitForStart(origin: string, state: OriginState, signal: AbortSignal): Promise<void> {
+  /**
+   * Holding a slot: waits until the origin may start; gives the slot back when `signal` aborts
+   * or the scheduler closes.
+   */
+  async #waitForStart(
+    origin: string,
+    state: OriginState,
+    rules: PaceRules,
+    signal: AbortSignal | undefined,
+  ): Promise<PacerSlot> {
     const { clock } = this.#settings;
+    const closing = this.#closing.signal;
+    const wait = signal === undefined ? closing : AbortSignal.any([signal, closing]);
     try {
-      signal.throwIfAborted();
-      while (!this.#tryStart(origin, state)) {
+      wait.throwIfAborted();
+      while (!this.#tryStart(state, rules)) {
         const now = clock.now();
-        await clock.sleep(Math.max(state.nextStart, state.pausedUntil) - now, signal);
+        await clock.sleep(Math.max(state.nextStart, state.pausedUntil) - now, wait);
       }
     } catch (error) {
       this.#release(origin, state);
       throw error;
     }
+    return new Slot(this, origin, state);
   }
 
-  /** Queues for a slot; resolves once `release` hands one over (already counted as taken). */
-  #enqueue(state: OriginState, signal: AbortSignal): Promise<void> {
+  /**
+   * Queues for a slot; resolves once `release` hands one over (already counted as taken).
+   * Leaves the queue when `signal` aborts or the scheduler closes.
+   */
+  #enqueue(state: OriginState, rules: PaceRules, signal: AbortSignal | undefined): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
+        rules,
         resolve: () => {
-          leave();
+          leaveClosing();
+          leaveCaller?.();
           resolve();
         },
         previous: state.tail,
@@ -254,16 +194,23 @@ export class OriginScheduler {
       if (state.tail === undefined) state.head = waiter;
       else state.tail.next = waiter;
       state.tail = waiter;
-      const leave = onAbort(signal, () => {
+      const leave = (why: AbortSignal) => (): void => {
+        leaveClosing();
+        leaveCaller?.();
         this.#unlink(state, waiter);
-        reject(signal.reason as Error);
-      });
+        reject(why.reason as Error);
+      };
+      const closing = this.#closing.signal;
+      const leaveClosing = onAbort(closing, leave(closing));
+      const leaveCaller = signal === undefined ? undefined : onAbort(signal, leave(signal));
     });
   }
 
   #unlink(state: OriginState, waiter: Waiter): void {
-    if (waiter.previous === undefined) state.head = waiter.next;
-    else waiter.previous.next = waiter.next;
+    if (waiter.previous === undefined) {
+      if (state.head !== waiter) return; // already unlinked
+      state.head = waiter.next;
+    } else waiter.previous.next = waiter.next;
     if (waiter.next === undefined) state.tail = waiter.previous;
     else waiter.next.previous = waiter.previous;
     waiter.previous = undefined;

@@ -59,6 +59,26 @@ export interface RobotsPolicy {
     options?: PrefetchOptions,
   ): Promise<void>;
   /**
+   * The gate every request goes through, one hop at a time: `url` is checked against its
+   * origin's robots.txt (resolved first if need be) and refused with {@link RobotsDeniedError}
+   * (a `request-denied` event; reason `redirect-disallowed` with `redirectedFrom`) before
+   * anything is sent; then the hop waits for its origin's pacing slot (concurrency, interval
+   * or crawl-delay, Retry-After), and once it has it, the rules in force *then* must still
+   * allow it (a copy can expire while a hop waits). Resolves to the slot: note the response
+   * on it, and release it when the hop is over (see `concurrency`). Returns the slot itself,
+   * without a promise, when nothing has to be waited for (rules cached, slot free); `await`
+   * works on both. Rejects with `signal.reason` when `signal` aborts, `RobotsClosedError` after
+   * `close()`.
+   * @example
+   * const slot = await policy.enter(url, { signal });
+   * try {
+   *   const response = await undici.request(slot.url, { signal });
+   *   slot.noteResponse(response.statusCode, response.headers);
+   *   await response.body.text();
+   * } finally { slot.release(); }
+   */
+  enter(url: string | URL, options?: EnterOptions): HopSlot | Promise<HopSlot>;
+  /**
    * Runs `task` in the origin's pacing slot: waits for a free slot (per-origin concurrency),
    * the minimum interval / crawl-delay since the previous start, and any Retry-After pause.
    * `task` receives a signal that aborts when `options.signal` does or the policy closes
@@ -101,4 +121,34 @@ export interface AssertOptions extends CheckOptions {
 export interface PrefetchOptions extends CheckOptions {
   /** Origins resolved at once. @default 16 */
   readonly concurrency?: number;
+}
+
+/**
+ * @example
+ * await policy.enter(target, { signal, redirectedFrom: original } satisfies EnterOptions);
+ */
+export interface EnterOptions extends AssertOptions {
+  /**
+   * `false` admits the hop without a pacing slot (the Playwright gate's sub-resources when
+   * only documents are paced).
+   * @default true
+   */
+  readonly paced?: boolean;
+}
+
+/**
+ * A hop admitted by {@link RobotsPolicy.enter}, holding its origin's pacing slot.
+ * @example
+ * const slot: HopSlot = await policy.enter(url);
+ */
+export interface HopSlot {
+  /** The hop's URL, parsed. */
+  readonly url: URL;
+  /**
+   * Tells the pacer about the hop's response: a 429 or 503 with `Retry-After` pauses the
+   * origin for that long (capped at `maxRetryAfter`), before the next hop takes the slot.
+   */
+  noteResponse(status: number, headers: HeaderInput): void;
+  /** Gives the slot back; idempotent. */
+  release(): void;
 }
