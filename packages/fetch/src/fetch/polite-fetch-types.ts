@@ -1,23 +1,27 @@
-import type { RequestInit as UndiciRequestInit, Response } from 'undici';
+import type { RequestInit as UndiciRequestInit } from 'undici';
 import type { RobotsDirectives } from '@polite-crawler/robots-tag';
 import type { RobotsPolicy } from '../policy/robots-policy.js';
 
 /**
- * A fetch Response plus the robots directives that apply to this crawler.
+ * A fetch Response plus the robots directives that apply to this crawler. The object is the
+ * Response undici's fetch made; its type is the *global* `Response` (Node's, which is undici's),
+ * so that `const response: Response = await politeFetch(url)` compiles in a consumer whatever
+ * copy of undici's types it has.
  * @example
  * const response: PoliteResponse = await politeFetch(url); if (response.robots.noindex) skip();
  */
-export interface PoliteResponse extends Response {
+export interface PoliteResponse extends globalThis.Response {
   /** Robots-Tag / X-Robots-Tag header rules and `<head>` robots metas, for this crawler. */
   readonly robots: RobotsDirectives;
 }
 
 /**
- * Request init accepted by a polite fetch: undici's, so `dispatcher` works per call.
+ * Request init accepted by a polite fetch: the global `RequestInit` (global `Headers`, bodies)
+ * or undici's; `dispatcher` works per call with both.
  * @example
  * await politeFetch(url, { method: 'POST', body: 'q=1', dispatcher } satisfies PoliteRequestInit);
  */
-export type PoliteRequestInit = UndiciRequestInit;
+export type PoliteRequestInit = UndiciRequestInit | globalThis.RequestInit;
 
 /**
  * A request accepted by a polite fetch: a URL, or a Request (undici's or the global one).
@@ -33,7 +37,7 @@ export type PoliteRequestInput = string | URL | { readonly url: string; readonly
  * const politeFetch: PoliteFetch = createPoliteFetch({ userAgent: 'ExampleBot/1.0' });
  */
 export interface PoliteFetch {
-  (input: PoliteRequestInput, init?: PoliteRequestInit): Promise<PoliteResponse>;
+  (input: PoliteRequestInput, init?: PoliteRequestInit | null): Promise<PoliteResponse>;
   readonly policy: RobotsPolicy;
   /** Closes the policy if this fetch created it (a shared policy is left open). */
   close(): Promise<void>;

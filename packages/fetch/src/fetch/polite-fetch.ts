@@ -81,12 +81,13 @@ function prepare(
     url,
     method: upperCaseMethod(init.method ?? request?.method ?? 'GET'),
     headers,
-    body: init.body ?? null,
+    body: (init.body as Body | null | undefined) ?? null,
     init,
     redirect:
       init.redirect ?? (request?.redirect as 'follow' | 'manual' | 'error' | undefined) ?? 'follow',
     signal: init.signal ?? request?.signal ?? undefined,
-    dispatcher: init.dispatcher,
+    // The global RequestInit names undici-types' Dispatcher: the same class at run time.
+    dispatcher: init.dispatcher as Dispatcher | undefined,
   };
   if (
     init.body === undefined &&
