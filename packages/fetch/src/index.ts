@@ -79,3 +79,8 @@ export type { MemoryRobotsStoreOptions } from './robots/memory-store.js';
 export { DEFAULTS, OPTION_BOUNDS, deriveProductToken } from './options/options.js';
 export { CHANNELS } from './policy/events.js';
 export type { PaceRules, Pacer, PacerSlot } from './pacing/pacer.js';
+export { politeInterceptor } from './interceptor/polite-interceptor.js';
+export type {
+  PoliteInterceptor,
+  PoliteInterceptorOptions,
+} from './interceptor/polite-interceptor.js';

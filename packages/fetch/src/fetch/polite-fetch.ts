@@ -2,11 +2,9 @@ import { Headers, fetch as undiciFetch } from 'undici';
 import type { Dispatcher, HeadersInit, RequestInit, Response } from 'undici';
 import { RobotsInvalidOptionError } from '../errors/errors.js';
 import type { PoliteFetchOptions } from '../options/option-types.js';
-import type { RobotsPolicyOptions } from '../options/option-types.js';
-import { policyOptionBesidePolicy, resolvePageOptions } from '../options/options.js';
-import { robotsPolicyOption } from '../options/validate-option.js';
-import { createRobotsPolicy, toHttpUrl } from '../policy/policy.js';
-import type { RobotsPolicy } from '../policy/robots-policy.js';
+import { resolvePageOptions } from '../options/options.js';
+import { toHttpUrl } from '../policy/policy.js';
+import { policyFromOptions } from '../policy/policy-from-options.js';
 import { walkRedirects } from '../redirects/redirect-walker.js';
 import type { WalkHop } from '../redirects/redirect-walker.js';
 import { checkResponse } from '../response/response-checker.js';
@@ -138,24 +136,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     throw new RobotsInvalidOptionError('options', options, 'an object');
   }
   const page = resolvePageOptions(options);
-  let policy: RobotsPolicy;
-  let owned: boolean;
-  const shared: unknown = (options as { policy?: unknown }).policy;
-  if (shared !== undefined) {
-    policy = robotsPolicyOption('policy', shared);
-    const besides = policyOptionBesidePolicy(options);
-    if (besides !== undefined) {
-      throw new RobotsInvalidOptionError(
-        'policy',
-        'RobotsPolicy',
-        `either a policy or policy options (${besides}, …), not both: the policy has its own`,
-      );
-    }
-    owned = false;
-  } else {
-    policy = createRobotsPolicy(options as RobotsPolicyOptions);
-    owned = true;
-  }
+  const { policy, owned } = policyFromOptions(options);
   const none = policy.directives([]);
   Object.freeze(none.rules);
   const checkSettings = {
