@@ -70,6 +70,7 @@ export {
   isRobotsRedirectError,
   isRobotsTooManyRedirectsError,
 } from './errors/errors.js';
+export { PoliteError } from './errors/polite-error.js';
 export { createPoliteFetch } from './fetch/polite-fetch.js';
 export { REDIRECT_STATUSES, nextRedirectHop } from './redirects/redirect-rule.js';
 export type { RedirectHop, RedirectingRequest } from './redirects/redirect-rule.js';
