@@ -23,7 +23,11 @@ import type { LookupFunction } from 'node:net';
 import * as undici from 'undici';
 // The built package, as users run it (through the tsconfig paths, tsx would compile the source
 // itself, with esbuild's name-keeping helpers on every function it creates).
-import { createPoliteFetch, createRobotsPolicy } from '../../packages/fetch/dist/index.js';
+import {
+  createPoliteFetch,
+  createRobotsPolicy,
+  politeInterceptor,
+} from '../../packages/fetch/dist/index.js';
 import { BENCH_HTML, BENCH_PAGE, BENCH_ROBOTS } from './bench-bodies.js';
 import { fmt, report } from './bench-report.js';
 
@@ -237,6 +241,63 @@ async function main(): Promise<void> {
     ]);
   }
   await polite.close();
+
+  // --- the interceptor on undici.request ------------------------------------------------------
+  const intercepted = politeInterceptor({
+    userAgent: USER_AGENT,
+    dispatcher: politeAgent,
+    concurrency: PARALLEL,
+    minInterval: 0,
+  });
+  const politeDispatcher = politeAgent.compose(intercepted);
+  await (await undici.request(`${base}/warm`, { dispatcher: politeDispatcher })).body.dump();
+  {
+    const plainRun = (): Promise<{ ms: number; cpu: number }> =>
+      drive(REQUESTS, PARALLEL, async (i) => {
+        const { body } = await undici.request(`${base}/page?${i}`, {
+          dispatcher: plainAgent,
+          headers: { 'user-agent': USER_AGENT },
+        });
+        await body.arrayBuffer();
+      });
+    const politeRun = (): Promise<{ ms: number; cpu: number }> =>
+      drive(REQUESTS, PARALLEL, async (i) => {
+        const { body } = await undici.request(`${base}/page?${i}`, {
+          dispatcher: politeDispatcher,
+        });
+        await body.arrayBuffer();
+      });
+    const measured = async (
+      run: () => Promise<{ ms: number; cpu: number }>,
+    ): Promise<{ rate: number; cpu: number }> => {
+      fullGc();
+      const { ms, cpu } = await run();
+      return { rate: (REQUESTS / ms) * 1_000, cpu: cpu / REQUESTS };
+    };
+    await plainRun(); // warm-up, discarded
+    await politeRun();
+    const plain: { rate: number; cpu: number }[] = [];
+    const politeResults: { rate: number; cpu: number }[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      if (round % 2 === 0) {
+        plain.push(await measured(plainRun));
+        politeResults.push(await measured(politeRun));
+      } else {
+        politeResults.push(await measured(politeRun));
+        plain.push(await measured(plainRun));
+      }
+    }
+    const ratios = politeResults.map((result, round) => result.rate / plain[round]!.rate);
+    const plainCpu = median(plain.map((result) => result.cpu));
+    const politeCpu = median(politeResults.map((result) => result.cpu));
+    rows.push([
+      'Throughput, warm cache, text/plain 1 KiB, `undici.request`',
+      `plain ${fmt(median(plain.map((result) => result.rate)))} req/s (${fmt(plainCpu)} µs CPU/req)`,
+      `politeInterceptor ${fmt(median(politeResults.map((result) => result.rate)))} req/s (${fmt(politeCpu)} µs CPU/req, ${signed(politeCpu - plainCpu)} µs)`,
+      `ratio **${fmt(median(ratios), 2)}×** req/s (middle half of the rounds ${fmt(quantile(ratios, 0.25), 2)}–${fmt(quantile(ratios, 0.75), 2)}, all ${fmt(low(ratios), 2)}–${fmt(high(ratios), 2)})`,
+    ]);
+  }
+  await intercepted.close();
   await plainAgent.close();
   await politeAgent.close();
 

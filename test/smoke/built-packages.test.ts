@@ -49,6 +49,27 @@ describe('built packages import by name', () => {
     });
   });
 
+  it("fetch/internal (the adapters' and the CLI's subpath) and the interceptor load from dist", () => {
+    const result = runModule(
+      'packages/cli',
+      `
+      import { politeInterceptor } from '@polite-crawler/fetch';
+      import { readCapped, walkRedirects } from '@polite-crawler/fetch/internal';
+      const polite = politeInterceptor({ userAgent: 'ExampleBot/1.0' });
+      await polite.close();
+      console.log(JSON.stringify({
+        interceptor: typeof polite,
+        token: polite.policy.productToken,
+        internal: [typeof readCapped, typeof walkRedirects],
+      }));`,
+    );
+    expect(result).toEqual({
+      interceptor: 'function',
+      token: 'ExampleBot',
+      internal: ['function', 'function'],
+    });
+  });
+
   it('the polite bin prints its version', () => {
     const out = execFileSync(process.execPath, [`${root}packages/cli/dist/bin.js`, '--version'], {
       encoding: 'utf8',
