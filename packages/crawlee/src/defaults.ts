@@ -12,4 +12,16 @@ export const DEFAULTS = Object.freeze({
   maxRedirects: FETCH_DEFAULTS.maxRedirects,
   /** Bytes of an HTML body scanned for robots metas in `<head>`. */
   maxHeadBytes: FETCH_DEFAULTS.maxHeadBytes,
+  /** Requests an HTTP crawler's queue holds back while their origins cannot take them yet. */
+  maxWaitingRequests: 1_000,
 } as const);
+
+/**
+ * The accepted range of each numeric option that is the adapter's own (the others are
+ * `@polite-crawler/fetch`'s `OPTION_BOUNDS`).
+ * @example
+ * const [min, max] = CRAWLEE_OPTION_BOUNDS.maxWaitingRequests; // 1, 100000
+ */
+export const CRAWLEE_OPTION_BOUNDS = Object.freeze({
+  maxWaitingRequests: [1, 100_000] as const,
+});

@@ -17,6 +17,9 @@ import type { HttpContextLike } from './page-robots.js';
 import { CRAWLEE_REQUEST, PoliteHttpClient } from './polite-http-client.js';
 import type { HttpNavigation } from './polite-http-client.js';
 import { PoliteRequestManager } from './polite-request-manager.js';
+import type { RequestPacer } from './polite-request-manager.js';
+import { takeTicket } from './origin-ticket.js';
+import { SlotLeases } from './slot-leases.js';
 import { resolveCrawleeOptions } from './resolve-options.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
 import type { CrawleeEvent, PageRobots, PoliteCrawleeOptions } from './types.js';
@@ -178,21 +181,39 @@ export function politeCrawlee<Options extends CrawlerOptionsLike | undefined>(
     await userSkipped?.({ url: error.url, reason: 'robotsTxt' });
   };
 
-  const requestQueue = new PoliteRequestManager(() => openQueue(options, resolved), {
-    decide: async (url) => {
-      try {
-        return await policy.check(url);
-      } catch (error) {
-        if (isRobotsInvalidUrlError(error)) return undefined; // not http(s): robots.txt does not apply
-        throw error;
-      }
+  // HTTP crawlers are paced through the queue: a request is handed out once its origin grants
+  // it a slot, and the HTTP client sends it in that slot. (A browser crawler's requests are
+  // paced by the gate, inside the browser.)
+  const leases = resolved.browser === undefined ? new SlotLeases(policy) : undefined;
+  const pacer: RequestPacer | undefined =
+    leases === undefined
+      ? undefined
+      : {
+          ticket: (url) => takeTicket(policy, url),
+          lend: (request, ticket) => leases.lend(request, ticket),
+          settle: (request) => leases.settle(request),
+          maxWaitingRequests: resolved.maxWaitingRequests,
+        };
+
+  const requestQueue = new PoliteRequestManager(
+    () => openQueue(options, resolved),
+    {
+      decide: async (url) => {
+        try {
+          return await policy.check(url);
+        } catch (error) {
+          if (isRobotsInvalidUrlError(error)) return undefined; // not http(s): robots.txt does not apply
+          throw error;
+        }
+      },
+      peek: (url) => policy.peek(url),
+      skipped,
     },
-    peek: (url) => policy.peek(url),
-    skipped,
-  });
+    pacer,
+  );
 
   const httpClient = new PoliteHttpClient({
-    options: resolved,
+    options: leases === undefined ? resolved : { ...resolved, policy: leases.policy },
     inner: options.httpClient ?? new GotScrapingHttpClient(),
     navigations,
     onRedirectDenied: async (_owner, error) => denied(error.originalUrl ?? '', error),

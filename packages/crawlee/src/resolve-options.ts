@@ -8,7 +8,7 @@ import {
   robotsPolicyOption,
 } from '@polite-crawler/fetch';
 import type { RobotsPolicy } from '@polite-crawler/fetch';
-import { DEFAULTS } from './defaults.js';
+import { CRAWLEE_OPTION_BOUNDS, DEFAULTS } from './defaults.js';
 import type { BrowserGate, CrawleeEvent, PoliteCrawleeOptions } from './types.js';
 
 /** Adapter options after validation, every default applied. */
@@ -19,6 +19,7 @@ export interface ResolvedCrawleeOptions {
   readonly userAgent: 'policy' | 'keep';
   readonly maxRedirects: number;
   readonly maxHeadBytes: number;
+  readonly maxWaitingRequests: number;
   readonly config: Configuration;
   readonly now: () => number;
   readonly onEvent: ((event: CrawleeEvent) => void) | undefined;
@@ -66,6 +67,12 @@ export function resolveCrawleeOptions(
       options.maxHeadBytes,
       OPTION_BOUNDS.maxHeadBytes,
       DEFAULTS.maxHeadBytes,
+    ),
+    maxWaitingRequests: integerOption(
+      'maxWaitingRequests',
+      options.maxWaitingRequests,
+      CRAWLEE_OPTION_BOUNDS.maxWaitingRequests,
+      DEFAULTS.maxWaitingRequests,
     ),
     config: options.config ?? Configuration.getGlobalConfig(),
     now,

@@ -122,6 +122,13 @@ export interface PoliteCrawleeOptions {
    */
   readonly maxHeadBytes?: number;
   /**
+   * HTTP crawlers: requests pulled from the queue and held back while their origin cannot take
+   * them yet (each waits for its origin's pacing slot in the queue, never inside Crawlee's
+   * timeouts). Past it, the crawler takes nothing new until one is handed out.
+   * @default 1000
+   */
+  readonly maxWaitingRequests?: number;
+  /**
    * The Crawlee configuration the default request queue is opened with, when the crawler
    * options name no `requestQueue`/`requestManager`. Pass the same one you give the crawler.
    * @default Configuration.getGlobalConfig()
