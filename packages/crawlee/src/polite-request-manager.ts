@@ -295,7 +295,7 @@ export class PoliteRequestManager implements IRequestManager {
     const oldest = Date.now() - lockMillis / 2;
     const back: Request[] = [];
     for (const line of this.#lines.values()) {
-      for (let first = line.waiting[0]; first !== undefined && first.since <= oldest; ) {
+      for (let first = line.waiting[0]; first !== undefined && first.since <= oldest;) {
         line.waiting.shift();
         back.push(first.request);
         first = line.waiting[0];
