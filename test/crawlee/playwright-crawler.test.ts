@@ -43,6 +43,9 @@ beforeAll(async () => {
       '<img src="/private/in-popup.png"><script>location.href = "/private/popup-nav"</script>',
     ),
     '/plain-page': html('<p>plain</p>'),
+    '/old': { status: 302, headers: { location: '/dir/page' } },
+    '/dir/page': html('<a href="child">relative</a>'),
+    '/dir/child': html('<p>child</p>'),
     '/tagged': {
       headers: [
         ['content-type', 'text/html'],
@@ -118,6 +121,32 @@ describe('PlaywrightCrawler with the Playwright gate', () => {
     expect(tagged?.nosnippet).toBe(true);
     expect(tagged?.noindex).toBe(false);
     expect(tagged?.noarchive).toBe(true);
+  });
+
+  it('after a redirect, request.loadedUrl is the final URL: enqueueLinks resolves relative links against it', async () => {
+    run = newRun();
+    const loaded = new Map<string, string | undefined>();
+    const crawler = new PlaywrightCrawler(
+      politeCrawlee(
+        run.policy,
+        {
+          ...browserOptions,
+          requestHandler: async (context) => {
+            loaded.set(new URL(context.request.url).pathname, context.request.loadedUrl);
+            await context.enqueueLinks();
+          },
+        },
+        { browser: createPlaywrightGate({ policy: run.policy }), config: run.config },
+      ),
+      run.config,
+    );
+    await crawler.run([`${site.origin}/old`]);
+
+    expect(loaded.get('/old')).toBe(`${site.origin}/dir/page`);
+    // As CheerioCrawler (and PlaywrightCrawler without the gate) would: /dir/child, not /child.
+    expect(loaded.has('/dir/child')).toBe(true);
+    expect(site.hits('/child')).toHaveLength(0);
+    expect(site.hits('/dir/child')).toHaveLength(1);
   });
 
   it('refuses to browse ungated: without the browser option, requests fail before navigating', async () => {

@@ -46,7 +46,12 @@ export interface CrawlerOptionsLike {
 
 /** The parts of a crawling context the adapter touches. */
 interface ContextLike extends HttpContextLike {
-  readonly request: { readonly url: string; noRetry: boolean; readonly skipNavigation?: boolean };
+  readonly request: {
+    readonly url: string;
+    noRetry: boolean;
+    loadedUrl?: string | undefined;
+    readonly skipNavigation?: boolean;
+  };
   readonly page?: unknown;
   readonly crawler?: { readonly router?: (context: never) => unknown };
   robots?: PageRobots;
@@ -251,6 +256,10 @@ export function politeCrawlee<Options extends CrawlerOptionsLike | undefined>(
     if (context.request.skipNavigation !== true) {
       const robots = await readRobots(context);
       context.robots = robots;
+      // The gate hands the browser the final response for the URL it asked for, so `page.url()`
+      // (which Crawlee copied into `loadedUrl`) is still the first URL after redirects: the
+      // crawler gets the final one, which `enqueueLinks` resolves relative links against.
+      if (context.page !== undefined && robots.url !== '') context.request.loadedUrl = robots.url;
       const { directives } = robots;
       if (
         resolved.noindex === 'skip' &&
