@@ -225,7 +225,7 @@ describe('maxWaitingRequests bounds the requests held back', () => {
     run = newRun();
     const optionError = (value: number): unknown => {
       try {
-        politeCrawlee(run!.policy, {}, { maxWaitingRequests: value });
+        politeCrawlee<object>(run!.policy, {}, { maxWaitingRequests: value });
       } catch (error) {
         return error;
       }

@@ -1,6 +1,11 @@
 export { DEFAULTS } from './defaults.js';
 export { politeCrawlee, robotsOf } from './polite-crawlee.js';
-export type { CrawlerOptionsLike } from './polite-crawlee.js';
+export type {
+  AdapterOptionsArgs,
+  BrowserCrawleeOptions,
+  CrawlerOptionsLike,
+  CrawlerOptionsUnknown,
+} from './polite-crawlee.js';
 export type {
   BrowserGate,
   CrawleeEvent,

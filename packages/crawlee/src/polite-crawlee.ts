@@ -22,9 +22,34 @@ import { takeTicket } from './origin-ticket.js';
 import { SlotLeases } from './slot-leases.js';
 import { resolveCrawleeOptions } from './resolve-options.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
-import type { CrawleeEvent, PageRobots, PoliteCrawleeOptions } from './types.js';
+import type { BrowserGate, CrawleeEvent, PageRobots, PoliteCrawleeOptions } from './types.js';
 
 type Hook = (context: never, options: never) => unknown;
+
+/**
+ * The options type {@link politeCrawlee} falls back to when TypeScript cannot tell which
+ * crawler the options are for (the call is not written inside `new XCrawler(...)` and names no
+ * type): its one required property is the explanation, so the compiler error says what to do.
+ * @example
+ * const options = politeCrawlee<CheerioCrawlerOptions>(policy, { requestHandler });
+ */
+export interface CrawlerOptionsUnknown {
+  readonly 'politeCrawlee: write the call inside `new XCrawler(...)`, or name the crawler options type: politeCrawlee<CheerioCrawlerOptions>(policy, options)': never;
+}
+
+/**
+ * The adapter options of a browser crawler (`PlaywrightCrawler`): `browser` is required.
+ * @example
+ * const options: BrowserCrawleeOptions = { browser: createPlaywrightGate({ policy }) };
+ */
+export interface BrowserCrawleeOptions extends PoliteCrawleeOptions {
+  readonly browser: BrowserGate;
+}
+
+/** The third argument of {@link politeCrawlee}: required, with `browser`, for browser crawlers. */
+export type AdapterOptionsArgs<Options> = 'browserPoolOptions' extends keyof Options
+  ? [adapterOptionsWithBrowserGate: BrowserCrawleeOptions]
+  : [adapterOptions?: PoliteCrawleeOptions];
 
 /**
  * The crawler options the adapter reads or replaces. The options of `HttpCrawler`,
@@ -135,17 +160,34 @@ async function openQueue(
  * );
  * await crawler.run(['https://example.com/']);
  */
-export function politeCrawlee<Options extends CrawlerOptionsLike | undefined>(
+export function politeCrawlee<Options extends object | undefined = CrawlerOptionsUnknown>(
   policy: RobotsPolicy,
   // Inferred from where the result goes (`new CheerioCrawler(politeCrawlee(...))`, whose
   // parameter is optional: hence `| undefined`), so that the handlers get the crawler's own
-  // context types. Elsewhere, name the type: `politeCrawlee<CheerioCrawlerOptions>(...)`.
+  // context types. Elsewhere, name the type: `politeCrawlee<CheerioCrawlerOptions>(...)`;
+  // without either, the options type is `CrawlerOptionsUnknown`, whose one property says so.
   options: NoInfer<NonNullable<Options>>,
-  adapterOptions: PoliteCrawleeOptions = {},
+  // A browser crawler's options (they have `browserPoolOptions`) require `browser`.
+  ...adapterOptions: NoInfer<AdapterOptionsArgs<NonNullable<Options>>>
 ): NonNullable<Options> {
-  const resolved = resolveCrawleeOptions(policy, adapterOptions);
+  const resolved = resolveCrawleeOptions(policy, adapterOptions[0]);
   if (typeof options !== 'object' || options === null) {
     throw new RobotsInvalidOptionError('options', options, 'the crawler options object');
+  }
+  return politeOptions(resolved, options) as NonNullable<Options>;
+}
+
+/** Options keys only browser crawlers (`PlaywrightCrawler`, `PuppeteerCrawler`) have. */
+const BROWSER_CRAWLER_KEYS = ['browserPoolOptions', 'launchContext', 'headless', 'launcher'];
+
+function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptionsLike): object {
+  const { policy } = resolved;
+  if (resolved.browser === undefined && BROWSER_CRAWLER_KEYS.some((key) => key in options)) {
+    throw new RobotsInvalidOptionError(
+      'browser',
+      undefined,
+      "a gate from createPlaywrightGate({ policy }) (@polite-crawler/playwright): these are a browser crawler's options, and browsing ungated would bypass the policy",
+    );
   }
   if (options.respectRobotsTxtFile !== undefined && options.respectRobotsTxtFile !== false) {
     throw new RobotsInvalidOptionError(
@@ -302,7 +344,7 @@ export function politeCrawlee<Options extends CrawlerOptionsLike | undefined>(
     requestHandler,
     errorHandler,
     ...(userSkipped === undefined ? {} : { onSkippedRequest: userSkipped }),
-  } as unknown as NonNullable<Options>;
+  };
 }
 
 /**

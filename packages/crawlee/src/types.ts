@@ -1,7 +1,7 @@
 /**
  * Public types of @polite-crawler/crawlee.
  */
-import type { Configuration } from '@crawlee/core';
+import type { Configuration, Dictionary } from '@crawlee/core';
 import type { Decision, RobotsDeniedError, RobotsDirectives } from '@polite-crawler/fetch';
 
 /**
@@ -138,4 +138,17 @@ export interface PoliteCrawleeOptions {
   readonly now?: () => number;
   /** Called synchronously with one state object per event; exceptions are swallowed. */
   readonly onEvent?: (event: CrawleeEvent) => void;
+}
+
+// Crawlee's crawling contexts get the `robots` field (the type parameters are Crawlee's own: every
+// declaration of an interface must have the same ones).
+declare module '@crawlee/core' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface CrawlingContext<Crawler = unknown, UserData extends Dictionary = Dictionary> {
+    /**
+     * Set by `politeCrawlee` before the request handler runs: the robots directives of the page
+     * (see `robotsOf`). `undefined` for a `skipNavigation` request or outside a polite crawler.
+     */
+    robots?: PageRobots;
+  }
 }
