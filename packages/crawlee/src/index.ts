@@ -9,6 +9,8 @@ export type {
 export type {
   BrowserGate,
   CrawleeEvent,
+  DeprecatedNoindexHandling,
+  NoindexHandling,
   NoindexSkippedEvent,
   PageRobots,
   PoliteCrawleeOptions,

@@ -20,6 +20,8 @@ import { PoliteRequestManager } from './polite-request-manager.js';
 import type { RequestPacer } from './polite-request-manager.js';
 import { takeTicket } from './origin-ticket.js';
 import { SlotLeases } from './slot-leases.js';
+import { ReportedSkips } from './reported-skips.js';
+import { DEFAULTS } from './defaults.js';
 import { resolveCrawleeOptions } from './resolve-options.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
 import type { BrowserGate, CrawleeEvent, PageRobots, PoliteCrawleeOptions } from './types.js';
@@ -141,7 +143,7 @@ async function openQueue(
  *   pacing slot, sends the policy's User-Agent and checks every redirect hop before requesting
  *   it; browser crawlers attach the Playwright gate (`options.browser`) to each page.
  * - The directives of each page (Robots-Tag / X-Robots-Tag lines and `<head>` robots metas) are
- *   on `context.robots` (see {@link robotsOf}) in the request handler; `noindex: 'skip'` does
+ *   on `context.robots` (see {@link robotsOf}) in the request handler; `noindex: 'reject'` does
  *   not call the handler for noindex pages.
  *
  * Your own `preNavigationHooks`, `errorHandler`, `onSkippedRequest`, `requestHandler` (router
@@ -210,12 +212,15 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
   const userErrorHandler = options.errorHandler as
     ((context: ContextLike, error: unknown) => unknown) | undefined;
   const navigations = new WeakMap<object, HttpNavigation>();
+  const reported = new ReportedSkips(DEFAULTS.maxRememberedSkips);
 
   const skipped = async (
     url: string,
     decision: Decision,
     stage: 'queue' | 'fetch',
   ): Promise<void> => {
+    // Once per URL, however many pages link to it.
+    if (!reported.first(url)) return;
     log.info(`Skipped (robots.txt): ${url} (${describe(decision)})`);
     emit({ type: 'request-skipped', url, decision, stage });
     await userSkipped?.({ url, reason: 'robotsTxt' });
@@ -223,9 +228,14 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
 
   const denied = async (url: string, error: RobotsDeniedError): Promise<void> => {
     if (error.reason !== 'redirect-disallowed') return;
-    log.info(`Redirect refused (robots.txt): ${url} → ${error.url} (${describe(error.decision)})`);
+    // A refusal is the policy working, not a bug: Crawlee logs a failed request's stack, and
+    // this one would only point into the adapter.
+    error.stack = `${error.name}: ${error.message}`;
+    log.info(
+      `Skipped (robots.txt): ${error.url}, the redirect target of ${url} (${describe(error.decision)})`,
+    );
     emit({ type: 'redirect-denied', url, error });
-    await userSkipped?.({ url: error.url, reason: 'robotsTxt' });
+    if (reported.first(error.url)) await userSkipped?.({ url: error.url, reason: 'robotsTxt' });
   };
 
   // HTTP crawlers are paced through the queue: a request is handed out once its origin grants
@@ -304,7 +314,7 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
       if (context.page !== undefined && robots.url !== '') context.request.loadedUrl = robots.url;
       const { directives } = robots;
       if (
-        resolved.noindex === 'skip' &&
+        resolved.noindex === 'reject' &&
         (directives.noindex || isUnavailable(directives, resolved.now()))
       ) {
         log.info(`Not handled (noindex): ${context.request.url}`);

@@ -9,12 +9,20 @@ import {
 } from '@polite-crawler/fetch';
 import type { RobotsPolicy } from '@polite-crawler/fetch';
 import { CRAWLEE_OPTION_BOUNDS, DEFAULTS } from './defaults.js';
-import type { BrowserGate, CrawleeEvent, PoliteCrawleeOptions } from './types.js';
+import type { BrowserGate, CrawleeEvent, NoindexHandling, PoliteCrawleeOptions } from './types.js';
+
+/** The deprecated names of `noindex` values mapped onto fetch's. */
+const NOINDEX_ALIASES: Readonly<Record<NoindexHandling | 'handle' | 'skip', NoindexHandling>> = {
+  annotate: 'annotate',
+  reject: 'reject',
+  handle: 'annotate',
+  skip: 'reject',
+};
 
 /** Adapter options after validation, every default applied. */
 export interface ResolvedCrawleeOptions {
   readonly policy: RobotsPolicy;
-  readonly noindex: 'handle' | 'skip';
+  readonly noindex: NoindexHandling;
   readonly browser: BrowserGate | undefined;
   readonly userAgent: 'policy' | 'keep';
   readonly maxRedirects: number;
@@ -28,7 +36,7 @@ export interface ResolvedCrawleeOptions {
 /**
  * Validates the policy and {@link PoliteCrawleeOptions} once, naming the bad option, and applies defaults.
  * @example
- * resolveCrawleeOptions(policy, { noindex: 'skip' }).maxRedirects; // 20
+ * resolveCrawleeOptions(policy, { noindex: 'reject' }).maxRedirects; // 20
  */
 export function resolveCrawleeOptions(
   policy: RobotsPolicy,
@@ -53,7 +61,15 @@ export function resolveCrawleeOptions(
   const onEvent = functionOption('onEvent', options.onEvent);
   return {
     policy,
-    noindex: oneOfOption('noindex', options.noindex, ['handle', 'skip'], DEFAULTS.noindex),
+    noindex:
+      NOINDEX_ALIASES[
+        oneOfOption(
+          'noindex',
+          options.noindex,
+          ['annotate', 'reject', 'handle', 'skip'],
+          DEFAULTS.noindex,
+        )
+      ],
     browser,
     userAgent: oneOfOption('userAgent', options.userAgent, ['policy', 'keep'], DEFAULTS.userAgent),
     maxRedirects: integerOption(

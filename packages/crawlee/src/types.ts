@@ -66,7 +66,7 @@ export interface RedirectDeniedEvent {
 }
 
 /**
- * With `noindex: 'skip'`, a page was fetched but not handed to the request handler.
+ * With `noindex: 'reject'`, a page was fetched but not handed to the request handler.
  * @example
  * onEvent: (e) => e.type === 'noindex-skipped' && console.log('not indexed:', e.url)
  */
@@ -85,18 +85,34 @@ export interface NoindexSkippedEvent {
 export type CrawleeEvent = RequestSkippedEvent | RedirectDeniedEvent | NoindexSkippedEvent;
 
 /**
+ * What a noindex page does: the values of `@polite-crawler/fetch`'s `noindex` option.
+ * @example
+ * const noindex: NoindexHandling = 'reject';
+ */
+export type NoindexHandling = 'annotate' | 'reject';
+
+/**
+ * @deprecated Use `'annotate'` (for `'handle'`) or `'reject'` (for `'skip'`).
+ * @example
+ * politeCrawlee(policy, options, { noindex: 'reject' }); // was 'skip'
+ */
+export type DeprecatedNoindexHandling = 'handle' | 'skip';
+
+/**
  * Options of {@link politeCrawlee}. Every default is in `DEFAULTS`.
  * @example
- * politeCrawlee(policy, crawlerOptions, { noindex: 'skip', config });
+ * politeCrawlee(policy, crawlerOptions, { noindex: 'reject', config });
  */
 export interface PoliteCrawleeOptions {
   /**
-   * What a page whose directives say `noindex` (or whose `unavailable_after` has passed) does:
-   * `'handle'` hands it to the request handler with `context.robots.directives.noindex` set;
-   * `'skip'` does not call the handler (the request still counts as finished: it was fetched).
-   * @default 'handle'
+   * What a page whose directives say `noindex` (or whose `unavailable_after` has passed) does,
+   * in the words of `@polite-crawler/fetch`'s option of the same name:
+   * `'annotate'` hands it to the request handler with `context.robots.directives.noindex` set;
+   * `'reject'` does not call the handler (the request still counts as finished: it was fetched).
+   * `'handle'` and `'skip'` are the earlier names of the same two (deprecated, still accepted).
+   * @default 'annotate'
    */
-  readonly noindex?: 'handle' | 'skip';
+  readonly noindex?: NoindexHandling | DeprecatedNoindexHandling;
   /**
    * The browser integration for `PlaywrightCrawler`: `createPlaywrightGate({ policy })` from
    * `@polite-crawler/playwright`. Required for browser crawlers (a browser crawler without it
