@@ -8,7 +8,7 @@
  * navigation would keep a task running, and wait until Crawlee's real timeout fired.
  * Servers record the fake time each page arrived, and the assertions are on that record.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { politeCrawlee } from '@polite-crawler/crawlee';
 import type { PoliteCrawleeOptions } from '@polite-crawler/crawlee';
 import { FakeClock, tick } from '../fetch/helpers/fake-clock.js';
@@ -220,6 +220,36 @@ describe('maxWaitingRequests bounds the requests held back', () => {
       expect(left?.url).toBe(next === undefined ? undefined : `${site.origin}${next}`);
     },
   );
+
+  it('gives a request held for half of its lock back to the queue, so that the lock never runs out', async () => {
+    const clock = new FakeClock();
+    const paths = ['/g0', '/g1', '/g2'];
+    const { site } = await timedSite(clock, 'User-agent: *\nCrawl-delay: 10\n', paths);
+    run = newRun({ clock, concurrency: 1, minInterval: 0 });
+    const { paced, queue } = await manager(
+      run,
+      10,
+      paths.map((path) => `${site.origin}${path}`),
+    );
+    paced.requestLockSecs = 60; // as Crawlee sets it (at least 60 s)
+    expect((await paced.fetchNextRequest())?.url).toBe(`${site.origin}/g0`);
+    expect(await paced.fetchNextRequest()).toBeNull();
+    expect(paced.waitingCount).toBe(2);
+    // Only the wall clock the queue's locks are kept by is faked here.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 29_000);
+      await paced.isEmpty();
+      expect(paced.waitingCount).toBe(2); // not yet: under half of the lock
+      vi.setSystemTime(Date.now() + 2_000);
+      await paced.isEmpty();
+      expect(paced.waitingCount).toBe(0);
+      // Back in the queue, to be pulled again later.
+      expect((await queue.fetchNextRequest())?.url).toBe(`${site.origin}/g1`);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 
   it('is validated: 1 to 100000', () => {
     run = newRun();

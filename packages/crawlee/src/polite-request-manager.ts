@@ -58,7 +58,8 @@ interface Line {
 /** A request whose origin granted it a slot (or that no longer waits for one), for the crawler. */
 interface Ready {
   readonly request: Request;
-  readonly ticket: OriginTicket | undefined;
+  /** The granted slot, until it is handed out with the request or given back unused. */
+  ticket: OriginTicket | undefined;
 }
 
 /** Crawlee locks a fetched request for `requestLockSecs` (at least 60 s): held ones go back well before. */
@@ -269,7 +270,17 @@ export class PoliteRequestManager implements IRequestManager {
           ticket.release();
           return;
         }
-        this.#ready.push({ request: first.request, ticket });
+        const ready: Ready = { request: first.request, ticket };
+        this.#ready.push(ready);
+        // A crawler that stops taking requests (stopped, `maxRequestsPerCrawl` reached) must not
+        // keep the origin's slot from everything else that shares the policy: a granted slot not
+        // taken within half of the queue's lock goes back (the request is then paced by the HTTP
+        // client, if it is ever taken).
+        setTimeout(() => {
+          if (ready.ticket === undefined || !this.#ready.includes(ready)) return;
+          ready.ticket.release();
+          ready.ticket = undefined;
+        }, this.#holdMillis()).unref();
         const next = line.waiting[0];
         if (next === undefined) this.#lines.delete(origin);
         else if (this.#pacer !== undefined)
@@ -285,14 +296,18 @@ export class PoliteRequestManager implements IRequestManager {
     );
   }
 
+  /** How long a request (or a granted slot) is held for the crawler: half of the queue's lock. */
+  #holdMillis(): number {
+    return ((this.#tuning.requestLockSecs ?? DEFAULT_LOCK_SECS) * 1_000) / 2;
+  }
+
   /**
    * Gives requests held for half of their lock back to the queue (they are pulled again
    * later), so that a long wait never lets the lock run out while this manager holds them.
    */
   async #giveBackOld(inner: IRequestManager): Promise<void> {
     if (this.#held === 0) return;
-    const lockMillis = (this.#tuning.requestLockSecs ?? DEFAULT_LOCK_SECS) * 1_000;
-    const oldest = Date.now() - lockMillis / 2;
+    const oldest = Date.now() - this.#holdMillis();
     const back: Request[] = [];
     for (const line of this.#lines.values()) {
       for (let first = line.waiting[0]; first !== undefined && first.since <= oldest;) {
