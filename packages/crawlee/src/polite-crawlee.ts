@@ -80,7 +80,7 @@ interface ContextLike extends HttpContextLike {
     readonly skipNavigation?: boolean;
   };
   readonly page?: unknown;
-  readonly crawler?: { readonly router?: (context: never) => unknown };
+  readonly crawler?: { readonly router?: (context: never) => unknown; readonly config?: unknown };
   robots?: PageRobots;
 }
 
@@ -276,10 +276,24 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     onRedirectDenied: async (_owner, error) => denied(error.originalUrl ?? '', error),
   });
 
+  // The first request shows the crawler's own Configuration: too late to open the queue with it
+  // (see the README), but a queue opened with another one is said out loud, once.
+  let configChecked = options.requestQueue !== undefined;
+  const checkConfig = (context: ContextLike): void => {
+    if (configChecked) return;
+    configChecked = true;
+    const own = context.crawler?.config;
+    if (own === undefined || own === resolved.config) return;
+    log.warning(
+      'The crawler has a Configuration of its own, but the adapter opened the default request queue with another one (the global one unless you pass { config }): give politeCrawlee the same one, politeCrawlee(policy, options, { config }), or pass a requestQueue',
+    );
+  };
+
   const preNavigation = async (
     context: ContextLike,
     navigationOptions: Record<PropertyKey, unknown>,
   ): Promise<void> => {
+    checkConfig(context);
     if (context.page !== undefined) {
       if (resolved.browser === undefined) {
         throw new Error(
