@@ -127,7 +127,8 @@ describe('an HTTP crawler waits for its origin in the queue, not inside its time
       run,
       clock,
       pages.map((path) => `${site.origin}${path}`),
-      { navigationTimeoutSecs: 1, maxRequestRetries: 1, maxConcurrency: 4 },
+      // Four tasks from the start: they pull requests of the one origin at the same time.
+      { navigationTimeoutSecs: 1, maxRequestRetries: 1, minConcurrency: 4, maxConcurrency: 4 },
     );
 
     expect(handled.sort()).toEqual(pages.map((path) => `${site.origin}${path}`).sort());
@@ -187,6 +188,7 @@ describe('maxWaitingRequests bounds the requests held back', () => {
           lent.push(request);
         },
         settle: () => undefined,
+        offer: () => false,
         maxWaitingRequests,
       },
     );

@@ -249,6 +249,7 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
           ticket: (url) => takeTicket(policy, url),
           lend: (request, ticket) => leases.lend(request, ticket),
           settle: (request) => leases.settle(request),
+          offer: (origin, ticket) => leases.offer(origin, ticket),
           maxWaitingRequests: resolved.maxWaitingRequests,
         };
 
@@ -268,6 +269,8 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     },
     pacer,
   );
+
+  leases?.stealFrom((origin) => requestQueue.stealReady(origin));
 
   const httpClient = new PoliteHttpClient({
     options: leases === undefined ? resolved : { ...resolved, policy: leases.policy },

@@ -38,6 +38,11 @@ export interface RequestPacer {
   lend(request: Request, ticket: OriginTicket): void;
   /** The crawler is done with `request` (handled or reclaimed): a slot it did not use goes back. */
   settle(request: Request): void;
+  /**
+   * Offers a slot granted for `origin` to a hop of a running request that waits for one; `true`
+   * when it took it.
+   */
+  offer(origin: string, ticket: OriginTicket): boolean;
   /** Requests held waiting for their origin, at most; past it the manager pulls no more. */
   readonly maxWaitingRequests: number;
 }
@@ -239,15 +244,23 @@ export class PoliteRequestManager implements IRequestManager {
         this.#held += 1;
         continue;
       }
+      // The origin's line exists from now on, so that requests of the same origin pulled by
+      // other crawler tasks while this one looks at its ticket queue behind it.
       const ticket = pacer.ticket(request.url);
+      const mine: Line = { waiting: [{ request, since: Date.now() }], ticket };
+      this.#lines.set(origin, mine);
+      this.#held += 1;
       await settle();
-      if (ticket.granted) {
+      if (ticket.granted && mine.waiting[0]?.request === request) {
+        mine.waiting.shift();
+        this.#held -= 1;
+        const next = mine.waiting[0];
+        if (next === undefined) this.#lines.delete(origin);
+        else this.#await(origin, pacer.ticket(next.request.url));
         pacer.lend(request, ticket);
         return request;
       }
       // Not now: the request waits here, and the crawler gets one of a ready origin meanwhile.
-      this.#lines.set(origin, { waiting: [{ request, since: Date.now() }], ticket: undefined });
-      this.#held += 1;
       this.#await(origin, ticket);
     }
   }
@@ -263,6 +276,11 @@ export class PoliteRequestManager implements IRequestManager {
     ticket.ready.then(
       () => {
         line.ticket = undefined;
+        // A running request's redirect hop goes first: it holds a crawler task already.
+        if (line.waiting.length > 0 && this.#pacer?.offer(origin, ticket) === true) {
+          this.#await(origin, this.#pacer.ticket(line.waiting[0]!.request.url));
+          return;
+        }
         const first = line.waiting.shift();
         if (first === undefined) {
           // Everything waiting went back to the queue meanwhile.
@@ -294,6 +312,31 @@ export class PoliteRequestManager implements IRequestManager {
         }
       },
     );
+  }
+
+  /**
+   * Takes the granted slot of a ready request of `origin` the crawler has not taken yet, for a
+   * hop of a running request; the ready request goes back to the head of its origin's line.
+   */
+  stealReady(origin: string): OriginTicket | undefined {
+    const at = this.#ready.findIndex(
+      (ready) => ready.ticket !== undefined && originOf(ready.request.url) === origin,
+    );
+    const ready = this.#ready[at];
+    if (ready === undefined || ready.ticket === undefined || this.#pacer === undefined) {
+      return undefined;
+    }
+    const { ticket } = ready;
+    this.#ready.splice(at, 1);
+    const line = this.#lines.get(origin);
+    const waiting: Waiting = { request: ready.request, since: Date.now() };
+    if (line === undefined) {
+      this.#lines.set(origin, { waiting: [waiting], ticket: undefined });
+      this.#await(origin, this.#pacer.ticket(ready.request.url));
+    } else {
+      line.waiting.unshift(waiting);
+    }
+    return ticket;
   }
 
   /** How long a request (or a granted slot) is held for the crawler: half of the queue's lock. */

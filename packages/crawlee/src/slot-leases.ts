@@ -13,6 +13,9 @@ import type { OriginTicket } from './origin-ticket.js';
  */
 export class SlotLeases {
   readonly #byUrl = new Map<string, OriginTicket[]>();
+  /** Hops inside a navigation waiting for a slot of an origin (oldest first): offered granted slots. */
+  readonly #hops = new Map<string, Array<(ticket: OriginTicket) => boolean>>();
+  #steal: (origin: string) => OriginTicket | undefined = () => undefined;
   readonly #byRequest = new WeakMap<
     object,
     { readonly key: string; readonly ticket: OriginTicket }
@@ -21,7 +24,48 @@ export class SlotLeases {
   readonly policy: RobotsPolicy;
 
   constructor(policy: RobotsPolicy) {
-    this.policy = leasingView(policy, (url) => this.#take(url));
+    this.policy = leasingView(policy, {
+      take: (url) => this.#take(url),
+      steal: (origin) => this.#steal(origin),
+      wait: (origin, accept) => this.#wait(origin, accept),
+    });
+  }
+
+  /**
+   * Where a hop inside a navigation takes a slot granted for a request the crawler has not
+   * taken yet (the manager's ready requests): the hop's request is already running, and would
+   * otherwise wait for a slot held for a request that may need its crawler task.
+   */
+  stealFrom(steal: (origin: string) => OriginTicket | undefined): void {
+    this.#steal = steal;
+  }
+
+  /**
+   * Offers a slot granted to the manager to the oldest hop of `origin` waiting inside a
+   * navigation; `false` when there is none (the slot stays the manager's).
+   */
+  offer(origin: string, ticket: OriginTicket): boolean {
+    const waiting = this.#hops.get(origin);
+    while (waiting !== undefined && waiting.length > 0) {
+      const accept = waiting.shift()!;
+      if (waiting.length === 0) this.#hops.delete(origin);
+      if (accept(ticket)) return true;
+    }
+    return false;
+  }
+
+  /** Registers a waiting hop; returns the function that unregisters it. */
+  #wait(origin: string, accept: (ticket: OriginTicket) => boolean): () => void {
+    const list = this.#hops.get(origin);
+    if (list === undefined) this.#hops.set(origin, [accept]);
+    else list.push(accept);
+    return () => {
+      const current = this.#hops.get(origin);
+      const at = current?.indexOf(accept) ?? -1;
+      if (current === undefined || at === -1) return;
+      current.splice(at, 1);
+      if (current.length === 0) this.#hops.delete(origin);
+    };
   }
 
   /** Lends `ticket`'s granted slot to the next request sent for `request.url`. */
@@ -73,14 +117,80 @@ function keyOf(url: string | URL): string {
   }
 }
 
+interface LeaseAccess {
+  /** The slot lent for exactly this URL, if any. */
+  take(url: string | URL): OriginTicket | undefined;
+  /** A slot granted for a request of `origin` that the crawler has not taken yet, if any. */
+  steal(origin: string): OriginTicket | undefined;
+  /** Waits for a slot granted to the manager for `origin`; returns the unregister function. */
+  wait(origin: string, accept: (ticket: OriginTicket) => boolean): () => void;
+}
+
+function originOf(url: string | URL): string | undefined {
+  try {
+    return new URL(String(url)).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * `policy` with `schedule` running a task in a lent slot when one is waiting for its URL, and
- * in a slot of its own otherwise. Everything else is the policy's.
+ * `policy` with `schedule` running a task in a lent slot when one is waiting for its URL.
+ * Otherwise (a redirect hop, a `sendRequest`) the task waits in the policy's queue for a slot of
+ * its own, but takes a slot granted to the manager for the same origin if one is there or comes
+ * first: a hop belongs to a request already running, and must never wait for a slot held for a
+ * request that waits for a crawler task. Everything else is the policy's.
  */
-function leasingView(
-  policy: RobotsPolicy,
-  take: (url: string | URL) => OriginTicket | undefined,
-): RobotsPolicy {
+function leasingView(policy: RobotsPolicy, leases: LeaseAccess): RobotsPolicy {
+  const schedule = <T>(
+    url: string | URL,
+    task: (signal: AbortSignal) => Promise<T>,
+    options?: CheckOptions,
+  ): Promise<T> => {
+    const lent = leases.take(url);
+    if (lent !== undefined) return lent.run(task, options?.signal);
+    const origin = originOf(url);
+    if (origin === undefined) return policy.schedule(url, task, options);
+    const ready = leases.steal(origin);
+    if (ready !== undefined) return ready.run(task, options?.signal);
+    return new Promise<T>((resolve, reject) => {
+      let started = false;
+      const mine = new AbortController();
+      const signal =
+        options?.signal === undefined
+          ? mine.signal
+          : AbortSignal.any([mine.signal, options.signal]);
+      const leave = leases.wait(origin, (ticket) => {
+        if (started) return false;
+        started = true;
+        mine.abort(new DOMException('a granted slot came first', 'AbortError'));
+        ticket.run(task, options?.signal).then(resolve, reject);
+        return true;
+      });
+      policy
+        .schedule(
+          url,
+          (slot) => {
+            started = true;
+            leave();
+            return task(slot);
+          },
+          { signal },
+        )
+        .then(
+          (value) => {
+            leave();
+            resolve(value);
+          },
+          (error: unknown) => {
+            leave();
+            // Lost the race to a granted slot: that one settles the promise.
+            if (mine.signal.aborted && options?.signal?.aborted !== true) return;
+            reject(error instanceof Error ? error : new Error(String(error)));
+          },
+        );
+    });
+  };
   return {
     get userAgent() {
       return policy.userAgent;
@@ -102,16 +212,7 @@ function leasingView(
     explain: (url, options) => policy.explain(url, options),
     peek: (url) => policy.peek(url),
     prefetch: (origins, options) => policy.prefetch(origins, options),
-    schedule<T>(
-      url: string | URL,
-      task: (signal: AbortSignal) => Promise<T>,
-      options?: CheckOptions,
-    ): Promise<T> {
-      const ticket = take(url);
-      return ticket === undefined
-        ? policy.schedule(url, task, options)
-        : ticket.run(task, options?.signal);
-    },
+    schedule,
     noteResponse: (url, status, headers) => policy.noteResponse(url, status, headers),
     directives: (lines, metaRules) => policy.directives(lines, metaRules),
     forget: (origin) => policy.forget(origin),
