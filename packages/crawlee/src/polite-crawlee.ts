@@ -139,9 +139,11 @@ async function openQueue(
  *   `onSkippedRequest` with reason `robotsTxt` — also when it was added by `enqueueLinks` or
  *   `addRequests` (requests whose robots.txt is already cached and disallows them are dropped
  *   when added).
- * - HTTP crawlers send every request through a polite HTTP client that waits for the origin's
- *   pacing slot, sends the policy's User-Agent and checks every redirect hop before requesting
- *   it; browser crawlers attach the Playwright gate (`options.browser`) to each page.
+ * - HTTP crawlers are paced through the queue: a request is handed to the crawler once its
+ *   origin grants it a pacing slot, so the wait never counts against Crawlee's timeouts; a polite
+ *   HTTP client sends it in that slot with the policy's User-Agent and checks every redirect hop
+ *   before requesting it. Browser crawlers attach the Playwright gate (`options.browser`) to
+ *   each page (and must be given it: the call throws otherwise).
  * - The directives of each page (Robots-Tag / X-Robots-Tag lines and `<head>` robots metas) are
  *   on `context.robots` (see {@link robotsOf}) in the request handler; `noindex: 'reject'` does
  *   not call the handler for noindex pages.
