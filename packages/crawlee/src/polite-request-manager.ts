@@ -11,6 +11,7 @@ import type {
   Source,
 } from '@crawlee/core';
 
+import { isRobotsDeniedError } from '@polite-crawler/fetch';
 import type { Decision } from '@polite-crawler/fetch';
 import type { OriginTicket } from './origin-ticket.js';
 
@@ -304,7 +305,23 @@ export class PoliteRequestManager implements IRequestManager {
         else if (this.#pacer !== undefined)
           this.#await(origin, this.#pacer.ticket(next.request.url));
       },
-      () => {
+      (error: unknown) => {
+        line.ticket = undefined;
+        const refused = isRobotsDeniedError(error)
+          ? line.waiting.findIndex(({ request }) => request.url === ticket.url)
+          : -1;
+        if (refused !== -1) {
+          // The rules in force after the wait refuse the URL the slot was asked for: its request
+          // goes to the crawler without a slot (the HTTP client's gate refuses and reports it);
+          // the rest of the line asks again.
+          const [{ request }] = line.waiting.splice(refused, 1) as [Waiting];
+          this.#ready.push({ request, ticket: undefined });
+          const next = line.waiting[0];
+          if (next === undefined) this.#lines.delete(origin);
+          else if (this.#pacer !== undefined)
+            this.#await(origin, this.#pacer.ticket(next.request.url));
+          return;
+        }
         // The wait failed (the policy closed): nothing left to wait for; the HTTP client reports it.
         this.#lines.delete(origin);
         for (const { request } of line.waiting.splice(0)) {

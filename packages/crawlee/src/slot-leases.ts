@@ -1,4 +1,5 @@
-import type { CheckOptions, RobotsPolicy } from '@polite-crawler/fetch';
+import type { EnterOptions, HopSlot, RobotsPolicy } from '@polite-crawler/fetch';
+import { isPending } from '@polite-crawler/fetch/internal';
 import type { OriginTicket } from './origin-ticket.js';
 
 /**
@@ -7,9 +8,9 @@ import type { OriginTicket } from './origin-ticket.js';
  * used by the first request for that URL the client sends; one never used is given back when
  * the crawler is done with its request.
  * @example
- * leases.lend(request, ticket);            // the manager, handing `request` out
- * await leases.policy.schedule(url, task); // the HTTP client: runs in the lent slot
- * leases.settle(request);                  // the manager, when the request is handled or reclaimed
+ * leases.lend(request, ticket);              // the manager, handing `request` out
+ * const slot = await leases.policy.enter(url); // the HTTP client's first hop: the lent slot
+ * leases.settle(request);                    // the manager, when the request is handled or reclaimed
  */
 export class SlotLeases {
   readonly #byUrl = new Map<string, OriginTicket[]>();
@@ -20,7 +21,7 @@ export class SlotLeases {
     object,
     { readonly key: string; readonly ticket: OriginTicket }
   >();
-  /** The policy as the HTTP client sees it: `schedule` uses a lent slot when there is one. */
+  /** The policy as the HTTP client sees it: `enter` hands out a lent slot when there is one. */
   readonly policy: RobotsPolicy;
 
   constructor(policy: RobotsPolicy) {
@@ -89,7 +90,7 @@ export class SlotLeases {
       list.splice(at, 1);
       if (list.length === 0) this.#byUrl.delete(key);
     }
-    // Releasing a slot that was used (and so already given back) is a no-op.
+    // A slot handed to the HTTP client is the client's to give back: then this is a no-op.
     ticket.release();
   }
 
@@ -135,60 +136,84 @@ function originOf(url: string | URL): string | undefined {
 }
 
 /**
- * `policy` with `schedule` running a task in a lent slot when one is waiting for its URL.
- * Otherwise (a redirect hop, a `sendRequest`) the task waits in the policy's queue for a slot of
- * its own, but takes a slot granted to the manager for the same origin if one is there or comes
+ * The hop at `url` in a slot `ticket` was granted for. A slot granted for exactly this URL is
+ * the policy's whole answer (admitted, paced, re-checked). One granted for another URL of the
+ * same origin (a redirect hop, or a request that moved up its origin's line) carries only the
+ * pacing: the hop is admitted by the policy's own gate, unpaced, before it goes out.
+ */
+function inTicket(
+  policy: RobotsPolicy,
+  url: string | URL,
+  ticket: OriginTicket,
+  options: EnterOptions | undefined,
+): HopSlot | Promise<HopSlot> {
+  const paced = ticket.claim();
+  if (paced === undefined) return policy.enter(url, options);
+  if (paced.url.href === keyOf(url) && options?.redirectedFrom === undefined) return paced;
+  const combine = (admitted: HopSlot): HopSlot => ({
+    url: admitted.url,
+    noteResponse: (status, headers) => paced.noteResponse(status, headers),
+    release: () => {
+      admitted.release();
+      paced.release();
+    },
+  });
+  const admitted = policy.enter(url, { ...options, paced: false });
+  if (!isPending(admitted)) return combine(admitted);
+  return Promise.resolve(admitted).then(combine, (error: unknown) => {
+    paced.release();
+    throw error;
+  });
+}
+
+/**
+ * `policy` with `enter` handing out a lent slot for the first hop of the request it was lent
+ * for. Otherwise (a redirect hop, a `sendRequest`) the hop enters the policy for a slot of its
+ * own, but takes a slot granted to the manager for the same origin if one is there or comes
  * first: a hop belongs to a request already running, and must never wait for a slot held for a
  * request that waits for a crawler task. Everything else is the policy's.
  */
 function leasingView(policy: RobotsPolicy, leases: LeaseAccess): RobotsPolicy {
-  const schedule = <T>(
-    url: string | URL,
-    task: (signal: AbortSignal) => Promise<T>,
-    options?: CheckOptions,
-  ): Promise<T> => {
-    const lent = leases.take(url);
-    if (lent !== undefined) return lent.run(task, options?.signal);
+  const enter = (url: string | URL, options?: EnterOptions): HopSlot | Promise<HopSlot> => {
+    if (options?.paced === false) return policy.enter(url, options);
+    const lent = options?.redirectedFrom === undefined ? leases.take(url) : undefined;
+    if (lent !== undefined) return inTicket(policy, url, lent, options);
     const origin = originOf(url);
-    if (origin === undefined) return policy.schedule(url, task, options);
+    if (origin === undefined) return policy.enter(url, options);
     const ready = leases.steal(origin);
-    if (ready !== undefined) return ready.run(task, options?.signal);
-    return new Promise<T>((resolve, reject) => {
-      let started = false;
-      const mine = new AbortController();
-      const signal =
-        options?.signal === undefined
-          ? mine.signal
-          : AbortSignal.any([mine.signal, options.signal]);
+    if (ready !== undefined) return inTicket(policy, url, ready, options);
+    const mine = new AbortController();
+    const signal =
+      options?.signal === undefined ? mine.signal : AbortSignal.any([mine.signal, options.signal]);
+    const own = policy.enter(url, { ...options, signal });
+    if (!isPending(own)) return own;
+    return new Promise<HopSlot>((resolve, reject) => {
+      let settled = false;
       const leave = leases.wait(origin, (ticket) => {
-        if (started) return false;
-        started = true;
+        if (settled) return false;
+        settled = true;
         mine.abort(new DOMException('a granted slot came first', 'AbortError'));
-        ticket.run(task, options?.signal).then(resolve, reject);
+        Promise.resolve(inTicket(policy, url, ticket, options)).then(resolve, reject);
         return true;
       });
-      policy
-        .schedule(
-          url,
-          (slot) => {
-            started = true;
-            leave();
-            return task(slot);
-          },
-          { signal },
-        )
-        .then(
-          (value) => {
-            leave();
-            resolve(value);
-          },
-          (error: unknown) => {
-            leave();
-            // Lost the race to a granted slot: that one settles the promise.
-            if (mine.signal.aborted && options?.signal?.aborted !== true) return;
-            reject(error instanceof Error ? error : new Error(String(error)));
-          },
-        );
+      Promise.resolve(own).then(
+        (slot) => {
+          leave();
+          // A granted slot was offered first: this one is not needed.
+          if (settled) slot.release();
+          else {
+            settled = true;
+            resolve(slot);
+          }
+        },
+        (error: unknown) => {
+          leave();
+          // Lost the race to a granted slot: that one settles the promise.
+          if (settled) return;
+          settled = true;
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
     });
   };
   return {
@@ -212,7 +237,8 @@ function leasingView(policy: RobotsPolicy, leases: LeaseAccess): RobotsPolicy {
     explain: (url, options) => policy.explain(url, options),
     peek: (url) => policy.peek(url),
     prefetch: (origins, options) => policy.prefetch(origins, options),
-    schedule,
+    enter,
+    schedule: (url, task, options) => policy.schedule(url, task, options),
     noteResponse: (url, status, headers) => policy.noteResponse(url, status, headers),
     directives: (lines, metaRules) => policy.directives(lines, metaRules),
     forget: (origin) => policy.forget(origin),
