@@ -79,7 +79,7 @@ const crawler = new CheerioCrawler(
     },
     {
       config,
-      noindex: 'skip', // noindex pages are fetched but not handed to the request handler
+      noindex: 'reject', // noindex pages are fetched but not handed to the request handler
       // The adapter's events say why, down to the robots.txt line.
       onEvent: (event) => {
         if (event.type === 'request-skipped') {

@@ -185,7 +185,7 @@ describe('the adapter composes with what the crawler options already have', () =
 describe('options are validated once, naming the bad one', () => {
   const optionError = (options: PoliteCrawleeOptions, crawlerOptions: object = {}): unknown => {
     try {
-      politeCrawlee(run.policy, crawlerOptions, options);
+      politeCrawlee<object>(run.policy, crawlerOptions, options);
     } catch (error) {
       return error;
     }

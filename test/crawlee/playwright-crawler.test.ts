@@ -43,6 +43,9 @@ beforeAll(async () => {
       '<img src="/private/in-popup.png"><script>location.href = "/private/popup-nav"</script>',
     ),
     '/plain-page': html('<p>plain</p>'),
+    '/old': { status: 302, headers: { location: '/dir/page' } },
+    '/dir/page': html('<a href="child">relative</a>'),
+    '/dir/child': html('<p>child</p>'),
     '/tagged': {
       headers: [
         ['content-type', 'text/html'],
@@ -120,24 +123,71 @@ describe('PlaywrightCrawler with the Playwright gate', () => {
     expect(tagged?.noarchive).toBe(true);
   });
 
-  it('refuses to browse ungated: without the browser option, requests fail before navigating', async () => {
+  it('after a redirect, request.loadedUrl is the final URL: enqueueLinks resolves relative links against it', async () => {
     run = newRun();
-    const errors: string[] = [];
+    const loaded = new Map<string, string | undefined>();
     const crawler = new PlaywrightCrawler(
       politeCrawlee(
         run.policy,
         {
           ...browserOptions,
-          maxRequestRetries: 0,
-          requestHandler: () => undefined,
-          failedRequestHandler: (_context, error) => {
-            errors.push(error.message);
+          requestHandler: async (context) => {
+            loaded.set(new URL(context.request.url).pathname, context.request.loadedUrl);
+            await context.enqueueLinks();
           },
         },
-        { config: run.config },
+        { browser: createPlaywrightGate({ policy: run.policy }), config: run.config },
       ),
       run.config,
     );
+    await crawler.run([`${site.origin}/old`]);
+
+    expect(loaded.get('/old')).toBe(`${site.origin}/dir/page`);
+    // As CheerioCrawler (and PlaywrightCrawler without the gate) would: /dir/child, not /child.
+    expect(loaded.has('/dir/child')).toBe(true);
+    expect(site.hits('/child')).toHaveLength(0);
+    expect(site.hits('/dir/child')).toHaveLength(1);
+  });
+
+  it('a browser crawler without the browser option fails at the politeCrawlee call, and does not compile', () => {
+    run = newRun();
+    const options = { ...browserOptions, requestHandler: () => undefined };
+    const withoutGate = { config: run.config };
+    const thrown = (build: () => unknown): unknown => {
+      try {
+        build();
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    const refusal = { code: 'ERR_ROBOTS_INVALID_OPTION', option: 'browser' };
+    const withoutBrowser = () =>
+      // @ts-expect-error -- a browser crawler's adapter options need `browser`
+      new PlaywrightCrawler(politeCrawlee(run.policy, options, withoutGate));
+    const withoutAdapterOptions = () =>
+      // @ts-expect-error -- and so the adapter options cannot be left out
+      new PlaywrightCrawler(politeCrawlee(run.policy, options));
+    expect(thrown(withoutBrowser)).toMatchObject(refusal);
+    expect(thrown(withoutAdapterOptions)).toMatchObject(refusal);
+  });
+
+  it('refuses to browse ungated: options that do not look like a browser crawler’s still fail before navigating', async () => {
+    run = newRun();
+    const errors: string[] = [];
+    // Options the adapter cannot tell from an HTTP crawler's (the browser ones are added after).
+    const polite = politeCrawlee<object>(
+      run.policy,
+      {
+        maxRequestRetries: 0,
+        requestHandler: () => undefined,
+        failedRequestHandler: (_context: unknown, error: Error) => {
+          errors.push(error.message);
+        },
+      },
+      { config: run.config },
+    );
+    const crawler = new PlaywrightCrawler({ ...polite, ...browserOptions }, run.config);
     await crawler.run([`${site.origin}/next`]);
     expect(site.paths().filter((path) => path !== '/favicon.ico')).toEqual(['/robots.txt']);
     expect(errors).toHaveLength(1);

@@ -134,6 +134,8 @@ describe('redirects are checked hop by hop', () => {
     expect(isRobotsDeniedError(error)).toBe(true);
     expect(isRobotsDeniedError(error) && error.reason).toBe('redirect-disallowed');
     expect(isRobotsDeniedError(error) && error.url).toBe(`${site.origin}/private/target`);
+    // Crawlee logs a failed request with its error's stack: a refusal's is its one line.
+    expect((error as Error).stack).toBe(`RobotsDeniedError: ${(error as Error).message}`);
 
     expect(run.skipped).toEqual(
       expect.arrayContaining([
@@ -200,20 +202,31 @@ describe('the directives of each page', () => {
     expect(robots.get('/plain')?.directives.rules).toEqual([]);
   });
 
-  it("with noindex: 'skip', noindex pages are fetched but not handed to the handler", async () => {
-    const { crawler } = await crawl(['/noindex', '/header-noindex', '/plain', '/tagged'], {
-      noindex: 'skip',
-      now: () => Date.UTC(2031, 0, 1), // past the unavailable_after of /tagged
-    });
-    expect(run.handled).toEqual(['/plain']);
-    expect(site.hits('/noindex')).toHaveLength(1);
-    expect(crawler.stats.state.requestsFinished).toBe(4);
-    expect(
-      run.events
-        .filter((event) => event.type === 'noindex-skipped')
-        .map((event) => new URL(event.url).pathname)
-        .sort(),
-    ).toEqual(['/header-noindex', '/noindex', '/tagged']);
+  it.each(['reject', 'skip'] as const)(
+    "with noindex: '%s' (fetch's word, or its deprecated alias), noindex pages are fetched but not handed to the handler",
+    async (noindex) => {
+      const { crawler } = await crawl(['/noindex', '/header-noindex', '/plain', '/tagged'], {
+        noindex,
+        now: () => Date.UTC(2031, 0, 1), // past the unavailable_after of /tagged
+      });
+      expect(run.handled).toEqual(['/plain']);
+      expect(site.hits('/noindex')).toHaveLength(1);
+      expect(crawler.stats.state.requestsFinished).toBe(4);
+      expect(
+        run.events
+          .filter((event) => event.type === 'noindex-skipped')
+          .map((event) => new URL(event.url).pathname)
+          .sort(),
+      ).toEqual(['/header-noindex', '/noindex', '/tagged']);
+    },
+  );
+
+  it("with noindex: 'annotate' (the default, or its deprecated alias 'handle'), the handler gets them", async () => {
+    await crawl(['/noindex', '/plain'], { noindex: 'handle' });
+    expect(run.handled.sort()).toEqual(['/noindex', '/plain']);
+    await run.policy.close();
+    await crawl(['/noindex', '/plain'], { noindex: 'annotate' });
+    expect(run.handled.sort()).toEqual(['/noindex', '/plain']);
   });
 
   it('finds a meta that ends at maxHeadBytes, not one byte past it', async () => {

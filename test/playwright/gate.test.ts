@@ -173,8 +173,13 @@ describe('redirect chains, hop by hop', () => {
     const robots = await gate.robots(response!);
     expect(robots.url).toBe(`${site.origin}/final`);
     expect(robots.redirects).toEqual([`${site.origin}/r2`, `${site.origin}/final`]);
-    // The browser was handed the final response for the URL it asked for (see the README).
+    // The browser was handed the final response for the URL it asked for (see the README):
+    // page.url() and response.url() are the first URL, the helper has the final one.
     expect(page.url()).toBe(`${site.origin}/r1`);
+    expect(response!.url()).toBe(`${site.origin}/r1`);
+    expect(response!.request().redirectedFrom()).toBeNull();
+    expect(await page.evaluate('document.baseURI')).toBe(`${site.origin}/r1`);
+    expect(robots.status).toBe(200);
   });
 
   it('turns a POST answered 303 into a GET without body; 307 keeps method and body', async () => {

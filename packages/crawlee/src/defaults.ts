@@ -6,10 +6,27 @@ import { DEFAULTS as FETCH_DEFAULTS } from '@polite-crawler/fetch';
  * politeCrawlee(policy, options, { maxRedirects: DEFAULTS.maxRedirects / 2 });
  */
 export const DEFAULTS = Object.freeze({
-  noindex: 'handle',
+  noindex: 'annotate',
   userAgent: 'policy',
   /** Redirect hops an HTTP request follows, each gated by its own origin's robots.txt. */
   maxRedirects: FETCH_DEFAULTS.maxRedirects,
   /** Bytes of an HTML body scanned for robots metas in `<head>`. */
   maxHeadBytes: FETCH_DEFAULTS.maxHeadBytes,
+  /** Requests an HTTP crawler's queue holds back while their origins cannot take them yet. */
+  maxWaitingRequests: 1_000,
+  /**
+   * Skipped URLs remembered so that each is reported once (log line, event, `onSkippedRequest`)
+   * however many pages link to it; past it, the oldest are forgotten (and may be reported again).
+   */
+  maxRememberedSkips: 10_000,
 } as const);
+
+/**
+ * The accepted range of each numeric option that is the adapter's own (the others are
+ * `@polite-crawler/fetch`'s `OPTION_BOUNDS`).
+ * @example
+ * const [min, max] = CRAWLEE_OPTION_BOUNDS.maxWaitingRequests; // 1, 100000
+ */
+export const CRAWLEE_OPTION_BOUNDS = Object.freeze({
+  maxWaitingRequests: [1, 100_000] as const,
+});

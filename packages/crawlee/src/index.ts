@@ -1,9 +1,16 @@
 export { DEFAULTS } from './defaults.js';
 export { politeCrawlee, robotsOf } from './polite-crawlee.js';
-export type { CrawlerOptionsLike } from './polite-crawlee.js';
+export type {
+  AdapterOptionsArgs,
+  BrowserCrawleeOptions,
+  CrawlerOptionsLike,
+  CrawlerOptionsUnknown,
+} from './polite-crawlee.js';
 export type {
   BrowserGate,
   CrawleeEvent,
+  DeprecatedNoindexHandling,
+  NoindexHandling,
   NoindexSkippedEvent,
   PageRobots,
   PoliteCrawleeOptions,

@@ -17,11 +17,41 @@ import type { HttpContextLike } from './page-robots.js';
 import { CRAWLEE_REQUEST, PoliteHttpClient } from './polite-http-client.js';
 import type { HttpNavigation } from './polite-http-client.js';
 import { PoliteRequestManager } from './polite-request-manager.js';
+import type { RequestPacer } from './polite-request-manager.js';
+import { takeTicket } from './origin-ticket.js';
+import { SlotLeases } from './slot-leases.js';
+import { ReportedSkips } from './reported-skips.js';
+import { DEFAULTS } from './defaults.js';
 import { resolveCrawleeOptions } from './resolve-options.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
-import type { CrawleeEvent, PageRobots, PoliteCrawleeOptions } from './types.js';
+import type { BrowserGate, CrawleeEvent, PageRobots, PoliteCrawleeOptions } from './types.js';
 
 type Hook = (context: never, options: never) => unknown;
+
+/**
+ * The options type {@link politeCrawlee} falls back to when TypeScript cannot tell which
+ * crawler the options are for (the call is not written inside `new XCrawler(...)` and names no
+ * type): its one required property is the explanation, so the compiler error says what to do.
+ * @example
+ * const options = politeCrawlee<CheerioCrawlerOptions>(policy, { requestHandler });
+ */
+export interface CrawlerOptionsUnknown {
+  readonly 'politeCrawlee: write the call inside `new XCrawler(...)`, or name the crawler options type: politeCrawlee<CheerioCrawlerOptions>(policy, options)': never;
+}
+
+/**
+ * The adapter options of a browser crawler (`PlaywrightCrawler`): `browser` is required.
+ * @example
+ * const options: BrowserCrawleeOptions = { browser: createPlaywrightGate({ policy }) };
+ */
+export interface BrowserCrawleeOptions extends PoliteCrawleeOptions {
+  readonly browser: BrowserGate;
+}
+
+/** The third argument of {@link politeCrawlee}: required, with `browser`, for browser crawlers. */
+export type AdapterOptionsArgs<Options> = 'browserPoolOptions' extends keyof Options
+  ? [adapterOptionsWithBrowserGate: BrowserCrawleeOptions]
+  : [adapterOptions?: PoliteCrawleeOptions];
 
 /**
  * The crawler options the adapter reads or replaces. The options of `HttpCrawler`,
@@ -43,9 +73,14 @@ export interface CrawlerOptionsLike {
 
 /** The parts of a crawling context the adapter touches. */
 interface ContextLike extends HttpContextLike {
-  readonly request: { readonly url: string; noRetry: boolean; readonly skipNavigation?: boolean };
+  readonly request: {
+    readonly url: string;
+    noRetry: boolean;
+    loadedUrl?: string | undefined;
+    readonly skipNavigation?: boolean;
+  };
   readonly page?: unknown;
-  readonly crawler?: { readonly router?: (context: never) => unknown };
+  readonly crawler?: { readonly router?: (context: never) => unknown; readonly config?: unknown };
   robots?: PageRobots;
 }
 
@@ -104,11 +139,13 @@ async function openQueue(
  *   `onSkippedRequest` with reason `robotsTxt` — also when it was added by `enqueueLinks` or
  *   `addRequests` (requests whose robots.txt is already cached and disallows them are dropped
  *   when added).
- * - HTTP crawlers send every request through a polite HTTP client that waits for the origin's
- *   pacing slot, sends the policy's User-Agent and checks every redirect hop before requesting
- *   it; browser crawlers attach the Playwright gate (`options.browser`) to each page.
+ * - HTTP crawlers are paced through the queue: a request is handed to the crawler once its
+ *   origin grants it a pacing slot, so the wait never counts against Crawlee's timeouts; a polite
+ *   HTTP client sends it in that slot with the policy's User-Agent and checks every redirect hop
+ *   before requesting it. Browser crawlers attach the Playwright gate (`options.browser`) to
+ *   each page (and must be given it: the call throws otherwise).
  * - The directives of each page (Robots-Tag / X-Robots-Tag lines and `<head>` robots metas) are
- *   on `context.robots` (see {@link robotsOf}) in the request handler; `noindex: 'skip'` does
+ *   on `context.robots` (see {@link robotsOf}) in the request handler; `noindex: 'reject'` does
  *   not call the handler for noindex pages.
  *
  * Your own `preNavigationHooks`, `errorHandler`, `onSkippedRequest`, `requestHandler` (router
@@ -127,17 +164,34 @@ async function openQueue(
  * );
  * await crawler.run(['https://example.com/']);
  */
-export function politeCrawlee<Options extends CrawlerOptionsLike | undefined>(
+export function politeCrawlee<Options extends object | undefined = CrawlerOptionsUnknown>(
   policy: RobotsPolicy,
   // Inferred from where the result goes (`new CheerioCrawler(politeCrawlee(...))`, whose
   // parameter is optional: hence `| undefined`), so that the handlers get the crawler's own
-  // context types. Elsewhere, name the type: `politeCrawlee<CheerioCrawlerOptions>(...)`.
+  // context types. Elsewhere, name the type: `politeCrawlee<CheerioCrawlerOptions>(...)`;
+  // without either, the options type is `CrawlerOptionsUnknown`, whose one property says so.
   options: NoInfer<NonNullable<Options>>,
-  adapterOptions: PoliteCrawleeOptions = {},
+  // A browser crawler's options (they have `browserPoolOptions`) require `browser`.
+  ...adapterOptions: NoInfer<AdapterOptionsArgs<NonNullable<Options>>>
 ): NonNullable<Options> {
-  const resolved = resolveCrawleeOptions(policy, adapterOptions);
+  const resolved = resolveCrawleeOptions(policy, adapterOptions[0]);
   if (typeof options !== 'object' || options === null) {
     throw new RobotsInvalidOptionError('options', options, 'the crawler options object');
+  }
+  return politeOptions(resolved, options) as NonNullable<Options>;
+}
+
+/** Options keys only browser crawlers (`PlaywrightCrawler`, `PuppeteerCrawler`) have. */
+const BROWSER_CRAWLER_KEYS = ['browserPoolOptions', 'launchContext', 'headless', 'launcher'];
+
+function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptionsLike): object {
+  const { policy } = resolved;
+  if (resolved.browser === undefined && BROWSER_CRAWLER_KEYS.some((key) => key in options)) {
+    throw new RobotsInvalidOptionError(
+      'browser',
+      undefined,
+      "a gate from createPlaywrightGate({ policy }) (@polite-crawler/playwright): these are a browser crawler's options, and browsing ungated would bypass the policy",
+    );
   }
   if (options.respectRobotsTxtFile !== undefined && options.respectRobotsTxtFile !== false) {
     throw new RobotsInvalidOptionError(
@@ -160,12 +214,15 @@ export function politeCrawlee<Options extends CrawlerOptionsLike | undefined>(
   const userErrorHandler = options.errorHandler as
     ((context: ContextLike, error: unknown) => unknown) | undefined;
   const navigations = new WeakMap<object, HttpNavigation>();
+  const reported = new ReportedSkips(DEFAULTS.maxRememberedSkips);
 
   const skipped = async (
     url: string,
     decision: Decision,
     stage: 'queue' | 'fetch',
   ): Promise<void> => {
+    // Once per URL, however many pages link to it.
+    if (!reported.first(url)) return;
     log.info(`Skipped (robots.txt): ${url} (${describe(decision)})`);
     emit({ type: 'request-skipped', url, decision, stage });
     await userSkipped?.({ url, reason: 'robotsTxt' });
@@ -173,35 +230,75 @@ export function politeCrawlee<Options extends CrawlerOptionsLike | undefined>(
 
   const denied = async (url: string, error: RobotsDeniedError): Promise<void> => {
     if (error.reason !== 'redirect-disallowed') return;
-    log.info(`Redirect refused (robots.txt): ${url} → ${error.url} (${describe(error.decision)})`);
+    // A refusal is the policy working, not a bug: Crawlee logs a failed request's stack, and
+    // this one would only point into the adapter.
+    error.stack = `${error.name}: ${error.message}`;
+    log.info(
+      `Skipped (robots.txt): ${error.url}, the redirect target of ${url} (${describe(error.decision)})`,
+    );
     emit({ type: 'redirect-denied', url, error });
-    await userSkipped?.({ url: error.url, reason: 'robotsTxt' });
+    if (reported.first(error.url)) await userSkipped?.({ url: error.url, reason: 'robotsTxt' });
   };
 
-  const requestQueue = new PoliteRequestManager(() => openQueue(options, resolved), {
-    decide: async (url) => {
-      try {
-        return await policy.check(url);
-      } catch (error) {
-        if (isRobotsInvalidUrlError(error)) return undefined; // not http(s): robots.txt does not apply
-        throw error;
-      }
+  // HTTP crawlers are paced through the queue: a request is handed out once its origin grants
+  // it a slot, and the HTTP client sends it in that slot. (A browser crawler's requests are
+  // paced by the gate, inside the browser.)
+  const leases = resolved.browser === undefined ? new SlotLeases(policy) : undefined;
+  const pacer: RequestPacer | undefined =
+    leases === undefined
+      ? undefined
+      : {
+          ticket: (url) => takeTicket(policy, url),
+          lend: (request, ticket) => leases.lend(request, ticket),
+          settle: (request) => leases.settle(request),
+          offer: (origin, ticket) => leases.offer(origin, ticket),
+          maxWaitingRequests: resolved.maxWaitingRequests,
+        };
+
+  const requestQueue = new PoliteRequestManager(
+    () => openQueue(options, resolved),
+    {
+      decide: async (url) => {
+        try {
+          return await policy.check(url);
+        } catch (error) {
+          if (isRobotsInvalidUrlError(error)) return undefined; // not http(s): robots.txt does not apply
+          throw error;
+        }
+      },
+      peek: (url) => policy.peek(url),
+      skipped,
     },
-    peek: (url) => policy.peek(url),
-    skipped,
-  });
+    pacer,
+  );
+
+  leases?.stealFrom((origin) => requestQueue.stealReady(origin));
 
   const httpClient = new PoliteHttpClient({
-    options: resolved,
+    options: leases === undefined ? resolved : { ...resolved, policy: leases.policy },
     inner: options.httpClient ?? new GotScrapingHttpClient(),
     navigations,
     onRedirectDenied: async (_owner, error) => denied(error.originalUrl ?? '', error),
   });
 
+  // The first request shows the crawler's own Configuration: too late to open the queue with it
+  // (see the README), but a queue opened with another one is said out loud, once.
+  let configChecked = options.requestQueue !== undefined;
+  const checkConfig = (context: ContextLike): void => {
+    if (configChecked) return;
+    configChecked = true;
+    const own = context.crawler?.config;
+    if (own === undefined || own === resolved.config) return;
+    log.warning(
+      'The crawler has a Configuration of its own, but the adapter opened the default request queue with another one (the global one unless you pass { config }): give politeCrawlee the same one, politeCrawlee(policy, options, { config }), or pass a requestQueue',
+    );
+  };
+
   const preNavigation = async (
     context: ContextLike,
     navigationOptions: Record<PropertyKey, unknown>,
   ): Promise<void> => {
+    checkConfig(context);
     if (context.page !== undefined) {
       if (resolved.browser === undefined) {
         throw new Error(
@@ -230,9 +327,13 @@ export function politeCrawlee<Options extends CrawlerOptionsLike | undefined>(
     if (context.request.skipNavigation !== true) {
       const robots = await readRobots(context);
       context.robots = robots;
+      // The gate hands the browser the final response for the URL it asked for, so `page.url()`
+      // (which Crawlee copied into `loadedUrl`) is still the first URL after redirects: the
+      // crawler gets the final one, which `enqueueLinks` resolves relative links against.
+      if (context.page !== undefined && robots.url !== '') context.request.loadedUrl = robots.url;
       const { directives } = robots;
       if (
-        resolved.noindex === 'skip' &&
+        resolved.noindex === 'reject' &&
         (directives.noindex || isUnavailable(directives, resolved.now()))
       ) {
         log.info(`Not handled (noindex): ${context.request.url}`);
@@ -272,7 +373,7 @@ export function politeCrawlee<Options extends CrawlerOptionsLike | undefined>(
     requestHandler,
     errorHandler,
     ...(userSkipped === undefined ? {} : { onSkippedRequest: userSkipped }),
-  } as unknown as NonNullable<Options>;
+  };
 }
 
 /**

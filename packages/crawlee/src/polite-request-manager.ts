@@ -11,7 +11,9 @@ import type {
   Source,
 } from '@crawlee/core';
 
+import { isRobotsDeniedError } from '@polite-crawler/fetch';
 import type { Decision } from '@polite-crawler/fetch';
+import type { OriginTicket } from './origin-ticket.js';
 
 /** How the manager asks the policy and reports a skip. */
 export interface SkipGate {
@@ -24,6 +26,63 @@ export interface SkipGate {
   peek(url: string): Decision | undefined;
   /** Reports a skipped URL (Crawlee's `onSkippedRequest` with reason `robotsTxt`, the adapter's event). */
   skipped(url: string, decision: Decision, stage: 'queue' | 'fetch'): Promise<void>;
+}
+
+/**
+ * How the manager paces: it hands the crawler a request only once the request's origin has
+ * granted it a pacing slot, and lends that slot to the HTTP client that sends it.
+ */
+export interface RequestPacer {
+  /** Queues for a pacing slot of `url`'s origin. */
+  ticket(url: string): OriginTicket;
+  /** The crawler is about to get `request`: its HTTP request is sent in `ticket`'s slot. */
+  lend(request: Request, ticket: OriginTicket): void;
+  /** The crawler is done with `request` (handled or reclaimed): a slot it did not use goes back. */
+  settle(request: Request): void;
+  /**
+   * Offers a slot granted for `origin` to a hop of a running request that waits for one; `true`
+   * when it took it.
+   */
+  offer(origin: string, ticket: OriginTicket): boolean;
+  /** Requests held waiting for their origin, at most; past it the manager pulls no more. */
+  readonly maxWaitingRequests: number;
+}
+
+/** A request pulled from the queue, waiting for its origin. */
+interface Waiting {
+  readonly request: Request;
+  /** When it was pulled (wall clock, as the queue's locks are). */
+  readonly since: number;
+}
+
+/** An origin's line: the requests pulled for it, and its one place in the policy's queue. */
+interface Line {
+  readonly waiting: Waiting[];
+  ticket: OriginTicket | undefined;
+}
+
+/** A request whose origin granted it a slot (or that no longer waits for one), for the crawler. */
+interface Ready {
+  readonly request: Request;
+  /** The granted slot, until it is handed out with the request or given back unused. */
+  ticket: OriginTicket | undefined;
+}
+
+/** Crawlee locks a fetched request for `requestLockSecs` (at least 60 s): held ones go back well before. */
+const DEFAULT_LOCK_SECS = 60;
+
+function originOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lets every settled promise run its callbacks (a free slot is granted in microtasks). */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 type SourceLike = Source | string;
@@ -48,6 +107,14 @@ function isAsyncIterable(value: RequestsLike): value is AsyncIterable<SourceLike
  * robots.txt is already cached and disallows them are dropped when they are added
  * (`crawler.addRequests`, `enqueueLinks`); the others are decided when their turn comes.
  *
+ * With a pacer (HTTP crawlers), a request is handed out only when its origin can take it
+ * now: the request waits for its origin's pacing slot here, in the queue, not inside the
+ * crawler's navigation and request timeouts, and the crawler's concurrency goes to requests whose
+ * origins are ready. An origin has one place in the policy's queue at a time; the requests
+ * pulled behind it wait in its line, up to `maxWaitingRequests` in all. A request that has
+ * waited half of the queue's lock (`requestLockSecs`) is given back to the queue for later,
+ * so that its lock never runs out while it is held.
+ *
  * The inner manager is opened on first use, so that the crawler options can be built
  * synchronously.
  * @example
@@ -56,14 +123,25 @@ function isAsyncIterable(value: RequestsLike): value is AsyncIterable<SourceLike
 export class PoliteRequestManager implements IRequestManager {
   readonly #open: () => Promise<IRequestManager>;
   readonly #gate: SkipGate;
+  readonly #pacer: RequestPacer | undefined;
+  readonly #lines = new Map<string, Line>();
+  readonly #ready: Ready[] = [];
+  /** Requests pulled and not handed out yet (in lines or ready). */
+  #held = 0;
   #inner: IRequestManager | undefined;
   #opening: Promise<IRequestManager> | undefined;
   /** Set by Crawlee's constructor on `crawler.requestQueue`; applied to the inner queue. */
   #tuning: Record<string, number> = {};
 
-  constructor(open: () => Promise<IRequestManager>, gate: SkipGate) {
+  constructor(open: () => Promise<IRequestManager>, gate: SkipGate, pacer?: RequestPacer) {
     this.#open = open;
     this.#gate = gate;
+    this.#pacer = pacer;
+  }
+
+  /** Requests pulled from the queue that wait for their origin's slot or for the crawler. */
+  get waitingCount(): number {
+    return this.#held;
   }
 
   /**
@@ -108,11 +186,21 @@ export class PoliteRequestManager implements IRequestManager {
   }
 
   async isFinished(): Promise<boolean> {
-    return (await this.inner()).isFinished();
+    const inner = await this.inner();
+    await this.#giveBackOld(inner);
+    return this.#held === 0 && inner.isFinished();
   }
 
+  /**
+   * Whether the crawler has nothing to take now. Requests waiting for their origin do not
+   * count: the crawler asks again later (and is not finished while they wait).
+   */
   async isEmpty(): Promise<boolean> {
-    return (await this.inner()).isEmpty();
+    const inner = await this.inner();
+    await this.#giveBackOld(inner);
+    if (this.#ready.length > 0) return false;
+    if (this.#pacer !== undefined && this.#held >= this.#pacer.maxWaitingRequests) return true;
+    return inner.isEmpty();
   }
 
   async handledCount(): Promise<number> {
@@ -129,16 +217,167 @@ export class PoliteRequestManager implements IRequestManager {
 
   async fetchNextRequest<T extends Dictionary = Dictionary>(): Promise<Request<T> | null> {
     const inner = await this.inner();
+    const pacer = this.#pacer;
     for (;;) {
+      const ready = this.#ready.shift();
+      if (ready !== undefined) {
+        this.#held -= 1;
+        if (ready.ticket !== undefined) pacer?.lend(ready.request, ready.ticket);
+        return ready.request;
+      }
+      if (pacer !== undefined && this.#held >= pacer.maxWaitingRequests) return null;
       const request = await inner.fetchNextRequest<T>();
       if (request === null || request.skipNavigation) return request;
       const decision = await this.#gate.decide(request.url);
-      if (decision === undefined || decision.allowed) return request;
-      request.state = RequestState.SKIPPED;
-      request.noRetry = true;
-      await inner.markRequestHandled(request);
-      await this.#gate.skipped(request.url, decision, 'fetch');
+      if (decision !== undefined && !decision.allowed) {
+        request.state = RequestState.SKIPPED;
+        request.noRetry = true;
+        await inner.markRequestHandled(request);
+        await this.#gate.skipped(request.url, decision, 'fetch');
+        continue;
+      }
+      const origin = pacer === undefined ? undefined : originOf(request.url);
+      if (pacer === undefined || origin === undefined) return request;
+      const line = this.#lines.get(origin);
+      if (line !== undefined) {
+        // Behind the origin's place in the queue.
+        line.waiting.push({ request, since: Date.now() });
+        this.#held += 1;
+        continue;
+      }
+      // The origin's line exists from now on, so that requests of the same origin pulled by
+      // other crawler tasks while this one looks at its ticket queue behind it.
+      const ticket = pacer.ticket(request.url);
+      const mine: Line = { waiting: [{ request, since: Date.now() }], ticket };
+      this.#lines.set(origin, mine);
+      this.#held += 1;
+      await settle();
+      if (ticket.granted && mine.waiting[0]?.request === request) {
+        mine.waiting.shift();
+        this.#held -= 1;
+        const next = mine.waiting[0];
+        if (next === undefined) this.#lines.delete(origin);
+        else this.#await(origin, pacer.ticket(next.request.url));
+        pacer.lend(request, ticket);
+        return request;
+      }
+      // Not now: the request waits here, and the crawler gets one of a ready origin meanwhile.
+      this.#await(origin, ticket);
     }
+  }
+
+  /** Watches `origin`'s place in the queue: when granted, its first waiting request is ready. */
+  #await(origin: string, ticket: OriginTicket): void {
+    const line = this.#lines.get(origin);
+    if (line === undefined) {
+      ticket.release();
+      return;
+    }
+    line.ticket = ticket;
+    ticket.ready.then(
+      () => {
+        line.ticket = undefined;
+        // A running request's redirect hop goes first: it holds a crawler task already.
+        if (line.waiting.length > 0 && this.#pacer?.offer(origin, ticket) === true) {
+          this.#await(origin, this.#pacer.ticket(line.waiting[0]!.request.url));
+          return;
+        }
+        const first = line.waiting.shift();
+        if (first === undefined) {
+          // Everything waiting went back to the queue meanwhile.
+          this.#lines.delete(origin);
+          ticket.release();
+          return;
+        }
+        const ready: Ready = { request: first.request, ticket };
+        this.#ready.push(ready);
+        // A crawler that stops taking requests (stopped, `maxRequestsPerCrawl` reached) must not
+        // keep the origin's slot from everything else that shares the policy: a granted slot not
+        // taken within half of the queue's lock goes back (the request is then paced by the HTTP
+        // client, if it is ever taken).
+        setTimeout(() => {
+          if (ready.ticket === undefined || !this.#ready.includes(ready)) return;
+          ready.ticket.release();
+          ready.ticket = undefined;
+        }, this.#holdMillis()).unref();
+        const next = line.waiting[0];
+        if (next === undefined) this.#lines.delete(origin);
+        else if (this.#pacer !== undefined)
+          this.#await(origin, this.#pacer.ticket(next.request.url));
+      },
+      (error: unknown) => {
+        line.ticket = undefined;
+        const refused = isRobotsDeniedError(error)
+          ? line.waiting.findIndex(({ request }) => request.url === ticket.url)
+          : -1;
+        if (refused !== -1) {
+          // The rules in force after the wait refuse the URL the slot was asked for: its request
+          // goes to the crawler without a slot (the HTTP client's gate refuses and reports it);
+          // the rest of the line asks again.
+          const [{ request }] = line.waiting.splice(refused, 1) as [Waiting];
+          this.#ready.push({ request, ticket: undefined });
+          const next = line.waiting[0];
+          if (next === undefined) this.#lines.delete(origin);
+          else if (this.#pacer !== undefined)
+            this.#await(origin, this.#pacer.ticket(next.request.url));
+          return;
+        }
+        // The wait failed (the policy closed): nothing left to wait for; the HTTP client reports it.
+        this.#lines.delete(origin);
+        for (const { request } of line.waiting.splice(0)) {
+          this.#ready.push({ request, ticket: undefined });
+        }
+      },
+    );
+  }
+
+  /**
+   * Takes the granted slot of a ready request of `origin` the crawler has not taken yet, for a
+   * hop of a running request; the ready request goes back to the head of its origin's line.
+   */
+  stealReady(origin: string): OriginTicket | undefined {
+    const at = this.#ready.findIndex(
+      (ready) => ready.ticket !== undefined && originOf(ready.request.url) === origin,
+    );
+    const ready = this.#ready[at];
+    if (ready === undefined || ready.ticket === undefined || this.#pacer === undefined) {
+      return undefined;
+    }
+    const { ticket } = ready;
+    this.#ready.splice(at, 1);
+    const line = this.#lines.get(origin);
+    const waiting: Waiting = { request: ready.request, since: Date.now() };
+    if (line === undefined) {
+      this.#lines.set(origin, { waiting: [waiting], ticket: undefined });
+      this.#await(origin, this.#pacer.ticket(ready.request.url));
+    } else {
+      line.waiting.unshift(waiting);
+    }
+    return ticket;
+  }
+
+  /** How long a request (or a granted slot) is held for the crawler: half of the queue's lock. */
+  #holdMillis(): number {
+    return ((this.#tuning.requestLockSecs ?? DEFAULT_LOCK_SECS) * 1_000) / 2;
+  }
+
+  /**
+   * Gives requests held for half of their lock back to the queue (they are pulled again
+   * later), so that a long wait never lets the lock run out while this manager holds them.
+   */
+  async #giveBackOld(inner: IRequestManager): Promise<void> {
+    if (this.#held === 0) return;
+    const oldest = Date.now() - this.#holdMillis();
+    const back: Request[] = [];
+    for (const line of this.#lines.values()) {
+      for (let first = line.waiting[0]; first !== undefined && first.since <= oldest;) {
+        line.waiting.shift();
+        back.push(first.request);
+        first = line.waiting[0];
+      }
+    }
+    this.#held -= back.length;
+    for (const request of back) await inner.reclaimRequest(request);
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Request> {
@@ -150,6 +389,7 @@ export class PoliteRequestManager implements IRequestManager {
   }
 
   async markRequestHandled(request: Request): Promise<RequestQueueOperationInfo | void | null> {
+    this.#pacer?.settle(request);
     return (await this.inner()).markRequestHandled(request);
   }
 
@@ -157,6 +397,7 @@ export class PoliteRequestManager implements IRequestManager {
     request: Request,
     options?: RequestQueueOperationOptions,
   ): Promise<RequestQueueOperationInfo | null> {
+    this.#pacer?.settle(request);
     return (await this.inner()).reclaimRequest(request, options);
   }
 

@@ -7,17 +7,26 @@ import {
   robotsPolicyOption,
 } from '@polite-crawler/fetch/internal';
 import type { RobotsPolicy } from '@polite-crawler/fetch';
-import { DEFAULTS } from './defaults.js';
-import type { BrowserGate, CrawleeEvent, PoliteCrawleeOptions } from './types.js';
+import { CRAWLEE_OPTION_BOUNDS, DEFAULTS } from './defaults.js';
+import type { BrowserGate, CrawleeEvent, NoindexHandling, PoliteCrawleeOptions } from './types.js';
+
+/** The deprecated names of `noindex` values mapped onto fetch's. */
+const NOINDEX_ALIASES: Readonly<Record<NoindexHandling | 'handle' | 'skip', NoindexHandling>> = {
+  annotate: 'annotate',
+  reject: 'reject',
+  handle: 'annotate',
+  skip: 'reject',
+};
 
 /** Adapter options after validation, every default applied. */
 export interface ResolvedCrawleeOptions {
   readonly policy: RobotsPolicy;
-  readonly noindex: 'handle' | 'skip';
+  readonly noindex: NoindexHandling;
   readonly browser: BrowserGate | undefined;
   readonly userAgent: 'policy' | 'keep';
   readonly maxRedirects: number;
   readonly maxHeadBytes: number;
+  readonly maxWaitingRequests: number;
   readonly config: Configuration;
   readonly now: () => number;
   readonly onEvent: ((event: CrawleeEvent) => void) | undefined;
@@ -26,7 +35,7 @@ export interface ResolvedCrawleeOptions {
 /**
  * Validates the policy and {@link PoliteCrawleeOptions} once, naming the bad option, and applies defaults.
  * @example
- * resolveCrawleeOptions(policy, { noindex: 'skip' }).maxRedirects; // 20
+ * resolveCrawleeOptions(policy, { noindex: 'reject' }).maxRedirects; // 20
  */
 export function resolveCrawleeOptions(
   policy: RobotsPolicy,
@@ -51,7 +60,15 @@ export function resolveCrawleeOptions(
   const onEvent = functionOption('onEvent', options.onEvent);
   return {
     policy,
-    noindex: oneOfOption('noindex', options.noindex, ['handle', 'skip'], DEFAULTS.noindex),
+    noindex:
+      NOINDEX_ALIASES[
+        oneOfOption(
+          'noindex',
+          options.noindex,
+          ['annotate', 'reject', 'handle', 'skip'],
+          DEFAULTS.noindex,
+        )
+      ],
     browser,
     userAgent: oneOfOption('userAgent', options.userAgent, ['policy', 'keep'], DEFAULTS.userAgent),
     maxRedirects: integerOption(
@@ -65,6 +82,12 @@ export function resolveCrawleeOptions(
       options.maxHeadBytes,
       OPTION_BOUNDS.maxHeadBytes,
       DEFAULTS.maxHeadBytes,
+    ),
+    maxWaitingRequests: integerOption(
+      'maxWaitingRequests',
+      options.maxWaitingRequests,
+      CRAWLEE_OPTION_BOUNDS.maxWaitingRequests,
+      DEFAULTS.maxWaitingRequests,
     ),
     config: options.config ?? Configuration.getGlobalConfig(),
     now,

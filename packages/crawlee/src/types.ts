@@ -1,7 +1,7 @@
 /**
  * Public types of @polite-crawler/crawlee.
  */
-import type { Configuration } from '@crawlee/core';
+import type { Configuration, Dictionary } from '@crawlee/core';
 import type { Decision, RobotsDeniedError, RobotsDirectives } from '@polite-crawler/fetch';
 
 /**
@@ -66,7 +66,7 @@ export interface RedirectDeniedEvent {
 }
 
 /**
- * With `noindex: 'skip'`, a page was fetched but not handed to the request handler.
+ * With `noindex: 'reject'`, a page was fetched but not handed to the request handler.
  * @example
  * onEvent: (e) => e.type === 'noindex-skipped' && console.log('not indexed:', e.url)
  */
@@ -85,18 +85,34 @@ export interface NoindexSkippedEvent {
 export type CrawleeEvent = RequestSkippedEvent | RedirectDeniedEvent | NoindexSkippedEvent;
 
 /**
+ * What a noindex page does: the values of `@polite-crawler/fetch`'s `noindex` option.
+ * @example
+ * const noindex: NoindexHandling = 'reject';
+ */
+export type NoindexHandling = 'annotate' | 'reject';
+
+/**
+ * @deprecated Use `'annotate'` (for `'handle'`) or `'reject'` (for `'skip'`).
+ * @example
+ * politeCrawlee(policy, options, { noindex: 'reject' }); // was 'skip'
+ */
+export type DeprecatedNoindexHandling = 'handle' | 'skip';
+
+/**
  * Options of {@link politeCrawlee}. Every default is in `DEFAULTS`.
  * @example
- * politeCrawlee(policy, crawlerOptions, { noindex: 'skip', config });
+ * politeCrawlee(policy, crawlerOptions, { noindex: 'reject', config });
  */
 export interface PoliteCrawleeOptions {
   /**
-   * What a page whose directives say `noindex` (or whose `unavailable_after` has passed) does:
-   * `'handle'` hands it to the request handler with `context.robots.directives.noindex` set;
-   * `'skip'` does not call the handler (the request still counts as finished: it was fetched).
-   * @default 'handle'
+   * What a page whose directives say `noindex` (or whose `unavailable_after` has passed) does,
+   * in the words of `@polite-crawler/fetch`'s option of the same name:
+   * `'annotate'` hands it to the request handler with `context.robots.directives.noindex` set;
+   * `'reject'` does not call the handler (the request still counts as finished: it was fetched).
+   * `'handle'` and `'skip'` are the earlier names of the same two (deprecated, still accepted).
+   * @default 'annotate'
    */
-  readonly noindex?: 'handle' | 'skip';
+  readonly noindex?: NoindexHandling | DeprecatedNoindexHandling;
   /**
    * The browser integration for `PlaywrightCrawler`: `createPlaywrightGate({ policy })` from
    * `@polite-crawler/playwright`. Required for browser crawlers (a browser crawler without it
@@ -122,6 +138,13 @@ export interface PoliteCrawleeOptions {
    */
   readonly maxHeadBytes?: number;
   /**
+   * HTTP crawlers: requests pulled from the queue and held back while their origin cannot take
+   * them yet (each waits for its origin's pacing slot in the queue, never inside Crawlee's
+   * timeouts). Past it, the crawler takes nothing new until one is handed out.
+   * @default 1000
+   */
+  readonly maxWaitingRequests?: number;
+  /**
    * The Crawlee configuration the default request queue is opened with, when the crawler
    * options name no `requestQueue`/`requestManager`. Pass the same one you give the crawler.
    * @default Configuration.getGlobalConfig()
@@ -131,4 +154,17 @@ export interface PoliteCrawleeOptions {
   readonly now?: () => number;
   /** Called synchronously with one state object per event; exceptions are swallowed. */
   readonly onEvent?: (event: CrawleeEvent) => void;
+}
+
+// Crawlee's crawling contexts get the `robots` field (the type parameters are Crawlee's own: every
+// declaration of an interface must have the same ones).
+declare module '@crawlee/core' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface CrawlingContext<Crawler = unknown, UserData extends Dictionary = Dictionary> {
+    /**
+     * Set by `politeCrawlee` before the request handler runs: the robots directives of the page
+     * (see `robotsOf`). `undefined` for a `skipNavigation` request or outside a polite crawler.
+     */
+    robots?: PageRobots;
+  }
 }

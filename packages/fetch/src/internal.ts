@@ -12,4 +12,5 @@ export { systemClock } from './time/clock.js';
 export { readCapped } from './transport/body-reader.js';
 export type { CappedBody } from './transport/body-reader.js';
 export { walkRedirects } from './redirects/redirect-walker.js';
+export { isPending } from './pacing/pacer.js';
 export type { RedirectWalk, WalkHop, WalkResult } from './redirects/redirect-walker.js';

@@ -108,8 +108,10 @@ export interface NavigationRobots {
   /** Robots-Tag / X-Robots-Tag lines and robots metas, for the policy's product token. */
   readonly directives: RobotsDirectives;
   /**
-   * The URL of the response: the last redirect target when the gate followed redirects.
-   * (The page itself still reports the URL it asked for: see the README.)
+   * The final URL of the navigation: the last redirect target when the gate followed redirects,
+   * else the URL asked for. The one place it is known: after a gated redirect chain,
+   * `page.url()` and `response.url()` are still the first URL (the browser was handed the final
+   * response for the URL it asked for). See the README's "URLs after a redirect".
    */
   readonly url: string;
   /** Redirect targets followed, in order (empty without redirects or without the gate). */

@@ -1,0 +1,247 @@
+import type { EnterOptions, HopSlot, RobotsPolicy } from '@polite-crawler/fetch';
+import { isPending } from '@polite-crawler/fetch/internal';
+import type { OriginTicket } from './origin-ticket.js';
+
+/**
+ * The pacing slots the request manager obtained for the requests it handed to the crawler,
+ * waiting to be used by the HTTP client. A slot is lent for one exact URL (the request's) and
+ * used by the first request for that URL the client sends; one never used is given back when
+ * the crawler is done with its request.
+ * @example
+ * leases.lend(request, ticket);              // the manager, handing `request` out
+ * const slot = await leases.policy.enter(url); // the HTTP client's first hop: the lent slot
+ * leases.settle(request);                    // the manager, when the request is handled or reclaimed
+ */
+export class SlotLeases {
+  readonly #byUrl = new Map<string, OriginTicket[]>();
+  /** Hops inside a navigation waiting for a slot of an origin (oldest first): offered granted slots. */
+  readonly #hops = new Map<string, Array<(ticket: OriginTicket) => boolean>>();
+  #steal: (origin: string) => OriginTicket | undefined = () => undefined;
+  readonly #byRequest = new WeakMap<
+    object,
+    { readonly key: string; readonly ticket: OriginTicket }
+  >();
+  /** The policy as the HTTP client sees it: `enter` hands out a lent slot when there is one. */
+  readonly policy: RobotsPolicy;
+
+  constructor(policy: RobotsPolicy) {
+    this.policy = leasingView(policy, {
+      take: (url) => this.#take(url),
+      steal: (origin) => this.#steal(origin),
+      wait: (origin, accept) => this.#wait(origin, accept),
+    });
+  }
+
+  /**
+   * Where a hop inside a navigation takes a slot granted for a request the crawler has not
+   * taken yet (the manager's ready requests): the hop's request is already running, and would
+   * otherwise wait for a slot held for a request that may need its crawler task.
+   */
+  stealFrom(steal: (origin: string) => OriginTicket | undefined): void {
+    this.#steal = steal;
+  }
+
+  /**
+   * Offers a slot granted to the manager to the oldest hop of `origin` waiting inside a
+   * navigation; `false` when there is none (the slot stays the manager's).
+   */
+  offer(origin: string, ticket: OriginTicket): boolean {
+    const waiting = this.#hops.get(origin);
+    while (waiting !== undefined && waiting.length > 0) {
+      const accept = waiting.shift()!;
+      if (waiting.length === 0) this.#hops.delete(origin);
+      if (accept(ticket)) return true;
+    }
+    return false;
+  }
+
+  /** Registers a waiting hop; returns the function that unregisters it. */
+  #wait(origin: string, accept: (ticket: OriginTicket) => boolean): () => void {
+    const list = this.#hops.get(origin);
+    if (list === undefined) this.#hops.set(origin, [accept]);
+    else list.push(accept);
+    return () => {
+      const current = this.#hops.get(origin);
+      const at = current?.indexOf(accept) ?? -1;
+      if (current === undefined || at === -1) return;
+      current.splice(at, 1);
+      if (current.length === 0) this.#hops.delete(origin);
+    };
+  }
+
+  /** Lends `ticket`'s granted slot to the next request sent for `request.url`. */
+  lend(request: { readonly url: string }, ticket: OriginTicket): void {
+    const key = keyOf(request.url);
+    const list = this.#byUrl.get(key);
+    if (list === undefined) this.#byUrl.set(key, [ticket]);
+    else list.push(ticket);
+    this.#byRequest.set(request, { key, ticket });
+  }
+
+  /** Gives back the slot lent for `request` if it was not used (a no-op otherwise). */
+  settle(request: object): void {
+    const lent = this.#byRequest.get(request);
+    if (lent === undefined) return;
+    this.#byRequest.delete(request);
+    const { key, ticket } = lent;
+    const list = this.#byUrl.get(key);
+    const at = list?.indexOf(ticket) ?? -1;
+    if (list !== undefined && at !== -1) {
+      list.splice(at, 1);
+      if (list.length === 0) this.#byUrl.delete(key);
+    }
+    // A slot handed to the HTTP client is the client's to give back: then this is a no-op.
+    ticket.release();
+  }
+
+  /** Slots lent and not yet used. */
+  get size(): number {
+    let size = 0;
+    for (const list of this.#byUrl.values()) size += list.length;
+    return size;
+  }
+
+  #take(url: string | URL): OriginTicket | undefined {
+    const key = keyOf(url);
+    const list = this.#byUrl.get(key);
+    const ticket = list?.shift();
+    if (list !== undefined && list.length === 0) this.#byUrl.delete(key);
+    return ticket;
+  }
+}
+
+function keyOf(url: string | URL): string {
+  try {
+    return new URL(String(url)).href;
+  } catch {
+    return String(url);
+  }
+}
+
+interface LeaseAccess {
+  /** The slot lent for exactly this URL, if any. */
+  take(url: string | URL): OriginTicket | undefined;
+  /** A slot granted for a request of `origin` that the crawler has not taken yet, if any. */
+  steal(origin: string): OriginTicket | undefined;
+  /** Waits for a slot granted to the manager for `origin`; returns the unregister function. */
+  wait(origin: string, accept: (ticket: OriginTicket) => boolean): () => void;
+}
+
+function originOf(url: string | URL): string | undefined {
+  try {
+    return new URL(String(url)).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The hop at `url` in a slot `ticket` was granted for. A slot granted for exactly this URL is
+ * the policy's whole answer (admitted, paced, re-checked). One granted for another URL of the
+ * same origin (a redirect hop, or a request that moved up its origin's line) carries only the
+ * pacing: the hop is admitted by the policy's own gate, unpaced, before it goes out.
+ */
+function inTicket(
+  policy: RobotsPolicy,
+  url: string | URL,
+  ticket: OriginTicket,
+  options: EnterOptions | undefined,
+): HopSlot | Promise<HopSlot> {
+  const paced = ticket.claim();
+  if (paced === undefined) return policy.enter(url, options);
+  if (paced.url.href === keyOf(url) && options?.redirectedFrom === undefined) return paced;
+  const combine = (admitted: HopSlot): HopSlot => ({
+    url: admitted.url,
+    noteResponse: (status, headers) => paced.noteResponse(status, headers),
+    release: () => {
+      admitted.release();
+      paced.release();
+    },
+  });
+  const admitted = policy.enter(url, { ...options, paced: false });
+  if (!isPending(admitted)) return combine(admitted);
+  return Promise.resolve(admitted).then(combine, (error: unknown) => {
+    paced.release();
+    throw error;
+  });
+}
+
+/**
+ * `policy` with `enter` handing out a lent slot for the first hop of the request it was lent
+ * for. Otherwise (a redirect hop, a `sendRequest`) the hop enters the policy for a slot of its
+ * own, but takes a slot granted to the manager for the same origin if one is there or comes
+ * first: a hop belongs to a request already running, and must never wait for a slot held for a
+ * request that waits for a crawler task. Everything else is the policy's.
+ */
+function leasingView(policy: RobotsPolicy, leases: LeaseAccess): RobotsPolicy {
+  const enter = (url: string | URL, options?: EnterOptions): HopSlot | Promise<HopSlot> => {
+    if (options?.paced === false) return policy.enter(url, options);
+    const lent = options?.redirectedFrom === undefined ? leases.take(url) : undefined;
+    if (lent !== undefined) return inTicket(policy, url, lent, options);
+    const origin = originOf(url);
+    if (origin === undefined) return policy.enter(url, options);
+    const ready = leases.steal(origin);
+    if (ready !== undefined) return inTicket(policy, url, ready, options);
+    const mine = new AbortController();
+    const signal =
+      options?.signal === undefined ? mine.signal : AbortSignal.any([mine.signal, options.signal]);
+    const own = policy.enter(url, { ...options, signal });
+    if (!isPending(own)) return own;
+    return new Promise<HopSlot>((resolve, reject) => {
+      let settled = false;
+      const leave = leases.wait(origin, (ticket) => {
+        if (settled) return false;
+        settled = true;
+        mine.abort(new DOMException('a granted slot came first', 'AbortError'));
+        Promise.resolve(inTicket(policy, url, ticket, options)).then(resolve, reject);
+        return true;
+      });
+      Promise.resolve(own).then(
+        (slot) => {
+          leave();
+          // A granted slot was offered first: this one is not needed.
+          if (settled) slot.release();
+          else {
+            settled = true;
+            resolve(slot);
+          }
+        },
+        (error: unknown) => {
+          leave();
+          // Lost the race to a granted slot: that one settles the promise.
+          if (settled) return;
+          settled = true;
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  };
+  return {
+    get userAgent() {
+      return policy.userAgent;
+    },
+    get productToken() {
+      return policy.productToken;
+    },
+    get purpose() {
+      return policy.purpose;
+    },
+    get dispatcher() {
+      return policy.dispatcher;
+    },
+    get clock() {
+      return policy.clock;
+    },
+    check: (url, options) => policy.check(url, options),
+    assertAllowed: (url, options) => policy.assertAllowed(url, options),
+    explain: (url, options) => policy.explain(url, options),
+    peek: (url) => policy.peek(url),
+    prefetch: (origins, options) => policy.prefetch(origins, options),
+    enter,
+    schedule: (url, task, options) => policy.schedule(url, task, options),
+    noteResponse: (url, status, headers) => policy.noteResponse(url, status, headers),
+    directives: (lines, metaRules) => policy.directives(lines, metaRules),
+    forget: (origin) => policy.forget(origin),
+    close: () => policy.close(),
+  };
+}

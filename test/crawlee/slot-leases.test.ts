@@ -1,0 +1,133 @@
+/**
+ * The slot the request manager was granted through `policy.enter` is the one the HTTP client's
+ * first hop for that request uses (no second slot, no second wait); any other hop enters the
+ * policy itself, and a slot asked for another URL carries only the pacing (the hop's own URL
+ * is admitted by the policy). Real policy and a real loopback site; the clock never moves.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { isRobotsDeniedError } from '@polite-crawler/fetch';
+import type { HopSlot } from '@polite-crawler/fetch';
+import { isPending } from '@polite-crawler/fetch/internal';
+import { FakeClock } from '../fetch/helpers/fake-clock.js';
+import { startSite } from './helpers/site-server.js';
+import type { SiteServer } from './helpers/site-server.js';
+import { newRun } from './helpers/polite-run.js';
+import type { RunRecord } from './helpers/polite-run.js';
+import { SlotLeases } from '../../packages/crawlee/src/slot-leases.js';
+import { takeTicket } from '../../packages/crawlee/src/origin-ticket.js';
+
+let site: SiteServer | undefined;
+let run: RunRecord | undefined;
+
+afterEach(async () => {
+  await run?.policy.close();
+  await site?.close();
+  site = undefined;
+  run = undefined;
+});
+
+async function setup(): Promise<{
+  leases: SlotLeases;
+  origin: string;
+  record: RunRecord;
+  clock: FakeClock;
+}> {
+  site = await startSite({
+    '/robots.txt': {
+      headers: { 'content-type': 'text/plain' },
+      body: 'User-agent: *\nDisallow: /private\nCrawl-delay: 10\n',
+    },
+  });
+  const clock = new FakeClock();
+  const record = newRun({ clock, concurrency: 1, minInterval: 0 });
+  run = record;
+  await record.policy.prefetch(site.origin);
+  return { leases: new SlotLeases(record.policy), origin: site.origin, record, clock };
+}
+
+async function granted(url: string, record: RunRecord) {
+  const ticket = takeTicket(record.policy, url);
+  await ticket.ready;
+  expect(ticket.granted).toBe(true);
+  return ticket;
+}
+
+describe('SlotLeases: the lent slot is the first hop of its request', () => {
+  it('hands the lent HopSlot to the first hop at once, while the origin has no other slot', async () => {
+    const { leases, origin, record } = await setup();
+    const request = { url: `${origin}/a` };
+    leases.lend(request, await granted(request.url, record));
+    const entered = leases.policy.enter(request.url);
+    // Synchronous: no second slot was asked for (concurrency 1, crawl-delay 10 s, clock still).
+    expect(isPending(entered)).toBe(false);
+    const slot = entered as HopSlot;
+    expect(slot.url.href).toBe(request.url);
+    expect(leases.size).toBe(0);
+    // A second request for the same URL has no lent slot: it waits for the origin.
+    const second = leases.policy.enter(request.url);
+    expect(isPending(second)).toBe(true);
+    slot.release();
+    leases.settle(request); // the slot was used: a no-op
+    void Promise.resolve(second).then(
+      (late) => late.release(),
+      () => undefined,
+    );
+  });
+
+  it('does not give the lent slot to a redirect hop', async () => {
+    const { leases, origin, record, clock } = await setup();
+    const request = { url: `${origin}/a` };
+    leases.lend(request, await granted(request.url, record));
+    const hop = leases.policy.enter(request.url, { redirectedFrom: `${origin}/old` });
+    expect(isPending(hop)).toBe(true);
+    expect(leases.size).toBe(1);
+    // Given back unused, the lent slot frees the origin: the hop goes once the crawl-delay is over.
+    let slot: HopSlot | undefined;
+    void Promise.resolve(hop).then((got) => {
+      slot = got;
+    });
+    leases.settle(request);
+    await clock.advance(9_999);
+    expect(slot).toBeUndefined();
+    await clock.advance(1);
+    await clock.until(() => slot !== undefined, 'the hop');
+    if (slot === undefined) throw new Error('unreachable');
+    expect(slot.url.href).toBe(request.url);
+    slot.release();
+  });
+
+  it('admits a hop by its own URL when the lent slot was asked for another one', async () => {
+    const { leases, origin, record, clock } = await setup();
+    const request = { url: `${origin}/private/page` };
+    // The origin's slot was granted for /a, then lent to a request for a refused URL.
+    leases.lend(request, await granted(`${origin}/a`, record));
+    const error = await Promise.resolve(leases.policy.enter(request.url)).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(isRobotsDeniedError(error)).toBe(true);
+    // The pacing slot went back with the refusal: a later hop waits out the crawl-delay only.
+    const after = leases.policy.enter(`${origin}/b`);
+    expect(isPending(after)).toBe(true);
+    let next: HopSlot | undefined;
+    void Promise.resolve(after).then((got) => {
+      next = got;
+    });
+    // Were the slot still held, the next hop would wait for ever (concurrency 1).
+    await clock.advance(10_000);
+    await clock.until(() => next !== undefined, 'the next hop');
+    next?.release();
+    leases.settle(request);
+  });
+
+  it('paces an allowed hop in a slot asked for another URL of its origin', async () => {
+    const { leases, origin, record } = await setup();
+    const request = { url: `${origin}/b` };
+    leases.lend(request, await granted(`${origin}/a`, record));
+    const entered = leases.policy.enter(request.url);
+    expect(isPending(entered)).toBe(false);
+    const slot = entered as HopSlot;
+    expect(slot.url.href).toBe(request.url);
+    slot.release();
+  });
+});
