@@ -138,6 +138,7 @@ describe('check --robots <file>', () => {
       reason: 'rule',
       selection: 'global',
       groups: [{ line: 2, text: 'User-agent: *' }],
+      groupCount: 1,
       rule: { kind: 'disallow', pattern: '/private/', line: 3, text: 'Disallow: /private/' },
       path: '/private/x',
       stale: false,

@@ -114,6 +114,41 @@ describe('explain', () => {
     expect(result.stdout).toContain(`robots.txt  ${robotsFile} (file)`);
   });
 
+  it('counts merged groups, not their user-agent lines', async () => {
+    // Two groups naming ExampleBot, each started by two user-agent lines: 2 groups, 4 lines.
+    const file = join(dir, 'two-groups.txt');
+    await writeFile(
+      file,
+      'User-agent: ExampleBot\nUser-agent: OtherBot\nDisallow: /a/\n\nUser-agent: ThirdBot\nUser-agent: ExampleBot\nDisallow: /b/\n',
+    );
+    const result = await runCli([
+      'explain',
+      'https://example.org/b/x',
+      '--robots',
+      file,
+      '--agent',
+      'ExampleBot',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'Group       chosen by product token: the groups naming ExampleBot\n            (2 groups merged)\n',
+    );
+    expect(result.stdout).not.toContain('(4 groups merged)');
+    const json = parseJson<ExplainJson>(
+      await runCli([
+        'explain',
+        'https://example.org/b/x',
+        '--robots',
+        file,
+        '--agent',
+        'ExampleBot',
+        '--json',
+      ]),
+    );
+    expect(json).toMatchObject({ groupCount: 2 });
+    expect(json.groups).toHaveLength(4);
+  });
+
   it('explains that no group applies when there is no * group', async () => {
     const file = join(dir, 'no-star.txt');
     await writeFile(file, 'User-agent: SomeBot\nDisallow: /\n');
@@ -133,6 +168,7 @@ describe('explain', () => {
       reason: 'no-applicable-group',
       selection: 'none',
       groups: [],
+      groupCount: 0,
       rule: null,
     });
   });
@@ -174,6 +210,7 @@ describe('explain', () => {
       reason: 'rule',
       selection: 'global',
       groups: [{ line: 1, text: 'User-agent: *' }],
+      groupCount: 1,
       rule: { kind: 'disallow', pattern: '/private/', line: 2, text: 'Disallow: /private/' },
       path: '/private/a',
       stale: false,

@@ -65,6 +65,7 @@ export function createPolicyVerdicts(
         reason: explanation.reason === 'unreachable' ? 'unreachable' : 'unavailable',
         selection: null,
         groups: [],
+        groupCount: 0,
         rule: null,
         path: null,
         stale: explanation.stale,

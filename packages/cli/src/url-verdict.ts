@@ -46,6 +46,11 @@ export interface UrlVerdict {
   readonly selection: GroupSelection | null;
   /** The `user-agent` / `user-agent-purpose` lines that start the chosen groups. */
   readonly groups: readonly SourceLine[];
+  /**
+   * How many groups were chosen and merged: a group may start with several `user-agent` lines,
+   * so this is not `groups.length`.
+   */
+  readonly groupCount: number;
   /** The deciding rule, when `reason` is `rule`. */
   readonly rule: RuleInfo | null;
   /** The normalised path + query that was matched, when rules were read. */

@@ -30,6 +30,7 @@ export function toUrlVerdict(
     reason: verdict.reason,
     selection: verdict.selection,
     groups: verdict.groupLines.map((line) => ({ line, text: text(line) })),
+    groupCount: verdict.groups.length,
     rule:
       verdict.rule === undefined
         ? null

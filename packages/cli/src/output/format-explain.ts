@@ -87,10 +87,10 @@ function groupLines(agent: CliAgent, verdict: UrlVerdict): string[] {
   let why: string;
   switch (verdict.selection) {
     case 'product':
-      why = `chosen by product token: the group${verdict.groups.length === 1 ? '' : 's'} naming ${token}`;
+      why = `chosen by product token: the group${verdict.groupCount === 1 ? '' : 's'} naming ${token}`;
       break;
     case 'purpose':
-      why = `chosen by purpose: no group names ${token}; ${verdict.groups.length === 1 ? 'the group' : 'the groups'} for purpose ${purpose ?? '?'} ${verdict.groups.length === 1 ? 'applies' : 'apply'}`;
+      why = `chosen by purpose: no group names ${token}; ${verdict.groupCount === 1 ? 'the group' : 'the groups'} for purpose ${purpose ?? '?'} ${verdict.groupCount === 1 ? 'applies' : 'apply'}`;
       break;
     case 'global':
       why = `the * group: no group names ${token}${purpose === undefined ? '' : ` or purpose ${purpose}`}`;
@@ -103,7 +103,7 @@ function groupLines(agent: CliAgent, verdict: UrlVerdict): string[] {
       break;
   }
   const lines = [`${label('Group')}${why}`];
-  if (verdict.groups.length > 1) lines.push(`${cont}(${verdict.groups.length} groups merged)`);
+  if (verdict.groupCount > 1) lines.push(`${cont}(${verdict.groupCount} groups merged)`);
   for (const group of verdict.groups) lines.push(`${cont}line ${group.line}: ${quoteLine(group)}`);
   return lines;
 }
