@@ -2,7 +2,14 @@ import { isValidProductToken } from '@polite-crawler/robots-txt';
 import { RobotsInvalidOptionError } from './errors.js';
 import { systemClock } from './clock.js';
 import { booleanOption, functionOption, integerOption, oneOfOption } from './validate-option.js';
-import type { Clock, PageOptions, PoliteEvent, RobotsPolicyOptions, RobotsStore } from './types.js';
+import type {
+  Clock,
+  Pacer,
+  PageOptions,
+  PoliteEvent,
+  RobotsPolicyOptions,
+  RobotsStore,
+} from './types.js';
 import type { Dispatcher } from 'undici';
 
 /**
@@ -96,6 +103,7 @@ export interface ResolvedPolicyOptions {
   readonly treat429AsUnreachable: boolean;
   readonly maxOrigins: number;
   readonly store: RobotsStore | undefined;
+  readonly pacer: Pacer | undefined;
   readonly storeTimeout: number;
   readonly concurrency: number;
   readonly minInterval: number;
@@ -240,6 +248,21 @@ export function resolvePolicyOptions(options: RobotsPolicyOptions): ResolvedPoli
       'an object with get, set and delete methods',
     );
   }
+  const pacer: unknown = options.pacer;
+  if (
+    pacer !== undefined &&
+    (typeof pacer !== 'object' ||
+      pacer === null ||
+      typeof (pacer as Pacer).acquire !== 'function' ||
+      typeof (pacer as Pacer).pause !== 'function' ||
+      typeof (pacer as Pacer).close !== 'function')
+  ) {
+    throw new RobotsInvalidOptionError(
+      'pacer',
+      pacer,
+      'an object with acquire, pause and close methods',
+    );
+  }
   const clock: unknown = options.clock;
   if (
     clock !== undefined &&
@@ -296,6 +319,7 @@ export function resolvePolicyOptions(options: RobotsPolicyOptions): ResolvedPoli
     ),
     maxOrigins: numberOption(options, 'maxOrigins'),
     store: store as RobotsStore | undefined,
+    pacer: pacer as Pacer | undefined,
     storeTimeout: numberOption(options, 'storeTimeout'),
     concurrency: numberOption(options, 'concurrency'),
     minInterval: numberOption(options, 'minInterval'),
@@ -370,6 +394,7 @@ const POLICY_OPTION_NAMES = Object.keys({
   treat429AsUnreachable: true,
   maxOrigins: true,
   store: true,
+  pacer: true,
   storeTimeout: true,
   concurrency: true,
   minInterval: true,

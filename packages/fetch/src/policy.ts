@@ -9,6 +9,7 @@ import { headerLines } from './header-input.js';
 import { resolvePolicyOptions, resolvePrefetchConcurrency } from './options.js';
 import type { ResolvedPolicyOptions } from './options.js';
 import { OriginScheduler } from './origin-scheduler.js';
+import { PacerScheduler } from './pacer-scheduler.js';
 import { RobotsCache } from './robots-cache.js';
 import type { CacheEntry, Resolved } from './robots-cache.js';
 import type { Dispatcher } from 'undici';
@@ -210,7 +211,7 @@ class Policy implements RobotsPolicy {
   readonly #options: ResolvedPolicyOptions;
   readonly #agent: Agent;
   readonly #cache: RobotsCache;
-  readonly #scheduler: OriginScheduler;
+  readonly #scheduler: OriginScheduler | PacerScheduler;
   readonly #events;
   #closed = false;
   /** Settles once close() has stopped everything in flight. */
@@ -251,15 +252,19 @@ class Policy implements RobotsPolicy {
       staleIfUnreachable: options.staleIfUnreachable,
       events: this.#events,
     });
-    this.#scheduler = new OriginScheduler({
+    const pacing = {
       concurrency: options.concurrency,
       minInterval: options.minInterval,
       maxRetryAfter: options.maxRetryAfter,
       maxTrackedOrigins: options.maxTrackedOrigins,
       clock: options.clock,
       events: this.#events,
-      crawlDelayFor: (origin) => this.#crawlDelay(origin),
-    });
+      crawlDelayFor: (origin: string) => this.#crawlDelay(origin),
+    };
+    this.#scheduler =
+      options.pacer === undefined
+        ? new OriginScheduler(pacing)
+        : new PacerScheduler({ ...pacing, pacer: options.pacer });
     const scheduler = this.#scheduler;
     gates.set(this, {
       enter: (url, origin, redirectedFrom) => this.#enter(url, origin, redirectedFrom),
@@ -480,8 +485,8 @@ class Policy implements RobotsPolicy {
     if (this.#closed) return this.#closedAll;
     this.#closed = true;
     const reason = new RobotsClosedError();
-    this.#scheduler.close(reason);
-    this.#closedAll = this.#cache.close(reason);
+    const pacing = this.#scheduler.close(reason);
+    this.#closedAll = Promise.all([pacing, this.#cache.close(reason)]).then(() => undefined);
     return this.#closedAll;
   }
 

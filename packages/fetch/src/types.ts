@@ -143,6 +143,67 @@ export interface RobotsStore {
   get(origin: string): Promise<StoredRobots | undefined>;
   set(origin: string, entry: StoredRobots): Promise<void>;
   delete(origin: string): Promise<void>;
+  /**
+   * Optional, for stores shared by several processes: called when this process is about to
+   * fetch robots.txt for `origin` (nothing usable stored, or the stored copy expired). Resolves
+   * `{ fetch: true, release }` when this process should fetch (it then `set`s the result and
+   * calls `release()`); resolves `{ fetch: false }` once another process has stored a new
+   * entry for `origin` (this process then reads it with `get`). Rejects on `signal` abort.
+   * A claim left by a process that died expires on its own.
+   */
+  claimFetch?(origin: string, signal?: AbortSignal): Promise<RobotsFetchClaim>;
+}
+
+/**
+ * The answer of {@link RobotsStore.claimFetch}: fetch robots.txt yourself (and `release()` the
+ * claim once the outcome is stored), or read what another process stored.
+ * @example
+ * const claim: RobotsFetchClaim = await store.claimFetch!(origin);
+ * if (claim.fetch) try { await fetchAndStore(); } finally { await claim.release(); }
+ */
+export type RobotsFetchClaim =
+  | { readonly fetch: true; release(): Promise<void> }
+  | { readonly fetch: false };
+
+/**
+ * One process's own pacing settings for an origin; in a fleet the strictest applies to everyone.
+ * @example
+ * const rules: PaceRules = { concurrency: 1, interval: 1_000 };
+ */
+export interface PaceRules {
+  /** Requests of this origin in flight at once (>= 1). */
+  readonly concurrency: number;
+  /** Minimum ms between two starts on this origin: max(minInterval, capped Crawl-delay). */
+  readonly interval: number;
+}
+
+/**
+ * A granted slot. `release()` gives it back; idempotent (a second call does nothing).
+ * @example
+ * const slot = await pacer.acquire(origin, rules);
+ * try { await work(); } finally { slot.release(); }
+ */
+export interface PacerSlot {
+  release(): void;
+}
+
+/**
+ * Grants per-origin slots. The in-memory scheduler is the default; a fleet pacer (Redis)
+ * replaces it through the policy option `pacer`.
+ * @example
+ * const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0', pacer, store });
+ */
+export interface Pacer {
+  /**
+   * A slot of `origin` under `rules`. May return the slot synchronously when it is free now.
+   * Rejects with `signal.reason` when `signal` aborts first, and with the pacer's close reason
+   * after `close()`. A request "starts" when this resolves.
+   */
+  acquire(origin: string, rules: PaceRules, signal?: AbortSignal): PacerSlot | Promise<PacerSlot>;
+  /** Retry-After: no slot of `origin` starts for the next `ms` milliseconds (longest pause wins). */
+  pause(origin: string, ms: number): void;
+  /** Rejects every waiter with `reason`, gives back every held slot. */
+  close(reason: Error): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -427,6 +488,12 @@ export interface RobotsPolicyOptions {
    * @default undefined
    */
   readonly store?: RobotsStore;
+  /**
+   * Grants per-origin pacing slots instead of the in-memory scheduler (a fleet pacer such as
+   * `@polite-crawler/redis`). Pacing settings stay this policy's own and are passed to it.
+   * @default undefined (the in-memory scheduler)
+   */
+  readonly pacer?: Pacer;
   /**
    * Longest wait for one `store` call, ms: a slower call (or one that throws or rejects) counts
    * as an empty store for that lookup, and a write is given up on.
