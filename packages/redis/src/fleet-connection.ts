@@ -31,6 +31,7 @@ export class FleetConnection {
   readonly #subscriber: FleetClient;
   readonly #ownsClient: boolean;
   readonly #onEvent: ((event: FleetEvent) => void) | undefined;
+  readonly #commandTimeout: number;
   readonly #readyWaiters = new Set<() => void>();
   readonly #messageListeners = new Set<(kind: string, origin: string) => void>();
   readonly #recoverListeners = new Set<() => void>();
@@ -51,8 +52,10 @@ export class FleetConnection {
     client: FleetClient | undefined,
     channel: string,
     onEvent: ((event: FleetEvent) => void) | undefined,
+    commandTimeout: number,
   ) {
     this.#onEvent = onEvent;
+    this.#commandTimeout = commandTimeout;
     this.#ownsClient = client === undefined;
     this.client = client ?? createClient({ url, socket: { reconnectStrategy: reconnectDelay } });
     this.client.on('error', this.#onClientError);
@@ -157,13 +160,23 @@ export class FleetConnection {
     }
   }
 
-  /** Runs `script` once, for a caller who does not wait for the answer (errors are dropped). */
+  /**
+   * Runs `script` once, for a caller who does not need the answer (errors are dropped). The
+   * promise settles on the answer or after `commandTimeout`, whichever is first; a command
+   * sent while Redis is away stays queued in the client and runs when it is back.
+   */
   fire(script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<void> {
     if (this.#closed && !this.client.isOpen) return Promise.resolve();
-    return this.#send(script, keys, args).then(
+    const sent = this.#send(script, keys, args).then(
       () => undefined,
       () => undefined,
     );
+    let timer: NodeJS.Timeout | undefined;
+    const given = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.#commandTimeout);
+      timer.unref();
+    });
+    return Promise.race([sent, given]).finally(() => clearTimeout(timer));
   }
 
   /** Sends a plain command within `ms` (robots.txt store calls); rejects on timeout or error. */
@@ -178,18 +191,26 @@ export class FleetConnection {
     return outcome;
   }
 
-  /** Closes the pub/sub connection, and the command connection when the fleet created it. */
-  async close(): Promise<void> {
+  /**
+   * Closes the pub/sub connection, and the command connection when the fleet created it: the
+   * commands already sent (slot releases) are given up to `grace` ms to finish.
+   */
+  async close(grace: number): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     for (const wake of [...this.#readyWaiters]) wake();
     this.client.off('ready', this.#onClientReady);
-    const closing: Promise<unknown>[] = [this.#subscriber.close().catch(() => undefined)];
-    if (this.#ownsClient) closing.push(this.client.close().catch(() => undefined));
-    await Promise.all(closing);
-    if (!this.#ownsClient) this.client.off('error', this.#onClientError);
-    else this.client.destroy();
     this.#subscriber.destroy();
+    if (this.#ownsClient) {
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, grace);
+      });
+      await Promise.race([this.client.close().catch(() => undefined), graceOver]);
+      clearTimeout(timer);
+      if (this.client.isOpen) this.client.destroy();
+    }
+    this.client.off('error', this.#onClientError);
   }
 
   async #send<T>(

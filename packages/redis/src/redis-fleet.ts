@@ -62,6 +62,7 @@ export async function createRedisFleet(options: RedisFleetOptions = {}): Promise
     settings.client,
     keys.channel,
     settings.onEvent,
+    settings.commandTimeout,
   );
   const leases = new LeaseBook(connection, keys, settings.leaseTtl);
   const core = new PacerCore(connection, keys, leases, settings);
@@ -91,7 +92,7 @@ export async function createRedisFleet(options: RedisFleetOptions = {}): Promise
         const reason = new Error('the fleet was closed');
         await Promise.all([...pacers].map((pacer) => pacer.close(reason)));
         leases.close();
-        await connection.close();
+        await connection.close(settings.commandTimeout);
       })();
       return closing;
     },
