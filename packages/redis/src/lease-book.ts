@@ -1,11 +1,14 @@
 import type { FleetConnection } from './fleet-connection.js';
 import type { FleetKeys } from './keys.js';
-import { PACE_RENEW } from './scripts/pace-renew.js';
+import { PACE_RENEW, PACE_RESTORE } from './scripts/pace-renew.js';
 import { ROBOTS_CLAIM_RENEW } from './scripts/robots-claim.js';
 import { luaScript } from './scripts/script.js';
 
 const RENEW = luaScript(PACE_RENEW);
 const CLAIM_RENEW = luaScript(ROBOTS_CLAIM_RENEW);
+const RESTORE = luaScript(PACE_RESTORE);
+/** Origins whose next start is remembered for {@link LeaseBook.restore}. */
+const MAX_FLOORS = 10_000;
 /** Leases renewed per script call (bounds one call's size). */
 const RENEW_BATCH = 500;
 
@@ -29,6 +32,8 @@ export class LeaseBook {
   readonly #leaseTtl: number;
   readonly #leases = new Map<string, HeldLease>();
   readonly #claims = new Map<string, string>();
+  /** Origin → the latest next start (Redis ms) a grant here reported, with when it was seen locally. */
+  readonly #floors = new Map<string, { floor: number; start: number; seenAt: number }>();
   readonly #timer: NodeJS.Timeout;
   #renewing = false;
 
@@ -41,8 +46,44 @@ export class LeaseBook {
     this.#timer.unref();
   }
 
-  hold(lease: HeldLease): void {
+  hold(lease: HeldLease, start: number): void {
     this.#leases.set(lease.id, lease);
+    const known = this.#floors.get(lease.origin);
+    if (known !== undefined && known.floor >= lease.floor) return;
+    this.#floors.delete(lease.origin);
+    this.#floors.set(lease.origin, { floor: lease.floor, start, seenAt: performance.now() });
+    if (this.#floors.size > MAX_FLOORS) {
+      const oldest = this.#floors.keys().next().value;
+      if (oldest !== undefined) this.#floors.delete(oldest);
+    }
+  }
+
+  /**
+   * Redis is back after an outage: renews what is held and puts back the next start of every
+   * origin paced here whose spacing may not be over yet (Redis may have lost it).
+   */
+  async recover(): Promise<void> {
+    const now = performance.now();
+    const floors: [string, number][] = [];
+    for (const [origin, known] of this.#floors) {
+      // Local estimate of whether the spacing is still running (the grant's own clock offset).
+      if (known.seenAt + (known.floor - known.start) + 1_000 < now) this.#floors.delete(origin);
+      else floors.push([origin, known.floor]);
+    }
+    // Sent in this tick, before the waiters woken by the reconnection ask again.
+    const sent: Promise<void>[] = [];
+    for (let i = 0; i < floors.length; i += RENEW_BATCH) {
+      const batch = floors.slice(i, i + RENEW_BATCH);
+      sent.push(
+        this.#connection.fire(
+          RESTORE,
+          batch.map(([origin]) => this.#keys.pace(origin)),
+          [this.#leaseTtl, ...batch.map(([, floor]) => floor)],
+        ),
+      );
+    }
+    sent.push(this.renew(true));
+    await Promise.all(sent);
   }
 
   drop(id: string): void {
@@ -61,26 +102,33 @@ export class LeaseBook {
     return this.#leases.size;
   }
 
-  /** Renews everything held now (one renewal at a time; a stalled Redis does not pile them up). */
-  async renew(): Promise<void> {
-    if (this.#renewing || (this.#leases.size === 0 && this.#claims.size === 0)) return;
+  /**
+   * Renews everything held now, all batches sent in this tick. One periodic renewal at a time
+   * (a stalled Redis does not pile them up); `force` (after an outage) sends one regardless.
+   */
+  async renew(force = false): Promise<void> {
+    if ((this.#renewing && !force) || (this.#leases.size === 0 && this.#claims.size === 0)) return;
     this.#renewing = true;
-    try {
-      const leases = [...this.#leases.values()];
-      for (let i = 0; i < leases.length; i += RENEW_BATCH) {
-        const batch = leases.slice(i, i + RENEW_BATCH);
-        const keys = batch.flatMap((l) => [this.#keys.leases(l.origin), this.#keys.pace(l.origin)]);
-        const args = [this.#leaseTtl, ...batch.flatMap((l) => [l.id, l.floor])];
-        await this.#connection.fire(RENEW, keys, args);
-      }
-      if (this.#claims.size > 0) {
-        const claims = [...this.#claims];
-        await this.#connection.fire(
+    const sent: Promise<void>[] = [];
+    const leases = [...this.#leases.values()];
+    for (let i = 0; i < leases.length; i += RENEW_BATCH) {
+      const batch = leases.slice(i, i + RENEW_BATCH);
+      const keys = batch.flatMap((l) => [this.#keys.leases(l.origin), this.#keys.pace(l.origin)]);
+      const args = [this.#leaseTtl, ...batch.flatMap((l) => [l.id, l.floor])];
+      sent.push(this.#connection.fire(RENEW, keys, args));
+    }
+    if (this.#claims.size > 0) {
+      const claims = [...this.#claims];
+      sent.push(
+        this.#connection.fire(
           CLAIM_RENEW,
           claims.map(([key]) => key),
           [this.#leaseTtl, ...claims.map(([, id]) => id)],
-        );
-      }
+        ),
+      );
+    }
+    try {
+      await Promise.all(sent);
     } finally {
       this.#renewing = false;
     }

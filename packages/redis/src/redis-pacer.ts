@@ -64,7 +64,7 @@ export class PacerCore {
     });
     connection.onRecover(() => {
       // Leases first (a restart lost them), then every waiter asks again.
-      void this.leases.renew().then(() => this.#wakeUps.wakeAll());
+      void this.leases.recover().then(() => this.#wakeUps.wakeAll());
     });
   }
 
@@ -171,7 +171,7 @@ export class RedisPacer implements Pacer {
   ): Promise<FleetSlot> {
     const lease: HeldLease = { id, origin, floor };
     this.#held.add(lease);
-    this.#core.leases.hold(lease);
+    this.#core.leases.hold(lease, startedAt);
     if (delay > 0) {
       try {
         // +1: a timer may fire up to a millisecond early; the booked start must have passed.

@@ -21,3 +21,24 @@ for i = 1, #KEYS, 2 do
 end
 return #KEYS / 2
 `;
+
+/**
+ * After an outage: puts back the next start of origins this process paced recently, in case
+ * Redis lost them (a restart without persistence), before any waiter asks again.
+ *
+ * KEYS: pace1, pace2, … ARGV: leaseTtl, floor1, floor2, …
+ */
+export const PACE_RESTORE = `${PRELUDE}
+local ttl = tonumber(ARGV[1])
+for i = 1, #KEYS do
+  local floor = tonumber(ARGV[i + 1])
+  if floor > now then
+    local nxt = tonumber(redis.call('HGET', KEYS[i], 'next') or '0')
+    if floor > nxt then
+      redis.call('HSET', KEYS[i], 'next', floor)
+    end
+    extend(KEYS[i], floor - now + ttl)
+  end
+end
+return #KEYS
+`;
