@@ -1,6 +1,7 @@
 import { createClient } from '@redis/client';
 import type { FleetEvent, FleetState } from './events.js';
 import type { FleetClient } from './fleet-client.js';
+import { allScripts } from './scripts/script.js';
 import type { LuaScript } from './scripts/script.js';
 
 /** What a request has spent waiting for Redis so far (ms), against its `unavailableTimeout`. */
@@ -39,6 +40,7 @@ export class FleetConnection {
   #closed = false;
   readonly #onClientError = (error: Error): void => this.#markUnavailable(error);
   readonly #onClientReady = (): void => {
+    this.#loadScripts();
     this.#markAvailable();
     for (const wake of [...this.#readyWaiters]) wake();
   };
@@ -65,7 +67,10 @@ export class FleetConnection {
     this.#subscriber.on('error', () => undefined);
     this.#subscriber.on('ready', this.#onSubscriberReady);
     if (this.#ownsClient) this.client.connect().catch((error: unknown) => this.#markUnavailable(error));
-    else if (this.client.isReady) this.#markAvailable();
+    else if (this.client.isReady) {
+      this.#loadScripts();
+      this.#markAvailable();
+    }
     this.#subscriber.connect().catch(() => undefined);
     this.#subscriber
       .subscribe(channel, (message) => {
@@ -206,9 +211,17 @@ export class FleetConnection {
       const graceOver = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, grace);
       });
-      await Promise.race([this.client.close().catch(() => undefined), graceOver]);
+      let closed = false;
+      const closing = this.client.close().then(
+        () => {
+          closed = true;
+        },
+        () => undefined,
+      );
+      await Promise.race([closing, graceOver]);
       clearTimeout(timer);
-      if (this.client.isOpen) this.client.destroy();
+      // Redis did not answer the QUIT in time (stalled): drop the socket.
+      if (!closed) this.client.destroy();
     }
     this.client.off('error', this.#onClientError);
   }
@@ -268,6 +281,14 @@ export class FleetConnection {
       waiters.add(done);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  #loadScripts(): void {
+    for (const script of allScripts()) {
+      this.client
+        .sendCommand(['SCRIPT', 'LOAD', script.source], { asap: true })
+        .catch(() => undefined);
+    }
   }
 
   #markUnavailable(error: unknown): void {

@@ -11,6 +11,19 @@ export interface LuaScript {
   readonly sha: string;
 }
 
+const ALL = new Set<LuaScript>();
+
 export function luaScript(source: string): LuaScript {
-  return { source, sha: createHash('sha1').update(source).digest('hex') };
+  const script = { source, sha: createHash('sha1').update(source).digest('hex') };
+  ALL.add(script);
+  return script;
+}
+
+/**
+ * Every script of the package, loaded into Redis (`SCRIPT LOAD`) ahead of any other command
+ * each time a connection becomes ready: an EVALSHA that fell back to EVAL would run after the
+ * commands sent behind it (a Retry-After pause after the release that must follow it).
+ */
+export function allScripts(): readonly LuaScript[] {
+  return [...ALL];
 }
