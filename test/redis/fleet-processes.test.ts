@@ -30,7 +30,8 @@ afterAll(async () => {
 });
 afterEach(async () => {
   for (const worker of workers.splice(0)) {
-    if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+    if (worker.child.exitCode === null && worker.child.signalCode === null)
+      worker.child.kill('SIGKILL');
     await worker.exited;
   }
   await site?.close();
@@ -81,7 +82,9 @@ describe('N processes, one politeness budget per origin', { timeout: 90_000 }, (
   });
 
   it('holds concurrency across processes (never more than 2 of an origin in flight)', async () => {
-    site = await Site.start(1, (path) => (path === '/robots.txt' ? { status: 404 } : { holdMs: 80 }));
+    site = await Site.start(1, (path) =>
+      path === '/robots.txt' ? { status: 404 } : { holdMs: 80 },
+    );
     const urls = [1, 2, 3, 4, 5, 6].map((n) => `${site!.origins[0]}/p/${n}`);
     const fleet = spawnFleet(3, urls, { concurrency: 2, minInterval: 0 });
     await finished(fleet);
@@ -122,7 +125,8 @@ describe('N processes, one politeness budget per origin', { timeout: 90_000 }, (
     const busy = pages.find((p) => p.path === '/busy')!;
     const after = pages.filter((p) => p.at > busy.at);
     expect(after.length).toBeGreaterThan(0);
-    for (const request of after) expect(request.at - busy.at).toBeGreaterThanOrEqual(1_000 - ARRIVAL_SLACK);
+    for (const request of after)
+      expect(request.at - busy.at).toBeGreaterThanOrEqual(1_000 - ARRIVAL_SLACK);
   });
 
   it('keeps crawls with different key prefixes apart', async () => {
@@ -139,7 +143,11 @@ describe('N processes, one politeness budget per origin', { timeout: 90_000 }, (
 describe('faults', { timeout: 90_000 }, () => {
   it('a worker SIGKILLed while holding a slot: the slot is freed after leaseTtl', async () => {
     site = await Site.start(1, (path) =>
-      path === '/hang' ? { holdMs: Infinity } : path === '/robots.txt' ? { status: 404 } : { body: 'x' },
+      path === '/hang'
+        ? { holdMs: Infinity }
+        : path === '/robots.txt'
+          ? { status: 404 }
+          : { body: 'x' },
     );
     const origin = site.origins[0]!;
     const [holder] = spawnFleet(1, [`${origin}/hang`], { leaseTtl: 600, concurrency: 1 });
@@ -167,7 +175,11 @@ describe('faults', { timeout: 90_000 }, () => {
     site = await Site.start(1, plain);
     await redis.kill();
     const urls = [1, 2, 3].map((n) => `${site!.origins[0]}/p/${n}`);
-    const fleet = spawnFleet(2, urls, { concurrency: 1, minInterval: 150, unavailableTimeout: 20_000 });
+    const fleet = spawnFleet(2, urls, {
+      concurrency: 1,
+      minInterval: 150,
+      unavailableTimeout: 20_000,
+    });
     for (const worker of fleet) {
       await expect.poll(() => worker.lines.some((l) => l.ready), { timeout: 20_000 }).toBe(true);
     }
@@ -187,11 +199,19 @@ describe('faults', { timeout: 90_000 }, () => {
   });
 
   it('Redis killed mid-crawl and restarted empty: the crawl resumes, still paced', async () => {
-    site = await Site.start(1, (path) => (path === '/robots.txt' ? { status: 404 } : { holdMs: 30 }));
+    site = await Site.start(1, (path) =>
+      path === '/robots.txt' ? { status: 404 } : { holdMs: 30 },
+    );
     const origin = site.origins[0]!;
     const urls = [1, 2, 3, 4, 5, 6].map((n) => `${origin}/p/${n}`);
-    const fleet = spawnFleet(2, urls, { concurrency: 1, minInterval: 200, unavailableTimeout: 20_000 });
-    await expect.poll(() => site!.pages(origin).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    const fleet = spawnFleet(2, urls, {
+      concurrency: 1,
+      minInterval: 200,
+      unavailableTimeout: 20_000,
+    });
+    await expect
+      .poll(() => site!.pages(origin).length, { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(3);
     await redis.kill();
     await redis.restart();
     await finished(fleet);
@@ -208,8 +228,14 @@ describe('faults', { timeout: 90_000 }, () => {
     site = await Site.start(1, plain);
     const origin = site.origins[0]!;
     const urls = [1, 2, 3, 4, 5, 6].map((n) => `${origin}/p/${n}`);
-    const fleet = spawnFleet(2, urls, { concurrency: 1, minInterval: 150, unavailableTimeout: 400 });
-    await expect.poll(() => site!.pages(origin).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    const fleet = spawnFleet(2, urls, {
+      concurrency: 1,
+      minInterval: 150,
+      unavailableTimeout: 400,
+    });
+    await expect
+      .poll(() => site!.pages(origin).length, { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(2);
     redis.pause();
     const pausedAt = performance.now();
     await finished(fleet);
@@ -218,10 +244,14 @@ describe('faults', { timeout: 90_000 }, () => {
     const outcomes = results(fleet);
     expect(outcomes).toHaveLength(12);
     expect(outcomes.some((r) => r.error === 'ERR_FLEET_UNAVAILABLE')).toBe(true);
-    expect(outcomes.every((r) => r.status === 200 || r.error === 'ERR_FLEET_UNAVAILABLE')).toBe(true);
+    expect(outcomes.every((r) => r.status === 200 || r.error === 'ERR_FLEET_UNAVAILABLE')).toBe(
+      true,
+    );
     const pages = site.pages(origin);
     // Only requests granted before the pause (booked at most one interval ahead) arrived during it.
-    expect(pages.filter((p) => p.at > pausedAt + 150 + ARRIVAL_SLACK && p.at < resumedAt)).toHaveLength(0);
+    expect(
+      pages.filter((p) => p.at > pausedAt + 150 + ARRIVAL_SLACK && p.at < resumedAt),
+    ).toHaveLength(0);
     for (const gap of gaps(pages)) expect(gap).toBeGreaterThanOrEqual(150 - ARRIVAL_SLACK);
     expect(pages.length).toBe(outcomes.filter((r) => r.status === 200).length);
   });

@@ -29,7 +29,12 @@ async function fleetsOf(count: number, options: Parameters<typeof createRedisFle
   const keyPrefix = `t${++prefixCount}:`;
   const made: RedisFleet[] = [];
   for (let i = 0; i < count; i += 1) {
-    const fleet = await createRedisFleet({ url: redis.url, keyPrefix, leaseTtl: 3_000, ...options });
+    const fleet = await createRedisFleet({
+      url: redis.url,
+      keyPrefix,
+      leaseTtl: 3_000,
+      ...options,
+    });
     fleets.push(fleet);
     made.push(fleet);
   }
@@ -49,12 +54,14 @@ const origin = 'http://127.0.0.1:1';
 
 describe('grant and release', () => {
   it('grants a free origin at once and spaces the next start by the interval, across processes', async () => {
-    const { fleets: [a, b] } = await fleetsOf(2);
+    const {
+      fleets: [a, b],
+    } = await fleetsOf(2);
     const pa = a!.policyOptions.pacer;
     const pb = b!.policyOptions.pacer;
     const rules = { concurrency: 2, interval: 120 };
     const take = async (pacer: typeof pa): Promise<FleetSlot> => {
-      const slot = (await pacer.acquire(origin, rules)) as FleetSlot;
+      const slot = await pacer.acquire(origin, rules);
       slot.release();
       return slot;
     };
@@ -66,21 +73,30 @@ describe('grant and release', () => {
   });
 
   it('holds concurrency across processes: a third request waits for a release', async () => {
-    const { fleets: [a, b] } = await fleetsOf(2);
+    const {
+      fleets: [a, b],
+    } = await fleetsOf(2);
     const pa = a!.policyOptions.pacer;
     const pb = b!.policyOptions.pacer;
     const rules = { concurrency: 2, interval: 0 };
-    const first = (await pa.acquire(origin, rules)) as FleetSlot;
-    const second = (await pb.acquire(origin, rules)) as FleetSlot;
+    const first = await pa.acquire(origin, rules);
+    const second = await pb.acquire(origin, rules);
     let thirdGranted = false;
     const third = pb.acquire(origin, rules).then((slot) => {
       thirdGranted = true;
-      return slot as FleetSlot;
+      return slot;
     });
     // Redis itself says two leases are held and one request is queued.
-    await expect.poll(() => redisCommand<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`])).toBe(1);
+    await expect
+      .poll(() => redisCommand<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`]))
+      .toBe(1);
     expect(thirdGranted).toBe(false);
-    const released = await redisCommand<string[]>(['ZRANGE', `${prefixOf(a!)}{${origin}}:leases`, '0', '-1']);
+    const released = await redisCommand<string[]>([
+      'ZRANGE',
+      `${prefixOf(a!)}{${origin}}:leases`,
+      '0',
+      '-1',
+    ]);
     expect(released).toHaveLength(2);
     first.release();
     const slot = await third;
@@ -90,46 +106,58 @@ describe('grant and release', () => {
   });
 
   it('applies the strictest settings of the processes asking', async () => {
-    const { fleets: [a, b] } = await fleetsOf(2);
+    const {
+      fleets: [a, b],
+    } = await fleetsOf(2);
     const lax = a!.policyOptions.pacer;
     const strict = b!.policyOptions.pacer;
-    const s1 = (await strict.acquire(origin, { concurrency: 1, interval: 200 })) as FleetSlot;
+    const s1 = await strict.acquire(origin, { concurrency: 1, interval: 200 });
     s1.release();
     // The lax process asks for concurrency 5 and no spacing; the strict one's settings hold.
-    const s2 = (await lax.acquire(origin, { concurrency: 5, interval: 0 })) as FleetSlot;
+    const s2 = await lax.acquire(origin, { concurrency: 5, interval: 0 });
     s2.release();
     expect(s2.startedAt - s1.startedAt).toBeGreaterThanOrEqual(200);
   });
 
   it('pauses an origin fleet-wide (Retry-After): no start before the pause ends', async () => {
-    const { fleets: [a, b] } = await fleetsOf(2);
+    const {
+      fleets: [a, b],
+    } = await fleetsOf(2);
     const pa = a!.policyOptions.pacer;
     const pb = b!.policyOptions.pacer;
-    const s1 = (await pa.acquire(origin, { concurrency: 1, interval: 0 })) as FleetSlot;
+    const s1 = await pa.acquire(origin, { concurrency: 1, interval: 0 });
     pa.pause(origin, 300);
     s1.release();
     const pausedUntil = Number(
       await expect
-        .poll(() => redisCommand<string | null>(['HGET', `${prefixOf(a!)}{${origin}}:pace`, 'pause']))
+        .poll(() =>
+          redisCommand<string | null>(['HGET', `${prefixOf(a!)}{${origin}}:pace`, 'pause']),
+        )
         .not.toBeNull()
         .then(() => redisCommand<string>(['HGET', `${prefixOf(a!)}{${origin}}:pace`, 'pause'])),
     );
-    const s2 = (await pb.acquire(origin, { concurrency: 1, interval: 0 })) as FleetSlot;
+    const s2 = await pb.acquire(origin, { concurrency: 1, interval: 0 });
     expect(s2.startedAt).toBeGreaterThanOrEqual(pausedUntil);
     s2.release();
   });
 
   it('serves queued requests first come, first served across processes', async () => {
-    const { fleets: [a, b] } = await fleetsOf(2);
+    const {
+      fleets: [a, b],
+    } = await fleetsOf(2);
     const pa = a!.policyOptions.pacer;
     const pb = b!.policyOptions.pacer;
     const rules = { concurrency: 1, interval: 0 };
-    const holder = (await pa.acquire(origin, rules)) as FleetSlot;
+    const holder = await pa.acquire(origin, rules);
     const order: string[] = [];
     const queuePrefix = `${prefixOf(a!)}{${origin}}:queue`;
     const waits: Promise<void>[] = [];
     // b asks first, a second, b third: the queue order decides, not which process frees the slot.
-    for (const [name, pacer] of [['b1', pb], ['a1', pa], ['b2', pb]] as const) {
+    for (const [name, pacer] of [
+      ['b1', pb],
+      ['a1', pa],
+      ['b2', pb],
+    ] as const) {
       const count = waits.length;
       waits.push(
         pacer.acquire(origin, rules).then((slot) => {
@@ -145,7 +173,9 @@ describe('grant and release', () => {
   });
 
   it('idle origins leave nothing behind: every key has a TTL', async () => {
-    const { fleets: [a] } = await fleetsOf(1);
+    const {
+      fleets: [a],
+    } = await fleetsOf(1);
     const slot = await a!.policyOptions.pacer.acquire(origin, { concurrency: 1, interval: 50 });
     slot.release();
     const keys = await redisCommand<string[]>(['KEYS', `${prefixOf(a!)}*`]);
@@ -160,9 +190,17 @@ describe('grant and release', () => {
 
 describe('leases', () => {
   it('a live holder keeps its slot past leaseTtl (renewal)', async () => {
-    const { fleets: [a, b] } = await fleetsOf(2, { leaseTtl: 300 });
-    const held = (await a!.policyOptions.pacer.acquire(origin, { concurrency: 1, interval: 0 })) as FleetSlot;
-    const waiting = b!.policyOptions.pacer.acquire(origin, { concurrency: 1, interval: 0 }) as Promise<FleetSlot>;
+    const {
+      fleets: [a, b],
+    } = await fleetsOf(2, { leaseTtl: 300 });
+    const held = await a!.policyOptions.pacer.acquire(origin, {
+      concurrency: 1,
+      interval: 0,
+    });
+    const waiting = b!.policyOptions.pacer.acquire(origin, {
+      concurrency: 1,
+      interval: 0,
+    });
     // Wait (on Redis's own clock) until well past leaseTtl: the lease was renewed, so b still waits.
     const key = `${prefixOf(a!)}{${origin}}:leases`;
     const firstScore = await leaseExpiry(key);
@@ -176,7 +214,9 @@ describe('leases', () => {
   });
 
   it('close() gives back every held slot', async () => {
-    const { fleets: [a, b] } = await fleetsOf(2);
+    const {
+      fleets: [a, b],
+    } = await fleetsOf(2);
     const pacer = a!.policyOptions.pacer;
     await pacer.acquire(origin, { concurrency: 1, interval: 0 });
     const waiting = b!.policyOptions.pacer.acquire(origin, { concurrency: 1, interval: 0 });
@@ -187,7 +227,9 @@ describe('leases', () => {
   });
 
   it('rejects a waiter with its signal reason and frees its place in the queue', async () => {
-    const { fleets: [a] } = await fleetsOf(1);
+    const {
+      fleets: [a],
+    } = await fleetsOf(1);
     const pacer = a!.policyOptions.pacer;
     const held = await pacer.acquire(origin, { concurrency: 1, interval: 0 });
     const controller = new AbortController();
@@ -205,13 +247,17 @@ describe('leases', () => {
 describe('Redis unavailable', () => {
   it('fails closed after unavailableTimeout with ERR_FLEET_UNAVAILABLE, then resumes', async () => {
     const events: FleetEvent['type'][] = [];
-    const { fleets: [a] } = await fleetsOf(1, {
+    const {
+      fleets: [a],
+    } = await fleetsOf(1, {
       unavailableTimeout: 200,
       onEvent: (event) => events.push(event.type),
     });
     const pacer = a!.policyOptions.pacer;
     await redis.kill();
-    const error: unknown = await Promise.resolve(pacer.acquire(origin, { concurrency: 1, interval: 0 })).catch((e: unknown) => e);
+    const error: unknown = await Promise.resolve(
+      pacer.acquire(origin, { concurrency: 1, interval: 0 }),
+    ).catch((e: unknown) => e);
     expect(isFleetUnavailableError(error)).toBe(true);
     expect(error).toMatchObject({ code: 'ERR_FLEET_UNAVAILABLE', origin });
     expect((error as { waited: number }).waited).toBeGreaterThanOrEqual(200);
@@ -224,7 +270,9 @@ describe('Redis unavailable', () => {
   it('resolves createRedisFleet while Redis is down and reports it, then works once it is up', async () => {
     await redis.kill();
     const events: FleetEvent['type'][] = [];
-    const { fleets: [a] } = await fleetsOf(1, { onEvent: (event) => events.push(event.type) });
+    const {
+      fleets: [a],
+    } = await fleetsOf(1, { onEvent: (event) => events.push(event.type) });
     expect(a!.state).toBe('unavailable');
     const waiting = a!.policyOptions.pacer.acquire(origin, { concurrency: 1, interval: 0 });
     await redis.restart();
@@ -234,10 +282,14 @@ describe('Redis unavailable', () => {
   });
 
   it('a paused (SIGSTOP) Redis never lets a request through: it rejects, the late grant is given back', async () => {
-    const { fleets: [a] } = await fleetsOf(1, { unavailableTimeout: 200 });
+    const {
+      fleets: [a],
+    } = await fleetsOf(1, { unavailableTimeout: 200 });
     const pacer = a!.policyOptions.pacer;
     redis.pause();
-    const error: unknown = await Promise.resolve(pacer.acquire(origin, { concurrency: 1, interval: 0 })).catch((e: unknown) => e);
+    const error: unknown = await Promise.resolve(
+      pacer.acquire(origin, { concurrency: 1, interval: 0 }),
+    ).catch((e: unknown) => e);
     expect(isFleetUnavailableError(error)).toBe(true);
     redis.resume();
     // The grant Redis ran late was released again: the origin is free for the next request.
@@ -249,19 +301,28 @@ describe('Redis unavailable', () => {
   });
 
   it('re-creates the leases of running requests after a restart that lost every key', async () => {
-    const { fleets: [a, b] } = await fleetsOf(2, { leaseTtl: 600 });
-    const held = (await a!.policyOptions.pacer.acquire(origin, { concurrency: 1, interval: 0 })) as FleetSlot;
+    const {
+      fleets: [a, b],
+    } = await fleetsOf(2, { leaseTtl: 600 });
+    const held = await a!.policyOptions.pacer.acquire(origin, {
+      concurrency: 1,
+      interval: 0,
+    });
     await redis.kill();
     await redis.restart();
     // Renewal (at once on reconnect) puts a's lease back: b must wait for a's release.
     const leases = `${prefixOf(a!)}{${origin}}:leases`;
     await expect.poll(() => redisCommand<number>(['ZCARD', leases]), { timeout: 5_000 }).toBe(1);
     let granted = false;
-    const waiting = b!.policyOptions.pacer.acquire(origin, { concurrency: 1, interval: 0 }).then((s) => {
-      granted = true;
-      return s;
-    });
-    await expect.poll(() => redisCommand<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`])).toBe(1);
+    const waiting = b!.policyOptions.pacer
+      .acquire(origin, { concurrency: 1, interval: 0 })
+      .then((s) => {
+        granted = true;
+        return s;
+      });
+    await expect
+      .poll(() => redisCommand<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`]))
+      .toBe(1);
     expect(granted).toBe(false);
     held.release();
     (await waiting).release();

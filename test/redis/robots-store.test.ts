@@ -33,7 +33,12 @@ async function fleetsOf(count: number, options: Parameters<typeof createRedisFle
   const keyPrefix = `r${++prefixCount}:`;
   const made: RedisFleet[] = [];
   for (let i = 0; i < count; i += 1) {
-    const fleet = await createRedisFleet({ url: redis.url, keyPrefix, leaseTtl: 1_500, ...options });
+    const fleet = await createRedisFleet({
+      url: redis.url,
+      keyPrefix,
+      leaseTtl: 1_500,
+      ...options,
+    });
     fleets.push(fleet);
     made.push(fleet);
   }
@@ -89,8 +94,20 @@ describe('get, set, delete', () => {
     const target = site.origins[0]!;
     const [fleet] = await fleetsOf(1);
     // Right version and origin, wrong shape (a 2xx outcome without its copy).
-    const forged = { ...entry, robotsUrl: `${target}/robots.txt`, latest: { ...entry.latest, status: 'ok' }, expiresAt: Date.now() + 60_000 };
-    await redisCommand(['HSET', `${fleet!.keyPrefix}{${target}}:robots`, 'e', JSON.stringify(forged), 'g', '1']);
+    const forged = {
+      ...entry,
+      robotsUrl: `${target}/robots.txt`,
+      latest: { ...entry.latest, status: 'ok' },
+      expiresAt: Date.now() + 60_000,
+    };
+    await redisCommand([
+      'HSET',
+      `${fleet!.keyPrefix}{${target}}:robots`,
+      'e',
+      JSON.stringify(forged),
+      'g',
+      '1',
+    ]);
     const policy = createRobotsPolicy({ userAgent: 'FleetBot/1.0', ...fleet!.policyOptions });
     const decision = await policy.check(`${target}/no`);
     expect(decision.allowed).toBe(false);
@@ -120,7 +137,9 @@ describe('claimFetch', () => {
     await redisCommand(['SET', `${a!.keyPrefix}{${origin}}:claim`, 'dead', 'PX', '300']);
     const claim = await b!.store.claimFetch!(origin);
     expect(claim.fetch).toBe(true);
-    expect(await redisCommand<string>(['GET', `${a!.keyPrefix}{${origin}}:claim`])).not.toBe('dead');
+    expect(await redisCommand<string>(['GET', `${a!.keyPrefix}{${origin}}:claim`])).not.toBe(
+      'dead',
+    );
   });
 
   it('a released claim without a stored entry lets the next waiter fetch', async () => {
@@ -154,11 +173,15 @@ describe('claimFetch', () => {
 
   it('one robots.txt fetch fleet-wide when many policies ask at once', async () => {
     site = await Site.start(1, (path) =>
-      path === '/robots.txt' ? { body: 'User-agent: *\nDisallow: /no\n', holdMs: 100 } : { body: 'x' },
+      path === '/robots.txt'
+        ? { body: 'User-agent: *\nDisallow: /no\n', holdMs: 100 }
+        : { body: 'x' },
     );
     const target = site.origins[0]!;
     const fleetList = await fleetsOf(5);
-    const policies = fleetList.map((f) => createRobotsPolicy({ userAgent: 'FleetBot/1.0', ...f.policyOptions }));
+    const policies = fleetList.map((f) =>
+      createRobotsPolicy({ userAgent: 'FleetBot/1.0', ...f.policyOptions }),
+    );
     const decisions = await Promise.all(policies.map((p) => p.check(`${target}/no`)));
     expect(decisions.every((d) => !d.allowed)).toBe(true);
     expect(site.of(target, '/robots.txt')).toHaveLength(1);
@@ -172,7 +195,9 @@ describe('claimFetch', () => {
     site = await Site.start(1, (path) => (path === '/robots.txt' ? reply : { body: 'x' }));
     const target = site.origins[0]!;
     const fleetList = await fleetsOf(3);
-    const policies = fleetList.map((f) => createRobotsPolicy({ userAgent: 'FleetBot/1.0', ...f.policyOptions }));
+    const policies = fleetList.map((f) =>
+      createRobotsPolicy({ userAgent: 'FleetBot/1.0', ...f.policyOptions }),
+    );
     const decisions = await Promise.all(policies.map((p) => p.check(`${target}/page`)));
     expect(decisions.every((d) => d.allowed === allowed)).toBe(true);
     expect(site.of(target, '/robots.txt')).toHaveLength(1);

@@ -52,7 +52,7 @@ export class PacerScheduler {
     try {
       granted = pacer.acquire(origin, rules, signal ?? closing);
     } catch (error) {
-      return Promise.reject(error as Error);
+      return Promise.reject(error);
     }
     if (!(granted instanceof Promise)) {
       this.#hold(origin, granted);

@@ -161,7 +161,7 @@ export class RobotsCache {
   }
 
   async #refresh(origin: string): Promise<Resolved> {
-    const { fetch: fetchSettings, events } = this.#settings;
+    const { fetch: fetchSettings } = this.#settings;
     const store = this.#store;
     const { clock } = fetchSettings;
     let previous = this.#hot.get(origin);

@@ -162,8 +162,7 @@ export interface RobotsStore {
  * if (claim.fetch) try { await fetchAndStore(); } finally { await claim.release(); }
  */
 export type RobotsFetchClaim =
-  | { readonly fetch: true; release(): Promise<void> }
-  | { readonly fetch: false };
+  { readonly fetch: true; release(): Promise<void> } | { readonly fetch: false };
 
 /**
  * One process's own pacing settings for an origin; in a fleet the strictest applies to everyone.

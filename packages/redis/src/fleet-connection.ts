@@ -66,7 +66,8 @@ export class FleetConnection {
     // The subscriber's errors are the command connection's too; only its recovery matters.
     this.#subscriber.on('error', () => undefined);
     this.#subscriber.on('ready', this.#onSubscriberReady);
-    if (this.#ownsClient) this.client.connect().catch((error: unknown) => this.#markUnavailable(error));
+    if (this.#ownsClient)
+      this.client.connect().catch((error: unknown) => this.#markUnavailable(error));
     else if (this.client.isReady) {
       this.#loadScripts();
       this.#markAvailable();
@@ -131,7 +132,8 @@ export class FleetConnection {
     for (;;) {
       signal?.throwIfAborted();
       const left = budget.limit - budget.spent;
-      if (left <= 0) throw new BudgetExhausted('no answer from Redis in time', { cause: lastError });
+      if (left <= 0)
+        throw new BudgetExhausted('no answer from Redis in time', { cause: lastError });
       const started = performance.now();
       try {
         if (!this.client.isReady) {
@@ -170,7 +172,11 @@ export class FleetConnection {
    * promise settles on the answer or after `commandTimeout`, whichever is first; a command
    * sent while Redis is away stays queued in the client and runs when it is back.
    */
-  fire(script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<void> {
+  fire(
+    script: LuaScript,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<void> {
     if (this.#closed && !this.client.isOpen) return Promise.resolve();
     const sent = this.#send(script, keys, args).then(
       () => undefined,
@@ -256,7 +262,8 @@ export class FleetConnection {
       }
       answer.then(
         (value) => settle(() => resolve(value)),
-        (error: unknown) => settle(() => reject(error as Error)),
+        (error: unknown) =>
+          settle(() => reject(error instanceof Error ? error : new Error(String(error)))),
       );
     });
   }

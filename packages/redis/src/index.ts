@@ -13,4 +13,4 @@ export {
 export { FLEET_BRAND } from './fleet-brand.js';
 export { fleetKeys } from './keys.js';
 export type { FleetKeys } from './keys.js';
-export type { FleetSlot } from './redis-pacer.js';
+export type { FleetPacer, FleetSlot } from './redis-pacer.js';

@@ -1,4 +1,4 @@
-import type { Pacer, RobotsStore } from '@polite-crawler/fetch';
+import type { RobotsStore } from '@polite-crawler/fetch';
 import type { FleetState } from './events.js';
 import { FleetConnection } from './fleet-connection.js';
 import { fleetKeys } from './keys.js';
@@ -6,6 +6,7 @@ import { LeaseBook } from './lease-book.js';
 import { resolveFleetOptions } from './options.js';
 import type { RedisFleetOptions } from './options.js';
 import { PacerCore, RedisPacer } from './redis-pacer.js';
+import type { FleetPacer } from './redis-pacer.js';
 import { RedisRobotsStore } from './redis-robots-store.js';
 
 /**
@@ -16,7 +17,7 @@ import { RedisRobotsStore } from './redis-robots-store.js';
  */
 export interface FleetPolicyOptions {
   readonly store: RobotsStore;
-  readonly pacer: Pacer;
+  readonly pacer: FleetPacer;
 }
 
 /**

@@ -30,6 +30,16 @@ export interface FleetSlot extends PacerSlot {
 }
 
 /**
+ * The fleet's pacer as its own type: a slot always comes through a promise (a Redis round
+ * trip), and says when Redis booked its start.
+ * @example
+ * const slot = await fleet.policyOptions.pacer.acquire(origin, { concurrency: 1, interval: 1_000 });
+ */
+export interface FleetPacer extends Pacer {
+  acquire(origin: string, rules: PaceRules, signal?: AbortSignal): Promise<FleetSlot>;
+}
+
+/**
  * What every pacer of one fleet shares: the connection, this process's id, the lease book and
  * the local waiters each origin's pub/sub wake-ups go to.
  */
@@ -89,7 +99,7 @@ export class PacerCore {
  * or the booked spacing), 1 to release; renewal adds 1 call per `leaseTtl / 3` for all held
  * leases together.
  */
-export class RedisPacer implements Pacer {
+export class RedisPacer implements FleetPacer {
   readonly [FLEET_BRAND]: string;
   readonly #core: PacerCore;
   readonly #closing = new AbortController();
@@ -141,7 +151,14 @@ export class RedisPacer implements Pacer {
       for (;;) {
         let reply: GrantReply;
         try {
-          reply = await connection.run<GrantReply>(GRANT, scriptKeys, args, budget, signal, giveBackLate);
+          reply = await connection.run<GrantReply>(
+            GRANT,
+            scriptKeys,
+            args,
+            budget,
+            signal,
+            giveBackLate,
+          );
         } catch (error) {
           if (error instanceof BudgetExhausted) {
             throw new FleetUnavailableError(origin, Math.round(budget.spent), error.cause);
@@ -157,7 +174,12 @@ export class RedisPacer implements Pacer {
         await core.waitWake(origin, wait, signal);
       }
     } catch (error) {
-      if (queued) void connection.fire(LEAVE, [keys.queue(origin), keys.queueExpiry(origin)], [id, keys.channel, origin]);
+      if (queued)
+        void connection.fire(
+          LEAVE,
+          [keys.queue(origin), keys.queueExpiry(origin)],
+          [id, keys.channel, origin],
+        );
       throw error;
     }
   }
@@ -200,6 +222,10 @@ export class RedisPacer implements Pacer {
 
   #sendRelease(origin: string, id: string): Promise<void> {
     const { connection, keys } = this.#core;
-    return connection.fire(RELEASE, [keys.leases(origin), keys.queue(origin)], [id, keys.channel, origin]);
+    return connection.fire(
+      RELEASE,
+      [keys.leases(origin), keys.queue(origin)],
+      [id, keys.channel, origin],
+    );
   }
 }

@@ -89,17 +89,19 @@ export class RedisRobotsStore implements RobotsStore {
   }
 
   async set(origin: string, entry: StoredRobots): Promise<void> {
-    const generation = await this.#run<number>(SET, [this.#keys.robots(origin)], [
-      JSON.stringify(entry),
-      this.#settings.robotsRetention,
-      this.#keys.channel,
-      origin,
-    ]);
+    const generation = await this.#run<number>(
+      SET,
+      [this.#keys.robots(origin)],
+      [JSON.stringify(entry), this.#settings.robotsRetention, this.#keys.channel, origin],
+    );
     this.#remember(origin, String(generation));
   }
 
   async delete(origin: string): Promise<void> {
-    await this.#connection.command(['DEL', this.#keys.robots(origin)], this.#settings.commandTimeout);
+    await this.#connection.command(
+      ['DEL', this.#keys.robots(origin)],
+      this.#settings.commandTimeout,
+    );
     this.#seen.delete(origin);
   }
 
@@ -112,11 +114,11 @@ export class RedisRobotsStore implements RobotsStore {
       signal?.throwIfAborted();
       let reply: ClaimReply;
       try {
-        reply = await this.#run<ClaimReply>(CLAIM, [claimKey, keys.robots(origin)], [
-          id,
-          this.#settings.leaseTtl,
-          seen,
-        ]);
+        reply = await this.#run<ClaimReply>(
+          CLAIM,
+          [claimKey, keys.robots(origin)],
+          [id, this.#settings.leaseTtl, seen],
+        );
       } catch {
         // Redis unreachable: this process fetches and caches robots.txt itself.
         signal?.throwIfAborted();
@@ -145,7 +147,8 @@ export class RedisRobotsStore implements RobotsStore {
   }
 
   #run<T>(script: LuaScript, keys: string[], args: (string | number)[]): Promise<T> {
-    if (!this.#connection.client.isReady) return Promise.reject(new Error('Redis is not connected'));
+    if (!this.#connection.client.isReady)
+      return Promise.reject(new Error('Redis is not connected'));
     return this.#connection.run<T>(
       script,
       keys,

@@ -44,8 +44,10 @@ export function startWorker(config: Record<string, unknown>): Worker {
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>(
-    (resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stderr })),
-  );
+  const exited = new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stderr: string;
+  }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stderr })));
   return { child, lines, exited };
 }
