@@ -52,7 +52,7 @@ export class PacerScheduler {
     try {
       granted = pacer.acquire(origin, rules, signal ?? closing);
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     if (!(granted instanceof Promise)) {
       this.#hold(origin, granted);
