@@ -204,3 +204,25 @@ describe('claimFetch', () => {
     await Promise.all(policies.map((p) => p.close()));
   });
 });
+
+describe('pairing', () => {
+  it('refuses a store of ones own beside the fleet pacer, at construction', async () => {
+    const [fleet] = await fleetsOf(1);
+    const { createMemoryRobotsStore } = await import('@polite-crawler/fetch');
+    expect(() =>
+      createRobotsPolicy({
+        userAgent: 'FleetBot/1.0',
+        ...fleet!.policyOptions,
+        store: createMemoryRobotsStore(),
+      }),
+    ).toThrow(/fleet's own store/);
+    const [other] = await fleetsOf(1);
+    expect(() =>
+      createRobotsPolicy({
+        userAgent: 'FleetBot/1.0',
+        pacer: fleet!.policyOptions.pacer,
+        store: other!.store,
+      }),
+    ).toThrow(/fleet's own store/);
+  });
+});
