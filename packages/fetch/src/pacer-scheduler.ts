@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { EventSink } from './events.js';
 import { headerLines } from './header-input.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -39,6 +40,8 @@ export class PacerScheduler {
 
   constructor(settings: PacerSchedulerSettings) {
     this.#settings = settings;
+    // Every waiting request of the policy listens to it: no fixed bound.
+    setMaxListeners(0, this.#closing.signal);
   }
 
   /** Takes a slot of `origin`; `undefined` when the pacer granted it synchronously. */

@@ -59,7 +59,15 @@ export class FleetConnection {
     this.#onEvent = onEvent;
     this.#commandTimeout = commandTimeout;
     this.#ownsClient = client === undefined;
-    this.client = client ?? createClient({ url, socket: { reconnectStrategy: reconnectDelay } });
+    // node-redis's own command timeout is off: every wait here has its own budget, and a
+    // command that outlives it (a grant Redis runs late) must still deliver its reply.
+    this.client =
+      client ??
+      createClient({
+        url,
+        socket: { reconnectStrategy: reconnectDelay },
+        commandOptions: { timeout: 0 },
+      });
     this.client.on('error', this.#onClientError);
     this.client.on('ready', this.#onClientReady);
     this.#subscriber = this.client.duplicate();

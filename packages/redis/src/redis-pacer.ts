@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pacer, PaceRules, PacerSlot } from '@polite-crawler/fetch';
 import { FleetUnavailableError } from './errors.js';
@@ -70,7 +71,7 @@ export class PacerCore {
     this.unavailableTimeout = settings.unavailableTimeout;
     this.wakeFallback = settings.wakeFallback;
     connection.onMessage((kind, origin) => {
-      if (kind === 'p') this.#wakeUps.wake(origin);
+      if (kind === 'p') this.#wakeUps.wakeFirst(origin);
     });
     connection.onRecover(() => {
       // Leases first (a restart lost them), then every waiter asks again.
@@ -78,14 +79,15 @@ export class PacerCore {
     });
   }
 
-  nextId(): string {
+  /** A new request's id in Redis, and its rank among this process's requests. */
+  nextId(): { id: string; rank: number } {
     this.#sequence += 1;
-    return `${this.processId}:${this.#sequence}`;
+    return { id: `${this.processId}:${this.#sequence}`, rank: this.#sequence };
   }
 
   /** Waits for a wake-up of `origin` (a slot freed), at most `ms`. */
-  waitWake(origin: string, ms: number, signal: AbortSignal): Promise<void> {
-    return this.#wakeUps.wait(origin, ms, signal);
+  waitWake(origin: string, ms: number, signal: AbortSignal, rank: number): Promise<void> {
+    return this.#wakeUps.wait(origin, ms, signal, rank);
   }
 }
 
@@ -107,6 +109,8 @@ export class RedisPacer implements FleetPacer {
 
   constructor(core: PacerCore) {
     this.#core = core;
+    // Every waiting request listens to it (through its own linked signal): no fixed bound.
+    setMaxListeners(0, this.#closing.signal);
     this[FLEET_BRAND] = core.fleetId;
   }
 
@@ -132,7 +136,7 @@ export class RedisPacer implements FleetPacer {
   async #acquire(origin: string, rules: PaceRules, signal: AbortSignal): Promise<FleetSlot> {
     const core = this.#core;
     const { connection, keys } = core;
-    const id = core.nextId();
+    const { id, rank } = core.nextId();
     const budget: RedisBudget = { spent: 0, limit: core.unavailableTimeout };
     const concurrency = Math.max(1, Math.floor(rules.concurrency));
     const interval = Math.max(0, Math.ceil(rules.interval));
@@ -171,7 +175,7 @@ export class RedisPacer implements FleetPacer {
         }
         queued = true;
         const wait = reply[1] < 0 ? core.wakeFallback : Math.min(reply[1], core.wakeFallback);
-        await core.waitWake(origin, wait, signal);
+        await core.waitWake(origin, wait, signal, rank);
       }
     } catch (error) {
       if (queued)

@@ -7,8 +7,16 @@
  */
 export class WakeUps {
   readonly #waiters = new Map<string, Set<() => void>>();
+  /** Each waiter's rank in its origin's line here (lower asked first). */
+  readonly #ranks = new WeakMap<() => void, number>();
 
-  wait(origin: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  /** Waits for a wake-up of `origin`, at most `ms`; `rank` orders {@link WakeUps.wakeFirst}. */
+  wait(
+    origin: string,
+    ms: number,
+    signal: AbortSignal | undefined,
+    rank = 0,
+  ): Promise<void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) {
         reject(signal.reason as Error);
@@ -37,6 +45,7 @@ export class WakeUps {
         resolve();
       }
       waiters.add(done);
+      this.#ranks.set(done, rank);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
@@ -44,6 +53,25 @@ export class WakeUps {
   wake(origin: string): void {
     const set = this.#waiters.get(origin);
     if (set !== undefined) for (const done of [...set]) done();
+  }
+
+  /**
+   * Wakes the waiter of `origin` that asked first: one freed slot is one retry per process,
+   * not one per waiter (the others would only be told to wait again).
+   */
+  wakeFirst(origin: string): void {
+    const set = this.#waiters.get(origin);
+    if (set === undefined) return;
+    let first: (() => void) | undefined;
+    let best = Infinity;
+    for (const done of set) {
+      const rank = this.#ranks.get(done) ?? 0;
+      if (rank < best) {
+        best = rank;
+        first = done;
+      }
+    }
+    first?.();
   }
 
   wakeAll(): void {
