@@ -69,6 +69,7 @@ export async function createRedisFleet(options: RedisFleetOptions = {}): Promise
   const core = new PacerCore(connection, keys, leases, settings);
   const store = new RedisRobotsStore(connection, keys, leases, {
     commandTimeout: settings.commandTimeout,
+    claimTimeout: Math.max(settings.commandTimeout, settings.unavailableTimeout),
     robotsRetention: settings.robotsRetention,
     leaseTtl: settings.leaseTtl,
     wakeFallback: settings.wakeFallback,

@@ -40,6 +40,8 @@ function parseEntry(json: unknown, origin: string): StoredRobots | undefined {
 
 export interface RedisRobotsStoreSettings {
   readonly commandTimeout: number;
+  /** Longest wait for a claim's answer from a connected but slow Redis. */
+  readonly claimTimeout: number;
   readonly robotsRetention: number;
   readonly leaseTtl: number;
   readonly wakeFallback: number;
@@ -114,10 +116,13 @@ export class RedisRobotsStore implements RobotsStore {
       signal?.throwIfAborted();
       let reply: ClaimReply;
       try {
+        // Waits for a slow Redis as long as a page request would (unavailableTimeout): a slow
+        // answer is not a missing one, and giving up early would fetch robots.txt twice.
         reply = await this.#run<ClaimReply>(
           CLAIM,
           [claimKey, keys.robots(origin)],
           [id, this.#settings.leaseTtl, seen],
+          this.#settings.claimTimeout,
         );
       } catch {
         // Redis unreachable: this process fetches and caches robots.txt itself.
@@ -146,16 +151,15 @@ export class RedisRobotsStore implements RobotsStore {
     }
   }
 
-  #run<T>(script: LuaScript, keys: string[], args: (string | number)[]): Promise<T> {
+  #run<T>(
+    script: LuaScript,
+    keys: string[],
+    args: (string | number)[],
+    limit = this.#settings.commandTimeout,
+  ): Promise<T> {
     if (!this.#connection.client.isReady)
       return Promise.reject(new Error('Redis is not connected'));
-    return this.#connection.run<T>(
-      script,
-      keys,
-      args,
-      { spent: 0, limit: this.#settings.commandTimeout },
-      undefined,
-    );
+    return this.#connection.run<T>(script, keys, args, { spent: 0, limit }, undefined);
   }
 
   #remember(origin: string, generation: string): void {

@@ -11,12 +11,7 @@ export class WakeUps {
   readonly #ranks = new WeakMap<() => void, number>();
 
   /** Waits for a wake-up of `origin`, at most `ms`; `rank` orders {@link WakeUps.wakeFirst}. */
-  wait(
-    origin: string,
-    ms: number,
-    signal: AbortSignal | undefined,
-    rank = 0,
-  ): Promise<void> {
+  wait(origin: string, ms: number, signal: AbortSignal | undefined, rank = 0): Promise<void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) {
         reject(signal.reason as Error);
