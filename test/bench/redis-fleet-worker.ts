@@ -35,6 +35,8 @@ const politeFetch = createPoliteFetch({
   concurrency: config.concurrency,
   minInterval: 0,
   maxOrigins: 100_000,
+  // A slow shared store is waited for (as README recommends in fleet mode).
+  storeTimeout: 30_000,
   ...(fleet === undefined ? {} : fleet.policyOptions),
 });
 const timings: number[] = [];

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { parseRobotsTxt } from '@polite-crawler/robots-txt';
 import type { Agent, AgentRules, RobotsTxt } from '@polite-crawler/robots-txt';
 import type { EventSink } from './events.js';
@@ -99,6 +100,8 @@ export class RobotsCache {
         ? undefined
         : guardStore(settings.store, settings.storeTimeout, settings.fetch.clock);
     this.#hot = new RobotsEntries<CacheEntry>(settings.maxOrigins, settings.fetch.clock);
+    // A shared store's claimFetch listens to it once per origin in flight: no fixed bound.
+    setMaxListeners(0, this.#closing.signal);
   }
 
   /** The fresh in-memory entry for `origin`, if any (no I/O). */

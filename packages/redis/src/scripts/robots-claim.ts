@@ -1,14 +1,18 @@
 /**
  * Single flight of a robots.txt fetch across the fleet.
  *
- * KEYS: claim, robots. ARGV: claim id, ttl, generation this process last read ('' unknown).
+ * KEYS: claim, robots. ARGV: claim id, ttl, generation this process last read ('' unknown:
+ * then any stored entry counts as new).
  * Reply `{1}`: this process fetches. `{2}`: another process stored a new entry since this one
  * read (read it). `{0, ttl left}`: another process is fetching now.
  */
 export const ROBOTS_CLAIM = `
+local g = redis.call('HGET', KEYS[2], 'g')
 if ARGV[3] ~= '' then
-  local g = redis.call('HGET', KEYS[2], 'g') or '0'
-  if g ~= ARGV[3] then return {2} end
+  if (g or '0') ~= ARGV[3] then return {2} end
+elseif g then
+  -- This process could not read the entry (its read timed out): read it again, do not refetch.
+  return {2}
 end
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {1} end
 return {0, redis.call('PTTL', KEYS[1])}
