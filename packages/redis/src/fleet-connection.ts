@@ -135,6 +135,8 @@ export class FleetConnection {
     budget: RedisBudget,
     signal: AbortSignal | undefined,
     onLate?: (reply: T) => void,
+    /** `false`: a lost or missing connection fails the call at once (robots.txt store calls). */
+    waitForRedis = true,
   ): Promise<T> {
     let lastError: unknown;
     for (;;) {
@@ -146,6 +148,7 @@ export class FleetConnection {
       try {
         if (!this.client.isReady) {
           this.#markUnavailable(undefined);
+          if (!waitForRedis) throw new BudgetExhausted('Redis is not connected');
           await this.#waitReady(left, signal);
           continue;
         }
@@ -166,7 +169,7 @@ export class FleetConnection {
         if (signal?.aborted) throw signal.reason;
         lastError = error;
         // Connection lost under the command (its reply is gone): wait for Redis, then retry.
-        if (!this.client.isReady) continue;
+        if (!this.client.isReady && waitForRedis) continue;
         // Redis answered with an error (a script bug, OOM, …): no point waiting.
         throw error;
       } finally {

@@ -159,7 +159,15 @@ export class RedisRobotsStore implements RobotsStore {
   ): Promise<T> {
     if (!this.#connection.client.isReady)
       return Promise.reject(new Error('Redis is not connected'));
-    return this.#connection.run<T>(script, keys, args, { spent: 0, limit }, undefined);
+    return this.#connection.run<T>(
+      script,
+      keys,
+      args,
+      { spent: 0, limit },
+      undefined,
+      undefined,
+      false,
+    );
   }
 
   #remember(origin: string, generation: string): void {
