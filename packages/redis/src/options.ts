@@ -40,9 +40,10 @@ export interface RedisFleetOptions {
    */
   readonly unavailableTimeout?: number;
   /**
-   * Longest wait for one robots.txt store command; a slower one counts as a store failure
-   * (the process then fetches and caches robots.txt itself).
-   * @default 2_000
+   * Longest wait for one robots.txt store command from a connected Redis; a slower one counts
+   * as a store failure (the process then fetches and caches robots.txt itself). The policy's
+   * `storeTimeout` bounds each call too; whichever is shorter applies.
+   * @default 30_000
    */
   readonly commandTimeout?: number;
   /**
@@ -72,7 +73,7 @@ export const FLEET_DEFAULTS = Object.freeze({
   keyPrefix: 'polite:',
   leaseTtl: 30_000,
   unavailableTimeout: 30_000,
-  commandTimeout: 2_000,
+  commandTimeout: 30_000,
   robotsRetention: 2_592_000_000,
   wakeFallback: 1_000,
 });

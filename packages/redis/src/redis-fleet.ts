@@ -41,6 +41,9 @@ export interface RedisFleet {
   close(): Promise<void>;
 }
 
+/** Longest wait at `close()` for the releases already sent to reach Redis. */
+const CLOSE_GRACE = 2_000;
+
 /** Longest wait of `createRedisFleet` for a first answer (it resolves either way). */
 const FIRST_ANSWER_WAIT = 2_000;
 
@@ -63,7 +66,8 @@ export async function createRedisFleet(options: RedisFleetOptions = {}): Promise
     settings.client,
     keys.channel,
     settings.onEvent,
-    settings.commandTimeout,
+    // How long a fire-and-forget command (release, renewal) is waited for.
+    Math.min(settings.commandTimeout, CLOSE_GRACE),
   );
   const leases = new LeaseBook(connection, keys, settings.leaseTtl);
   const core = new PacerCore(connection, keys, leases, settings);
@@ -94,7 +98,7 @@ export async function createRedisFleet(options: RedisFleetOptions = {}): Promise
         const reason = new Error('the fleet was closed');
         await Promise.all([...pacers].map((pacer) => pacer.close(reason)));
         leases.close();
-        await connection.close(settings.commandTimeout);
+        await connection.close(Math.min(settings.commandTimeout, CLOSE_GRACE));
       })();
       return closing;
     },
