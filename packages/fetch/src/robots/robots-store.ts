@@ -127,5 +127,4 @@ export interface RobotsStore {
  * if (claim.fetch) try { await fetchAndStore(); } finally { await claim.release(); }
  */
 export type RobotsFetchClaim =
-  | { readonly fetch: true; release(): Promise<void> }
-  | { readonly fetch: false };
+  { readonly fetch: true; release(): Promise<void> } | { readonly fetch: false };
