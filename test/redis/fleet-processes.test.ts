@@ -129,6 +129,29 @@ describe('N processes, one politeness budget per origin', { timeout: 90_000 }, (
       expect(request.at - busy.at).toBeGreaterThanOrEqual(1_000 - ARRIVAL_SLACK);
   });
 
+  it('paces the undici interceptor fleet-wide too (undici.request, two processes)', async () => {
+    site = await Site.start(1, (path) =>
+      path === '/robots.txt' ? { body: 'User-agent: *\nDisallow: /private\n' } : { holdMs: 40 },
+    );
+    const origin = site.origins[0]!;
+    const urls = [1, 2, 3, 4].map((n) => `${origin}/page/${n}`);
+    const fleet = spawnFleet(2, [...urls, `${origin}/private/x`], {
+      client: 'interceptor',
+      concurrency: 1,
+      minInterval: 150,
+    });
+    await finished(fleet);
+    const answers = results(fleet);
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(8);
+    expect(answers.filter((r) => r.error === 'ERR_ROBOTS_DENIED')).toHaveLength(2);
+    expect(site.of(origin, '/robots.txt')).toHaveLength(1);
+    expect(site.of(origin, '/private/x')).toHaveLength(0);
+    const pages = site.pages(origin);
+    expect(pages).toHaveLength(8);
+    expect(Math.max(...pages.map((p) => p.inFlight))).toBe(1);
+    for (const gap of gaps(pages)) expect(gap).toBeGreaterThanOrEqual(150 - ARRIVAL_SLACK);
+  });
+
   it('keeps crawls with different key prefixes apart', async () => {
     site = await Site.start(1, plain);
     const urls = [`${site.origins[0]}/x`];
