@@ -327,6 +327,26 @@ describe('Redis unavailable', () => {
     held.release();
     (await waiting).release();
   });
+
+  it('a queued request that finds its origin lost by Redis waits one interval (fails closed)', async () => {
+    // wakeFallback 10: the waiter asks again within 10 ms of the loss, long before the interval.
+    const {
+      fleets: [a, b],
+    } = await fleetsOf(2, { wakeFallback: 10 });
+    const rules = { concurrency: 1, interval: 300 };
+    const held = await a!.policyOptions.pacer.acquire(origin, rules);
+    const waiting = b!.policyOptions.pacer.acquire(origin, rules);
+    await expect
+      .poll(() => redisCommand<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`]))
+      .toBe(1);
+    // Every key gone, as after a restart without persistence; a's booking of the next start
+    // went with them, and a holds no lease any more that renewal would put back.
+    await redisCommand(['FLUSHALL']);
+    held.release();
+    const next = await waiting;
+    next.release();
+    expect(next.startedAt - held.startedAt).toBeGreaterThanOrEqual(rules.interval);
+  });
 });
 
 function prefixOf(fleet: RedisFleet): string {

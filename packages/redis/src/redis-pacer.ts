@@ -158,7 +158,7 @@ export class RedisPacer implements FleetPacer {
           reply = await connection.run<GrantReply>(
             GRANT,
             scriptKeys,
-            args,
+            [...args, queued ? 1 : 0],
             budget,
             signal,
             giveBackLate,

@@ -3,7 +3,8 @@ import { PRELUDE } from './prelude.js';
 /**
  * One pacing decision, atomic: may request `id` start on this origin?
  *
- * KEYS: pace, leases, queue, queue-expiry. ARGV: id, process id, concurrency, interval, leaseTtl.
+ * KEYS: pace, leases, queue, queue-expiry. ARGV: id, process id, concurrency, interval, leaseTtl,
+ * queued (1 when this request already waited in the queue).
  * Reply `{1, delay, floor, start}`: granted; the request starts in `delay` ms (at most one
  * interval ahead, the spacing booked here) at `start` (Redis ms), and `floor` is the next
  * start it booked (kept by renewal).
@@ -14,11 +15,16 @@ import { PRELUDE } from './prelude.js';
  * (smallest concurrency, longest interval). Expired leases (a dead process's) and waiters
  * that stopped asking are dropped here. An id that already holds a lease is asking again
  * after a lost reply: its old booking is dropped and it is served as a new request.
+ * A queued request that finds the origin's pace key gone (a queued request keeps it alive, so
+ * Redis lost it: a restart without persistence, or an outage longer than `leaseTtl`) cannot know
+ * when the last start was: it books its start one interval from now (fails closed), unless a
+ * process that paced the origin recently has put the next start back first.
  */
 export const PACE_GRANT = `${PRELUDE}
 local pace, leases, queue, qexp = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local id, proc = ARGV[1], ARGV[2]
 local conc, ival, ttl = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local lost = ARGV[6] == '1' and redis.call('EXISTS', pace) == 0
 redis.call('ZREM', leases, id)
 redis.call('ZREMRANGEBYSCORE', leases, '-inf', now)
 local gone = redis.call('ZRANGEBYSCORE', qexp, '-inf', now, 'LIMIT', 0, 100)
@@ -44,6 +50,9 @@ for i = 1, #fields, 2 do
       redis.call('HDEL', pace, k)
     end
   end
+end
+if lost then
+  nxt = math.max(nxt, now + ival)
 end
 local free = conc - redis.call('ZCARD', leases)
 local rank = redis.call('ZRANK', queue, id)
