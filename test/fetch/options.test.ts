@@ -193,6 +193,52 @@ describe('object options', () => {
     );
   });
 
+  it('validates pacer: an object with acquire, pause and close', () => {
+    for (const value of [null, 'scheduler', { acquire: () => undefined, pause: () => undefined }]) {
+      expect(
+        invalidOption(() => createRobotsPolicy({ userAgent: UA, pacer: value as never })),
+      ).toBe('pacer');
+    }
+  });
+
+  it('pairs a fleet pacer with its own fleet store only (Symbol.for brand)', async () => {
+    const brand = Symbol.for('polite-crawler.fleet');
+    const pacerOf = (fleet: string | undefined) => ({
+      ...(fleet === undefined ? {} : { [brand]: fleet }),
+      acquire: () => ({ release: () => undefined }),
+      pause: () => undefined,
+      close: () => Promise.resolve(),
+    });
+    const storeOf = (fleet: string | undefined) =>
+      Object.assign(createMemoryRobotsStore(), fleet === undefined ? {} : { [brand]: fleet });
+    const refused: [string | undefined, string | undefined][] = [
+      ['a', undefined], // a store of one's own beside the fleet pacer
+      [undefined, 'a'], // the fleet store beside a pacer of one's own
+      ['a', 'b'], // two fleets mixed
+    ];
+    for (const [pacerFleet, storeFleet] of refused) {
+      const options = { userAgent: UA, pacer: pacerOf(pacerFleet), store: storeOf(storeFleet) };
+      expect(invalidOption(() => createRobotsPolicy(options))).toBe('store');
+      expect(invalidOption(() => createPoliteFetch(options))).toBe('store');
+    }
+    // The fleet pacer without any store is refused too: robots.txt would not be shared.
+    expect(invalidOption(() => createRobotsPolicy({ userAgent: UA, pacer: pacerOf('a') }))).toBe(
+      'store',
+    );
+    const accepted: [string | undefined, string | undefined][] = [
+      ['a', 'a'],
+      [undefined, undefined],
+    ];
+    for (const [pacerFleet, storeFleet] of accepted) {
+      const policy = createRobotsPolicy({
+        userAgent: UA,
+        pacer: pacerOf(pacerFleet),
+        store: storeOf(storeFleet),
+      });
+      await policy.close();
+    }
+  });
+
   it('validates the page options and the shared policy', () => {
     expect(
       invalidOption(() => createPoliteFetch({ userAgent: UA, noindex: 'drop' as 'reject' })),

@@ -5,6 +5,7 @@ export type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-ta
 export type { Clock } from './time/clock.js';
 export type {
   RobotsFailureKind,
+  RobotsFetchClaim,
   RobotsFetchFailure,
   RobotsFetchRecord,
   RobotsGoodCopy,

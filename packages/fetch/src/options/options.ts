@@ -9,6 +9,9 @@ import type { RobotsStore } from '../robots/robots-store.js';
 import type { Dispatcher } from 'undici';
 import type { Pacer } from '../pacing/pacer.js';
 
+/** The brand `@polite-crawler/redis` puts on a fleet's store and pacer (its fleet id). */
+const FLEET_BRAND = Symbol.for('polite-crawler.fleet');
+
 /**
  * Every default of {@link createRobotsPolicy} and {@link createPoliteFetch}, in one frozen
  * object used by the code and the README alike. Times are milliseconds.
@@ -258,6 +261,19 @@ export function resolvePolicyOptions(options: RobotsPolicyOptions): ResolvedPoli
       'pacer',
       pacer,
       'an object with acquire, pause and close methods',
+    );
+  }
+  // A fleet's pacer and store go together (`...fleet.policyOptions`): a store of one's own
+  // beside a fleet pacer (or the reverse) would share pacing but not robots.txt, or the reverse.
+  const fleetOf = (value: unknown): unknown =>
+    typeof value === 'object' && value !== null
+      ? (value as Record<symbol, unknown>)[FLEET_BRAND]
+      : undefined;
+  if (fleetOf(pacer) !== fleetOf(store)) {
+    throw new RobotsInvalidOptionError(
+      'store',
+      store,
+      "the fleet's own store with the fleet's pacer (spread ...fleet.policyOptions and pass no store of your own)",
     );
   }
   const clock: unknown = options.clock;

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { parseRobotsTxt } from '@polite-crawler/robots-txt';
 import type { Agent, AgentRules, RobotsTxt } from '@polite-crawler/robots-txt';
 import type { EventSink } from '../policy/events.js';
@@ -9,6 +10,7 @@ import { trustedStoredEntry } from './stored-entry.js';
 import { guardStore } from './store-guard.js';
 import type { CacheState } from '../policy/decision.js';
 import type {
+  RobotsFetchClaim,
   RobotsFetchRecord,
   RobotsGoodCopy,
   RobotsStatus,
@@ -98,6 +100,8 @@ export class RobotsCache {
         ? undefined
         : guardStore(settings.store, settings.storeTimeout, settings.fetch.clock);
     this.#hot = new RobotsEntries<CacheEntry>(settings.maxOrigins, settings.fetch.clock);
+    // A shared store's claimFetch listens to it once per origin in flight: no fixed bound.
+    setMaxListeners(0, this.#closing.signal);
   }
 
   /** The fresh in-memory entry for `origin`, if any (no I/O). */
@@ -160,7 +164,7 @@ export class RobotsCache {
   }
 
   async #refresh(origin: string): Promise<Resolved> {
-    const { fetch: fetchSettings, events } = this.#settings;
+    const { fetch: fetchSettings } = this.#settings;
     const store = this.#store;
     const { clock } = fetchSettings;
     let previous = this.#hot.get(origin);
@@ -180,6 +184,34 @@ export class RobotsCache {
         }
       }
     }
+    // A shared store may single-flight the fetch across processes: wait for another process's
+    // outcome instead of fetching it again.
+    let claim: RobotsFetchClaim | undefined;
+    if (store?.claimFetch !== undefined) {
+      claim = await store.claimFetch(origin, this.#closing.signal);
+      if (!claim.fetch) {
+        const stored = trustedStoredEntry(await store.get(origin), origin, this.#settings);
+        this.#closing.signal.throwIfAborted();
+        const now = clock.now();
+        if (stored !== undefined && stored.expiresAt > now) {
+          const entry = this.#materialize(origin, stored, undefined, now);
+          this.#hot.set(origin, entry);
+          return { entry, state: entry.stale ? 'stale' : 'hit' };
+        }
+        // Stored and gone again (or unreadable): fetch it here rather than wait on.
+      }
+    }
+    try {
+      return await this.#fetchAndStore(origin, previous);
+    } finally {
+      if (claim?.fetch === true) await claim.release();
+    }
+  }
+
+  async #fetchAndStore(origin: string, previous: CacheEntry | undefined): Promise<Resolved> {
+    const { fetch: fetchSettings, events } = this.#settings;
+    const store = this.#store;
+    const { clock } = fetchSettings;
     const good = previous?.stored.good;
     // Validators only for a copy that can be put back in force when the answer is a 304.
     const restorable = previous?.robots !== undefined || (good !== undefined && good.body !== '');

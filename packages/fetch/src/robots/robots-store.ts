@@ -108,4 +108,23 @@ export interface RobotsStore {
   get(origin: string): Promise<StoredRobots | undefined>;
   set(origin: string, entry: StoredRobots): Promise<void>;
   delete(origin: string): Promise<void>;
+  /**
+   * Optional, for stores shared by several processes: called when this process is about to
+   * fetch robots.txt for `origin` (nothing usable stored, or the stored copy expired). Resolves
+   * `{ fetch: true, release }` when this process should fetch (it then `set`s the result and
+   * calls `release()`); resolves `{ fetch: false }` once another process has stored a new
+   * entry for `origin` (this process then reads it with `get`). Rejects on `signal` abort.
+   * A claim left by a process that died expires on its own.
+   */
+  claimFetch?(origin: string, signal?: AbortSignal): Promise<RobotsFetchClaim>;
 }
+
+/**
+ * The answer of {@link RobotsStore.claimFetch}: fetch robots.txt yourself (and `release()` the
+ * claim once the outcome is stored), or read what another process stored.
+ * @example
+ * const claim: RobotsFetchClaim = await store.claimFetch!(origin);
+ * if (claim.fetch) try { await fetchAndStore(); } finally { await claim.release(); }
+ */
+export type RobotsFetchClaim =
+  { readonly fetch: true; release(): Promise<void> } | { readonly fetch: false };

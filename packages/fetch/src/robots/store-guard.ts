@@ -1,5 +1,5 @@
 import type { Clock } from '../time/clock.js';
-import type { RobotsStore } from './robots-store.js';
+import type { RobotsFetchClaim, RobotsStore } from './robots-store.js';
 
 /**
  * Runs one store call so that a broken store cannot break a crawl: a call that throws,
@@ -31,9 +31,14 @@ export function guardedStoreCall<T>(
   );
 }
 
+const FETCH_YOURSELF: RobotsFetchClaim = { fetch: true, release: () => Promise.resolve() };
+
 /**
  * A {@link RobotsStore} seen through {@link guardedStoreCall}: `get` answers `undefined` and
- * `set`/`delete` give up when the store fails or is slower than `timeout`.
+ * `set`/`delete` give up when the store fails or is slower than `timeout`. `claimFetch`, when
+ * the store has one, is not timed (it legitimately waits for another process's fetch; the
+ * store bounds its own waits), but a claim that throws or rejects for another reason than
+ * `signal` means "fetch it yourself": a broken store never stops robots.txt from being read.
  * @example
  * const store = guardStore(options.store, 2_000, clock);
  * const entry = await store.get(origin); // never rejects
@@ -44,5 +49,24 @@ export function guardStore(store: RobotsStore, timeout: number, clock: Clock): R
     set: (origin, entry) =>
       guardedStoreCall(() => store.set(origin, entry), undefined, timeout, clock),
     delete: (origin) => guardedStoreCall(() => store.delete(origin), undefined, timeout, clock),
+    ...(typeof store.claimFetch === 'function'
+      ? {
+          claimFetch: async (origin: string, signal?: AbortSignal): Promise<RobotsFetchClaim> => {
+            try {
+              const claim = await store.claimFetch?.(origin, signal);
+              if (claim?.fetch === false) return claim;
+              if (claim?.fetch !== true || typeof claim.release !== 'function') {
+                return FETCH_YOURSELF;
+              }
+              const release = (): Promise<void> =>
+                guardedStoreCall(() => claim.release(), undefined, timeout, clock);
+              return { fetch: true, release };
+            } catch (error) {
+              if (signal?.aborted) throw error;
+              return FETCH_YOURSELF;
+            }
+          },
+        }
+      : {}),
   };
 }

@@ -1,0 +1,328 @@
+import { createClient } from '@redis/client';
+import type { FleetEvent, FleetState } from './events.js';
+import type { FleetClient } from './fleet-client.js';
+import { allScripts } from './scripts/script.js';
+import type { LuaScript } from './scripts/script.js';
+
+/** What a request has spent waiting for Redis so far (ms), against its `unavailableTimeout`. */
+export interface RedisBudget {
+  spent: number;
+  readonly limit: number;
+}
+
+/** The budget ran out: Redis did not answer in time. */
+export class BudgetExhausted extends Error {
+  override readonly name = 'BudgetExhausted';
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+/** Reconnection delays of a client the fleet creates: quick first tries, then once a second. */
+const reconnectDelay = (retries: number): number => Math.min(50 * 2 ** retries, 1_000);
+
+/**
+ * The fleet's two Redis connections: commands (the caller's client or one created for `url`)
+ * and pub/sub (a duplicate of it). Tracks whether Redis answers, reports changes as events,
+ * and runs scripts under a time budget: a call that Redis does not answer in time rejects
+ * with {@link BudgetExhausted}, and a reply that arrives after that is handed to `onLate`
+ * (a late grant is given back at once).
+ */
+export class FleetConnection {
+  readonly client: FleetClient;
+  readonly #subscriber: FleetClient;
+  readonly #ownsClient: boolean;
+  readonly #onEvent: ((event: FleetEvent) => void) | undefined;
+  readonly #commandTimeout: number;
+  readonly #readyWaiters = new Set<() => void>();
+  readonly #messageListeners = new Set<(kind: string, origin: string) => void>();
+  readonly #recoverListeners = new Set<() => void>();
+  #state: FleetState = 'connecting';
+  #closed = false;
+  readonly #onClientError = (error: Error): void => this.#markUnavailable(error);
+  readonly #onClientReady = (): void => {
+    this.#loadScripts();
+    this.#markAvailable();
+    for (const wake of [...this.#readyWaiters]) wake();
+  };
+  readonly #onSubscriberReady = (): void => {
+    // Re-subscribed after a reconnect: notifications may have been lost meanwhile.
+    for (const listener of this.#recoverListeners) listener();
+  };
+
+  constructor(
+    url: string,
+    client: FleetClient | undefined,
+    channel: string,
+    onEvent: ((event: FleetEvent) => void) | undefined,
+    commandTimeout: number,
+  ) {
+    this.#onEvent = onEvent;
+    this.#commandTimeout = commandTimeout;
+    this.#ownsClient = client === undefined;
+    // node-redis's own command timeout is off: every wait here has its own budget, and a
+    // command that outlives it (a grant Redis runs late) must still deliver its reply.
+    this.client =
+      client ??
+      createClient({
+        url,
+        socket: { reconnectStrategy: reconnectDelay },
+        commandOptions: { timeout: 0 },
+      });
+    this.client.on('error', this.#onClientError);
+    this.client.on('ready', this.#onClientReady);
+    this.#subscriber = this.client.duplicate();
+    // The subscriber's errors are the command connection's too; only its recovery matters.
+    this.#subscriber.on('error', () => undefined);
+    this.#subscriber.on('ready', this.#onSubscriberReady);
+    if (this.#ownsClient)
+      this.client.connect().catch((error: unknown) => this.#markUnavailable(error));
+    else if (this.client.isReady) {
+      this.#loadScripts();
+      this.#markAvailable();
+    }
+    this.#subscriber.connect().catch(() => undefined);
+    this.#subscriber
+      .subscribe(channel, (message) => {
+        const space = message.indexOf(' ');
+        if (space < 0) return;
+        const kind = message.slice(0, space);
+        const origin = message.slice(space + 1);
+        for (const listener of this.#messageListeners) listener(kind, origin);
+      })
+      .catch(() => undefined);
+  }
+
+  get state(): FleetState {
+    return this.#state;
+  }
+
+  /** Resolves once Redis answered or refused for the first time, or after `ms`. */
+  settled(ms: number): Promise<void> {
+    if (this.#state !== 'connecting') return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const onError = (): void => done();
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.client.once('ready', done);
+      this.client.once('error', onError);
+    });
+  }
+
+  /** `listener(kind, origin)` for each fleet message (see `FleetKeys.channel`). */
+  onMessage(listener: (kind: string, origin: string) => void): () => void {
+    this.#messageListeners.add(listener);
+    return () => this.#messageListeners.delete(listener);
+  }
+
+  /** `listener()` when notifications may have been lost (pub/sub reconnected, Redis back). */
+  onRecover(listener: () => void): () => void {
+    this.#recoverListeners.add(listener);
+    return () => this.#recoverListeners.delete(listener);
+  }
+
+  /**
+   * Runs `script` and returns its reply, waiting for Redis (reconnections included) within
+   * what is left of `budget`; rejects with {@link BudgetExhausted} when it runs out, or with
+   * `signal.reason` when `signal` aborts first.
+   */
+  async run<T>(
+    script: LuaScript,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    budget: RedisBudget,
+    signal: AbortSignal | undefined,
+    onLate?: (reply: T) => void,
+    /** `false`: a lost or missing connection fails the call at once (robots.txt store calls). */
+    waitForRedis = true,
+  ): Promise<T> {
+    let lastError: unknown;
+    for (;;) {
+      signal?.throwIfAborted();
+      const left = budget.limit - budget.spent;
+      if (left <= 0)
+        throw new BudgetExhausted('no answer from Redis in time', { cause: lastError });
+      const started = performance.now();
+      try {
+        if (!this.client.isReady) {
+          this.#markUnavailable(undefined);
+          if (!waitForRedis) throw new BudgetExhausted('Redis is not connected');
+          await this.#waitReady(left, signal);
+          continue;
+        }
+        const reply = this.#send<T>(script, keys, args);
+        const outcome = await this.#within(reply, left, signal);
+        if (outcome === TIMED_OUT) {
+          this.#markUnavailable(new Error('Redis did not answer in time'));
+          reply.then(
+            (late) => onLate?.(late),
+            () => undefined,
+          );
+          lastError = undefined;
+          continue;
+        }
+        this.#markAvailable();
+        return outcome;
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        lastError = error;
+        // Connection lost under the command (its reply is gone): wait for Redis, then retry.
+        if (!this.client.isReady && waitForRedis) continue;
+        // Redis answered with an error (a script bug, OOM, …): no point waiting.
+        throw error;
+      } finally {
+        budget.spent += performance.now() - started;
+      }
+    }
+  }
+
+  /**
+   * Runs `script` once, for a caller who does not need the answer (errors are dropped). The
+   * promise settles on the answer or after `commandTimeout`, whichever is first; a command
+   * sent while Redis is away stays queued in the client and runs when it is back.
+   */
+  fire(
+    script: LuaScript,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<void> {
+    if (this.#closed && !this.client.isOpen) return Promise.resolve();
+    const sent = this.#send(script, keys, args).then(
+      () => undefined,
+      () => undefined,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const given = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.#commandTimeout);
+      timer.unref();
+    });
+    return Promise.race([sent, given]).finally(() => clearTimeout(timer));
+  }
+
+  /** Sends a plain command within `ms` (robots.txt store calls); rejects on timeout or error. */
+  async command<T>(args: readonly string[], ms: number): Promise<T> {
+    if (!this.client.isReady) throw new Error('Redis is not connected');
+    const outcome = await this.#within(this.client.sendCommand<T>(args), ms, undefined);
+    if (outcome === TIMED_OUT) {
+      this.#markUnavailable(new Error('Redis did not answer in time'));
+      throw new Error('Redis did not answer in time');
+    }
+    this.#markAvailable();
+    return outcome;
+  }
+
+  /**
+   * Closes the pub/sub connection, and the command connection when the fleet created it: the
+   * commands already sent (slot releases) are given up to `grace` ms to finish.
+   */
+  async close(grace: number): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const wake of [...this.#readyWaiters]) wake();
+    this.client.off('ready', this.#onClientReady);
+    this.#subscriber.destroy();
+    if (this.#ownsClient) {
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, grace);
+      });
+      let closed = false;
+      const closing = this.client.close().then(
+        () => {
+          closed = true;
+        },
+        () => undefined,
+      );
+      await Promise.race([closing, graceOver]);
+      clearTimeout(timer);
+      // Redis did not answer the QUIT in time (stalled): drop the socket.
+      if (!closed) this.client.destroy();
+    }
+    this.client.off('error', this.#onClientError);
+  }
+
+  async #send<T>(
+    script: LuaScript,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<T> {
+    const tail = [String(keys.length), ...keys, ...args.map(String)];
+    try {
+      return await this.client.sendCommand<T>(['EVALSHA', script.sha, ...tail]);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return await this.client.sendCommand<T>(['EVAL', script.source, ...tail]);
+    }
+  }
+
+  #within<T>(
+    answer: Promise<T>,
+    ms: number,
+    signal: AbortSignal | undefined,
+  ): Promise<T | typeof TIMED_OUT> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => settle(() => resolve(TIMED_OUT)), ms);
+      const onAbort = (): void => settle(() => reject(signal?.reason as Error));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      function settle(finish: () => void): void {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        finish();
+      }
+      answer.then(
+        (value) => settle(() => resolve(value)),
+        (error: unknown) =>
+          settle(() => reject(error instanceof Error ? error : new Error(String(error)))),
+      );
+    });
+  }
+
+  #waitReady(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(done, ms);
+      const onAbort = (): void => {
+        cleanup();
+        reject(signal?.reason as Error);
+      };
+      const waiters = this.#readyWaiters;
+      function cleanup(): void {
+        clearTimeout(timer);
+        waiters.delete(done);
+        signal?.removeEventListener('abort', onAbort);
+      }
+      function done(): void {
+        cleanup();
+        resolve();
+      }
+      waiters.add(done);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  #loadScripts(): void {
+    for (const script of allScripts()) {
+      this.client
+        .sendCommand(['SCRIPT', 'LOAD', script.source], { asap: true })
+        .catch(() => undefined);
+    }
+  }
+
+  #markUnavailable(error: unknown): void {
+    if (this.#state === 'unavailable' || this.#closed) return;
+    this.#state = 'unavailable';
+    this.#onEvent?.({
+      type: 'fleet-unavailable',
+      error: error instanceof Error ? error : undefined,
+    });
+  }
+
+  #markAvailable(): void {
+    if (this.#state === 'available' || this.#closed) return;
+    const wasDown = this.#state === 'unavailable';
+    this.#state = 'available';
+    this.#onEvent?.({ type: 'fleet-available' });
+    if (wasDown) for (const listener of this.#recoverListeners) listener();
+  }
+}

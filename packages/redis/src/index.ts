@@ -1,0 +1,16 @@
+export { createRedisFleet } from './redis-fleet.js';
+export type { FleetPolicyOptions, RedisFleet } from './redis-fleet.js';
+export { FLEET_DEFAULTS, FLEET_OPTION_BOUNDS } from './options.js';
+export type { RedisFleetOptions } from './options.js';
+export type { FleetEvent, FleetState } from './events.js';
+export type { FleetClient } from './fleet-client.js';
+export {
+  ERROR_CODES,
+  FleetInvalidOptionError,
+  FleetUnavailableError,
+  isFleetUnavailableError,
+} from './errors.js';
+export { FLEET_BRAND } from './fleet-brand.js';
+export { fleetKeys } from './keys.js';
+export type { FleetKeys } from './keys.js';
+export type { FleetPacer, FleetSlot } from './redis-pacer.js';

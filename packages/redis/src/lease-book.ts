@@ -1,0 +1,140 @@
+import type { FleetConnection } from './fleet-connection.js';
+import type { FleetKeys } from './keys.js';
+import { PACE_RENEW, PACE_RESTORE } from './scripts/pace-renew.js';
+import { ROBOTS_CLAIM_RENEW } from './scripts/robots-claim.js';
+import { luaScript } from './scripts/script.js';
+
+const RENEW = luaScript(PACE_RENEW);
+const CLAIM_RENEW = luaScript(ROBOTS_CLAIM_RENEW);
+const RESTORE = luaScript(PACE_RESTORE);
+/** Origins whose next start is remembered for {@link LeaseBook.restore}. */
+const MAX_FLOORS = 10_000;
+/** Leases renewed per script call (bounds one call's size). */
+const RENEW_BATCH = 500;
+
+/** A slot lease held by this process: renewed until released. */
+export interface HeldLease {
+  readonly id: string;
+  readonly origin: string;
+  /** The next start its grant booked (Redis ms), restored if Redis lost it. */
+  readonly floor: number;
+}
+
+/**
+ * Every lease and robots.txt claim this process holds, renewed every `leaseTtl / 3` (one
+ * script call per 500 leases), and at once when Redis comes back after an outage — a restart
+ * that lost every key gets the leases of requests still running back before new grants fill
+ * their slots.
+ */
+export class LeaseBook {
+  readonly #connection: FleetConnection;
+  readonly #keys: FleetKeys;
+  readonly #leaseTtl: number;
+  readonly #leases = new Map<string, HeldLease>();
+  readonly #claims = new Map<string, string>();
+  /** Origin → the latest next start (Redis ms) a grant here reported, with when it was seen locally. */
+  readonly #floors = new Map<string, { floor: number; start: number; seenAt: number }>();
+  readonly #timer: NodeJS.Timeout;
+  #renewing = false;
+
+  constructor(connection: FleetConnection, keys: FleetKeys, leaseTtl: number) {
+    this.#connection = connection;
+    this.#keys = keys;
+    this.#leaseTtl = leaseTtl;
+    this.#timer = setInterval(() => void this.renew(), Math.max(1, Math.floor(leaseTtl / 3)));
+    // Renewal alone never keeps a process alive.
+    this.#timer.unref();
+  }
+
+  hold(lease: HeldLease, start: number): void {
+    this.#leases.set(lease.id, lease);
+    const known = this.#floors.get(lease.origin);
+    if (known !== undefined && known.floor >= lease.floor) return;
+    this.#floors.delete(lease.origin);
+    this.#floors.set(lease.origin, { floor: lease.floor, start, seenAt: performance.now() });
+    if (this.#floors.size > MAX_FLOORS) {
+      const oldest = this.#floors.keys().next().value;
+      if (oldest !== undefined) this.#floors.delete(oldest);
+    }
+  }
+
+  /**
+   * Redis is back after an outage: renews what is held and puts back the next start of every
+   * origin paced here whose spacing may not be over yet (Redis may have lost it).
+   */
+  async recover(): Promise<void> {
+    const now = performance.now();
+    const floors: [string, number][] = [];
+    for (const [origin, known] of this.#floors) {
+      // Local estimate of whether the spacing is still running (the grant's own clock offset).
+      if (known.seenAt + (known.floor - known.start) + 1_000 < now) this.#floors.delete(origin);
+      else floors.push([origin, known.floor]);
+    }
+    // Sent in this tick, before the waiters woken by the reconnection ask again.
+    const sent: Promise<void>[] = [];
+    for (let i = 0; i < floors.length; i += RENEW_BATCH) {
+      const batch = floors.slice(i, i + RENEW_BATCH);
+      sent.push(
+        this.#connection.fire(
+          RESTORE,
+          batch.map(([origin]) => this.#keys.pace(origin)),
+          [this.#leaseTtl, ...batch.map(([, floor]) => floor)],
+        ),
+      );
+    }
+    sent.push(this.renew(true));
+    await Promise.all(sent);
+  }
+
+  drop(id: string): void {
+    this.#leases.delete(id);
+  }
+
+  holdClaim(claimKey: string, id: string): void {
+    this.#claims.set(claimKey, id);
+  }
+
+  dropClaim(claimKey: string): void {
+    this.#claims.delete(claimKey);
+  }
+
+  get size(): number {
+    return this.#leases.size;
+  }
+
+  /**
+   * Renews everything held now, all batches sent in this tick. One periodic renewal at a time
+   * (a stalled Redis does not pile them up); `force` (after an outage) sends one regardless.
+   */
+  async renew(force = false): Promise<void> {
+    if ((this.#renewing && !force) || (this.#leases.size === 0 && this.#claims.size === 0)) return;
+    this.#renewing = true;
+    const sent: Promise<void>[] = [];
+    const leases = [...this.#leases.values()];
+    for (let i = 0; i < leases.length; i += RENEW_BATCH) {
+      const batch = leases.slice(i, i + RENEW_BATCH);
+      const keys = batch.flatMap((l) => [this.#keys.leases(l.origin), this.#keys.pace(l.origin)]);
+      const args = [this.#leaseTtl, ...batch.flatMap((l) => [l.id, l.floor])];
+      sent.push(this.#connection.fire(RENEW, keys, args));
+    }
+    if (this.#claims.size > 0) {
+      const claims = [...this.#claims];
+      sent.push(
+        this.#connection.fire(
+          CLAIM_RENEW,
+          claims.map(([key]) => key),
+          [this.#leaseTtl, ...claims.map(([, id]) => id)],
+        ),
+      );
+    }
+    try {
+      await Promise.all(sent);
+    } finally {
+      this.#renewing = false;
+    }
+  }
+
+  close(): void {
+    clearInterval(this.#timer);
+  }
+}

@@ -1,0 +1,154 @@
+import { FleetInvalidOptionError } from './errors.js';
+import type { FleetEvent } from './events.js';
+import type { FleetClient } from './fleet-client.js';
+
+/**
+ * Options of `createRedisFleet`.
+ * @example
+ * const fleet = await createRedisFleet({ url: 'redis://127.0.0.1:6379', leaseTtl: 30_000 } satisfies RedisFleetOptions);
+ */
+export interface RedisFleetOptions {
+  /**
+   * Redis to connect to; credentials and TLS (`rediss://`) as node-redis takes them in the URL.
+   * Ignored when `client` is given.
+   * @default 'redis://127.0.0.1:6379'
+   */
+  readonly url?: string;
+  /**
+   * A node-redis client the caller owns and has connected (`createClient(...).connect()`). The
+   * fleet runs its commands on it, opens one more connection for pub/sub (`duplicate()`), and
+   * never closes it.
+   * @default undefined (the fleet creates and owns a client for `url`)
+   */
+  readonly client?: FleetClient;
+  /**
+   * Prefix of every key and channel: lets several crawls share one Redis. No `{` or `}`.
+   * @default 'polite:'
+   */
+  readonly keyPrefix?: string;
+  /**
+   * A slot held by a process that died is freed after this many ms; live holders renew theirs
+   * every `leaseTtl / 3`. Also the life of a robots.txt fetch claim and of a queued request
+   * that stopped asking.
+   * @default 30_000
+   */
+  readonly leaseTtl?: number;
+  /**
+   * Longest total wait of one request for an unreachable (or unanswering) Redis, counted from
+   * when it first asks for a slot; then it rejects with `ERR_FLEET_UNAVAILABLE`.
+   * @default 30_000
+   */
+  readonly unavailableTimeout?: number;
+  /**
+   * Longest wait for one robots.txt store command from a connected Redis; a slower one counts
+   * as a store failure (the process then fetches and caches robots.txt itself). The policy's
+   * `storeTimeout` bounds each call too; whichever is shorter applies.
+   * @default 30_000
+   */
+  readonly commandTimeout?: number;
+  /**
+   * How long a stored robots.txt entry is kept in Redis after it was written, ms (the entry
+   * itself says when it expires; the key outlives that to allow revalidation and
+   * stale-if-unreachable).
+   * @default 2_592_000_000 (30 days)
+   */
+  readonly robotsRetention?: number;
+  /**
+   * Waiters are woken by pub/sub; this is the bound on a wait when a notification is lost
+   * (also how often a queued request renews its place), ms. At most `leaseTtl / 3` is used.
+   * @default 1_000
+   */
+  readonly wakeFallback?: number;
+  /**
+   * Fleet state changes: `fleet-unavailable` when Redis stops answering, `fleet-available`
+   * when it answers (again).
+   * @default undefined
+   */
+  readonly onEvent?: (event: FleetEvent) => void;
+}
+
+/** Every default, used by the code and the README. */
+export const FLEET_DEFAULTS = Object.freeze({
+  url: 'redis://127.0.0.1:6379',
+  keyPrefix: 'polite:',
+  leaseTtl: 30_000,
+  unavailableTimeout: 30_000,
+  commandTimeout: 30_000,
+  robotsRetention: 2_592_000_000,
+  wakeFallback: 1_000,
+});
+
+/** Inclusive bounds of each numeric option. */
+export const FLEET_OPTION_BOUNDS = Object.freeze({
+  leaseTtl: [100, 3_600_000],
+  unavailableTimeout: [0, 3_600_000],
+  commandTimeout: [1, 60_000],
+  robotsRetention: [60_000, 31_536_000_000],
+  wakeFallback: [10, 60_000],
+} as const);
+
+export interface ResolvedFleetOptions {
+  readonly url: string;
+  readonly client: FleetClient | undefined;
+  readonly keyPrefix: string;
+  readonly leaseTtl: number;
+  readonly unavailableTimeout: number;
+  readonly commandTimeout: number;
+  readonly robotsRetention: number;
+  readonly wakeFallback: number;
+  readonly onEvent: ((event: FleetEvent) => void) | undefined;
+}
+
+function integer(options: RedisFleetOptions, name: keyof typeof FLEET_OPTION_BOUNDS): number {
+  const value: unknown = options[name] ?? FLEET_DEFAULTS[name];
+  const [min, max] = FLEET_OPTION_BOUNDS[name];
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new FleetInvalidOptionError(name, value, `an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+/** Validates once, at construction; names the first invalid option. */
+export function resolveFleetOptions(options: RedisFleetOptions): ResolvedFleetOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new FleetInvalidOptionError('options', options, 'an object');
+  }
+  const url: unknown = options.url ?? FLEET_DEFAULTS.url;
+  if (typeof url !== 'string' || !/^rediss?:\/\//i.test(url)) {
+    throw new FleetInvalidOptionError('url', url, 'a redis:// or rediss:// URL');
+  }
+  const client: unknown = options.client;
+  if (
+    client !== undefined &&
+    (typeof client !== 'object' ||
+      client === null ||
+      typeof (client as FleetClient).sendCommand !== 'function' ||
+      typeof (client as FleetClient).duplicate !== 'function')
+  ) {
+    throw new FleetInvalidOptionError('client', client, 'a node-redis client');
+  }
+  const keyPrefix: unknown = options.keyPrefix ?? FLEET_DEFAULTS.keyPrefix;
+  if (typeof keyPrefix !== 'string' || keyPrefix.length > 256 || /[{}\s]/.test(keyPrefix)) {
+    throw new FleetInvalidOptionError(
+      'keyPrefix',
+      keyPrefix,
+      'a string of at most 256 characters without braces or spaces',
+    );
+  }
+  const onEvent: unknown = options.onEvent;
+  if (onEvent !== undefined && typeof onEvent !== 'function') {
+    throw new FleetInvalidOptionError('onEvent', onEvent, 'a function');
+  }
+  const leaseTtl = integer(options, 'leaseTtl');
+  return {
+    url,
+    client: client as FleetClient | undefined,
+    keyPrefix,
+    leaseTtl,
+    unavailableTimeout: integer(options, 'unavailableTimeout'),
+    commandTimeout: integer(options, 'commandTimeout'),
+    robotsRetention: integer(options, 'robotsRetention'),
+    wakeFallback: Math.min(integer(options, 'wakeFallback'), Math.floor(leaseTtl / 3)),
+    onEvent: onEvent as ((event: FleetEvent) => void) | undefined,
+  };
+}

@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import type { RobotsFetchClaim, RobotsStore, StoredRobots } from '@polite-crawler/fetch';
+import { FLEET_BRAND } from './fleet-brand.js';
+import type { FleetConnection } from './fleet-connection.js';
+import type { FleetKeys } from './keys.js';
+import type { LeaseBook } from './lease-book.js';
+import { ROBOTS_CLAIM, ROBOTS_CLAIM_RELEASE, ROBOTS_SET } from './scripts/robots-claim.js';
+import { luaScript } from './scripts/script.js';
+import type { LuaScript } from './scripts/script.js';
+import { WakeUps } from './wake-ups.js';
+
+const CLAIM = luaScript(ROBOTS_CLAIM);
+const CLAIM_RELEASE = luaScript(ROBOTS_CLAIM_RELEASE);
+const SET = luaScript(ROBOTS_SET);
+
+/** Generations remembered (origin → the one last read), oldest dropped first. */
+const MAX_REMEMBERED = 10_000;
+
+type ClaimReply = [1] | [2] | [0, number];
+
+const FETCH_HERE: RobotsFetchClaim = { fetch: true, release: () => Promise.resolve() };
+
+/**
+ * The entry as far as this store can vouch for it: JSON of the right version for this origin.
+ * The policy checks the rest of the shape and caps the lifetime (a shared store is input).
+ */
+function parseEntry(json: unknown, origin: string): StoredRobots | undefined {
+  if (typeof json !== 'string') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const entry = value as Partial<StoredRobots>;
+  if (entry.version !== 1 || entry.robotsUrl !== `${origin}/robots.txt`) return undefined;
+  return entry as StoredRobots;
+}
+
+export interface RedisRobotsStoreSettings {
+  readonly commandTimeout: number;
+  /** Longest wait for a claim's answer from a connected but slow Redis. */
+  readonly claimTimeout: number;
+  readonly robotsRetention: number;
+  readonly leaseTtl: number;
+  readonly wakeFallback: number;
+  readonly fleetId: string;
+}
+
+/**
+ * The fleet's {@link RobotsStore}: one hash per origin (the entry as JSON and its generation),
+ * kept `robotsRetention` after each write, plus `claimFetch`, the single flight of robots.txt
+ * fetches across processes. Each store call waits at most `commandTimeout`; a failed call is a
+ * store failure, which the policy treats as an empty store (it then fetches itself).
+ */
+export class RedisRobotsStore implements RobotsStore {
+  readonly [FLEET_BRAND]: string;
+  readonly #connection: FleetConnection;
+  readonly #keys: FleetKeys;
+  readonly #leases: LeaseBook;
+  readonly #settings: RedisRobotsStoreSettings;
+  /** The generation of each origin's entry this process last read or wrote. */
+  readonly #seen = new Map<string, string>();
+  readonly #wakeUps = new WakeUps();
+
+  constructor(
+    connection: FleetConnection,
+    keys: FleetKeys,
+    leases: LeaseBook,
+    settings: RedisRobotsStoreSettings,
+  ) {
+    this.#connection = connection;
+    this.#keys = keys;
+    this.#leases = leases;
+    this.#settings = settings;
+    this[FLEET_BRAND] = settings.fleetId;
+    connection.onMessage((kind, origin) => {
+      if (kind === 's' || kind === 'r') this.#wakeUps.wake(origin);
+    });
+    connection.onRecover(() => this.#wakeUps.wakeAll());
+  }
+
+  async get(origin: string): Promise<StoredRobots | undefined> {
+    const [json, generation] = await this.#connection.command<[string | null, string | null]>(
+      ['HMGET', this.#keys.robots(origin), 'e', 'g'],
+      this.#settings.commandTimeout,
+    );
+    this.#remember(origin, generation ?? '0');
+    return parseEntry(json, origin);
+  }
+
+  async set(origin: string, entry: StoredRobots): Promise<void> {
+    const generation = await this.#run<number>(
+      SET,
+      [this.#keys.robots(origin)],
+      [JSON.stringify(entry), this.#settings.robotsRetention, this.#keys.channel, origin],
+    );
+    this.#remember(origin, String(generation));
+  }
+
+  async delete(origin: string): Promise<void> {
+    await this.#connection.command(
+      ['DEL', this.#keys.robots(origin)],
+      this.#settings.commandTimeout,
+    );
+    this.#seen.delete(origin);
+  }
+
+  async claimFetch(origin: string, signal?: AbortSignal): Promise<RobotsFetchClaim> {
+    const keys = this.#keys;
+    const claimKey = keys.claim(origin);
+    const id = randomBytes(8).toString('hex');
+    const seen = this.#seen.get(origin) ?? '';
+    for (;;) {
+      signal?.throwIfAborted();
+      let reply: ClaimReply;
+      try {
+        // Waits for a slow Redis as long as a page request would (unavailableTimeout): a slow
+        // answer is not a missing one, and giving up early would fetch robots.txt twice.
+        reply = await this.#run<ClaimReply>(
+          CLAIM,
+          [claimKey, keys.robots(origin)],
+          [id, this.#settings.leaseTtl, seen],
+          this.#settings.claimTimeout,
+        );
+      } catch {
+        // Redis unreachable: this process fetches and caches robots.txt itself.
+        signal?.throwIfAborted();
+        return FETCH_HERE;
+      }
+      if (reply[0] === 1) {
+        this.#leases.holdClaim(claimKey, id);
+        let released = false;
+        return {
+          fetch: true,
+          release: async () => {
+            if (released) return;
+            released = true;
+            this.#leases.dropClaim(claimKey);
+            await this.#run(CLAIM_RELEASE, [claimKey], [id, keys.channel, origin]).catch(
+              () => undefined,
+            );
+          },
+        };
+      }
+      if (reply[0] === 2) return { fetch: false };
+      // Another process fetches: wait for its `s`/`r` message, or until its claim would expire.
+      const left = reply[1] > 0 ? reply[1] + 1 : 1;
+      await this.#wakeUps.wait(origin, Math.min(left, this.#settings.wakeFallback), signal);
+    }
+  }
+
+  #run<T>(
+    script: LuaScript,
+    keys: string[],
+    args: (string | number)[],
+    limit = this.#settings.commandTimeout,
+  ): Promise<T> {
+    if (!this.#connection.client.isReady)
+      return Promise.reject(new Error('Redis is not connected'));
+    return this.#connection.run<T>(
+      script,
+      keys,
+      args,
+      { spent: 0, limit },
+      undefined,
+      undefined,
+      false,
+    );
+  }
+
+  #remember(origin: string, generation: string): void {
+    this.#seen.delete(origin);
+    this.#seen.set(origin, generation);
+    if (this.#seen.size > MAX_REMEMBERED) {
+      const oldest = this.#seen.keys().next().value;
+      if (oldest !== undefined) this.#seen.delete(oldest);
+    }
+  }
+}

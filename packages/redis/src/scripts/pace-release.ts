@@ -1,0 +1,28 @@
+/**
+ * Gives a lease back; wakes the fleet's waiters of the origin when any are queued (one
+ * PUBLISH, only then, so an idle origin's release costs nothing more).
+ *
+ * KEYS: leases, queue. ARGV: id, channel, origin. Reply: 1 if the lease was held.
+ */
+export const PACE_RELEASE = `
+local removed = redis.call('ZREM', KEYS[1], ARGV[1])
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  redis.call('PUBLISH', ARGV[2], 'p ' .. ARGV[3])
+end
+return removed
+`;
+
+/**
+ * A waiter gives up (aborted, closed, Redis timed out): leaves the queue at once instead of
+ * holding its place until it expires, and wakes the others when it was queued.
+ *
+ * KEYS: queue, queue-expiry. ARGV: id, channel, origin.
+ */
+export const PACE_LEAVE = `
+local removed = redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+if removed == 1 then
+  redis.call('PUBLISH', ARGV[2], 'p ' .. ARGV[3])
+end
+return removed
+`;

@@ -1,0 +1,62 @@
+/**
+ * Single flight of a robots.txt fetch across the fleet.
+ *
+ * KEYS: claim, robots. ARGV: claim id, ttl, generation this process last read ('' unknown:
+ * then any stored entry counts as new).
+ * Reply `{1}`: this process fetches. `{2}`: another process stored a new entry since this one
+ * read (read it). `{0, ttl left}`: another process is fetching now.
+ */
+export const ROBOTS_CLAIM = `
+local g = redis.call('HGET', KEYS[2], 'g')
+if ARGV[3] ~= '' then
+  if (g or '0') ~= ARGV[3] then return {2} end
+elseif g then
+  -- This process could not read the entry (its read timed out): read it again, do not refetch.
+  return {2}
+end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {1} end
+return {0, redis.call('PTTL', KEYS[1])}
+`;
+
+/**
+ * Ends a claim (only the holder's own), and wakes the processes waiting for it.
+ *
+ * KEYS: claim. ARGV: claim id, channel, origin.
+ */
+export const ROBOTS_CLAIM_RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  redis.call('PUBLISH', ARGV[2], 'r ' .. ARGV[3])
+  return 1
+end
+return 0
+`;
+
+/**
+ * Keeps claims of fetches still running (a slow robots.txt) from expiring.
+ *
+ * KEYS: claim1, claim2, … ARGV: ttl, id1, id2, …
+ */
+export const ROBOTS_CLAIM_RENEW = `
+local renewed = 0
+for i = 1, #KEYS do
+  if redis.call('GET', KEYS[i]) == ARGV[i + 1] then
+    redis.call('PEXPIRE', KEYS[i], ARGV[1])
+    renewed = renewed + 1
+  end
+end
+return renewed
+`;
+
+/**
+ * Stores an entry, counts a new generation, and wakes the processes waiting for it.
+ *
+ * KEYS: robots. ARGV: JSON, retention ms, channel, origin. Reply: the new generation.
+ */
+export const ROBOTS_SET = `
+redis.call('HSET', KEYS[1], 'e', ARGV[1])
+local g = redis.call('HINCRBY', KEYS[1], 'g', 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PUBLISH', ARGV[3], 's ' .. ARGV[4])
+return g
+`;

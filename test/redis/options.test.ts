@@ -1,0 +1,72 @@
+/**
+ * Option validation (each limit at the bound and just past it) and the errors table of the
+ * README, checked both ways against ERROR_CODES.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ERROR_CODES,
+  FLEET_OPTION_BOUNDS,
+  FleetUnavailableError,
+  createRedisFleet,
+  isFleetUnavailableError,
+} from '@polite-crawler/redis';
+import { TestRedis } from './helpers/redis-server.js';
+
+let redis: TestRedis;
+beforeAll(async () => {
+  redis = await TestRedis.start();
+});
+afterAll(async () => {
+  await redis.stop();
+});
+
+describe('options', () => {
+  const names = Object.keys(FLEET_OPTION_BOUNDS) as (keyof typeof FLEET_OPTION_BOUNDS)[];
+  it.each(names)('%s: accepted at its bounds, refused just past them', async (name) => {
+    const [min, max] = FLEET_OPTION_BOUNDS[name];
+    for (const value of [min, max]) {
+      const fleet = await createRedisFleet({ url: redis.url, [name]: value });
+      await fleet.close();
+    }
+    for (const value of [min - 1, max + 1, 1.5, Number.NaN]) {
+      await expect(createRedisFleet({ url: redis.url, [name]: value })).rejects.toMatchObject({
+        code: 'ERR_FLEET_INVALID_OPTION',
+        option: name,
+      });
+    }
+  });
+
+  it.each([
+    ['url', 'http://127.0.0.1:6379'],
+    ['keyPrefix', 'a{b}'],
+    ['keyPrefix', 'x'.repeat(257)],
+    ['client', {}],
+    ['onEvent', 'not a function'],
+  ])('refuses %s = %j', async (name, value) => {
+    await expect(createRedisFleet({ [name]: value })).rejects.toMatchObject({
+      code: 'ERR_FLEET_INVALID_OPTION',
+      option: name,
+    });
+  });
+});
+
+describe('errors', () => {
+  it('FleetUnavailableError carries its code on the error itself, and the guard knows it', () => {
+    const error = new FleetUnavailableError('https://example.com', 30_000);
+    expect(error.code).toBe('ERR_FLEET_UNAVAILABLE');
+    expect(isFleetUnavailableError(error)).toBe(true);
+    expect(isFleetUnavailableError(new Error('x'))).toBe(false);
+    expect(error.message).toContain('https://example.com');
+  });
+
+  it('the README errors table lists exactly ERROR_CODES', () => {
+    const readme = readFileSync(new URL('../../packages/redis/README.md', import.meta.url), 'utf8');
+    const section = readme.slice(
+      readme.indexOf('## Errors'),
+      readme.indexOf('## What a site owner'),
+    );
+    const documented = [...section.matchAll(/^\| `(ERR_[A-Z_]+)`/gm)].map((m) => m[1]);
+    expect(documented.sort()).toEqual([...ERROR_CODES].sort());
+  });
+});
