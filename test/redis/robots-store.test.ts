@@ -165,7 +165,9 @@ describe('claimFetch', () => {
   });
 
   it('with Redis down, each process fetches robots.txt itself', async () => {
-    const [a] = await fleetsOf(1, { commandTimeout: 100 });
+    // A claim waits for an unanswering Redis as long as a page request would (unavailableTimeout),
+    // then lets this process fetch robots.txt itself.
+    const [a] = await fleetsOf(1, { commandTimeout: 100, unavailableTimeout: 300 });
     await redis.kill();
     const claim = await a!.store.claimFetch!(origin);
     expect(claim.fetch).toBe(true);
