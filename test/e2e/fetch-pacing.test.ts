@@ -172,3 +172,23 @@ describe('Retry-After pauses', () => {
     expect(ran).toHaveLength(1);
   });
 });
+
+describe('what concurrency counts for politeFetch', () => {
+  it('until the headers are in, not the body: two responses awaited together never deadlock', async () => {
+    const clock = new FakeClock();
+    const open: ServerResponse[] = [];
+    const s = await server((req, res) => {
+      if (req.url === '/robots.txt') return void res.end('');
+      // Headers and part of the body now, the rest when the test says so.
+      res.writeHead(200, { 'content-type': 'text/plain' }).write('start;');
+      open.push(res);
+    }, clock);
+    const { fetch } = polite({ clock, concurrency: 1 });
+    // Correct fetch code: both responses first, then their bodies.
+    const both = Promise.all([fetch(`${s.origin}/a`), fetch(`${s.origin}/b`)]);
+    await until(() => open.length === 2, 'both requests at the server');
+    for (const res of open) res.end('end');
+    const [a, b] = await both;
+    expect([await a.text(), await b.text()]).toEqual(['start;end', 'start;end']);
+  });
+});

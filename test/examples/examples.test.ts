@@ -56,6 +56,19 @@ describe('examples', () => {
     expect(stdout).not.toMatch(/drafts\/2/); // nofollow: its links are not followed
   });
 
+  it('interceptor: undici.request through a polite Agent, each redirect hop gated', async () => {
+    const { code, stdout, stderr } = await runExample('interceptor');
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(
+      line('fetched  ORIGIN/ 200 seen by ExampleBot/1\\.0 \\(\\+https://example\\.com/bot\\)'),
+    );
+    expect(stdout).toMatch(line('fetched  ORIGIN/article 200 \\[noindex\\]'));
+    expect(stdout).toMatch(
+      line('skipped  ORIGIN/private/admin — robots.txt line 2: Disallow: /private/'),
+    );
+    expect(stdout).toMatch(line('skipped  ORIGIN/login — robots.txt line 2: Disallow: /private/'));
+  });
+
   it('crawlee-cheerio: skips with reason robotsTxt, refuses a redirect hop, does not handle noindex', async () => {
     const { code, stdout, stderr } = await runExample('crawlee-cheerio');
     expect(code, stderr).toBe(0);

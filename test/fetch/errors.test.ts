@@ -95,6 +95,25 @@ describe('error classes', () => {
     );
     expect(isRobotsDeniedError(foreign)).toBe(true);
     expect(isRobotsNoIndexError(foreign)).toBe(false);
+    // instanceof too (Symbol.hasInstance checks the brand, as undici's errors do).
+    expect(foreign instanceof RobotsDeniedError).toBe(true);
+    expect(foreign instanceof RobotsNoIndexError).toBe(false);
+  });
+
+  it('one base: every error is a PoliteError with its code; the fetch-like ones stay TypeErrors', () => {
+    for (const [error] of samples) {
+      expect(error).toBeInstanceOf(api.PoliteError);
+      expect(error.code).toMatch(/^ERR_ROBOTS_/);
+    }
+    expect(new Error('plain')).not.toBeInstanceOf(api.PoliteError);
+    expect(
+      new RobotsRedirectError({
+        url: 'https://a.example/',
+        reason: 'invalid-location',
+        status: 301,
+      }),
+    ).toBeInstanceOf(TypeError);
+    expect(new RobotsClosedError()).not.toBeInstanceOf(TypeError);
   });
 
   it('carries the fields callers branch on, and says what failed and why', () => {

@@ -1,7 +1,7 @@
 /** The byte check of Content-Type must say what the string check says, for any header value. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isHtml, isHtmlBytes } from '../../packages/fetch/src/html-content-type.js';
+import { isHtml, isHtmlBytes } from '../../packages/fetch/src/transport/html-content-type.js';
 
 const piece = fc.constantFrom(
   'text/html',

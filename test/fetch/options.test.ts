@@ -9,7 +9,7 @@ import {
   isRobotsInvalidOptionError,
 } from '@polite-crawler/fetch';
 import type { PoliteFetchOptions, RobotsPolicyOptions } from '@polite-crawler/fetch';
-import { resolvePolicyOptions } from '../../packages/fetch/src/options.js';
+import { resolvePolicyOptions } from '../../packages/fetch/src/options/options.js';
 
 const UA = 'ExampleBot/1.0 (+https://example.com/bot)';
 

@@ -3,11 +3,27 @@ import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { CHANNELS, DEFAULTS, isRobotsInvalidUrlError } from '@polite-crawler/fetch';
 import type { PoliteEvent } from '@polite-crawler/fetch';
-import { OriginScheduler } from '../../packages/fetch/src/origin-scheduler.js';
-import { createEventSink } from '../../packages/fetch/src/events.js';
+import { OriginScheduler } from '../../packages/fetch/src/pacing/origin-scheduler.js';
+import { createEventSink } from '../../packages/fetch/src/policy/events.js';
 import { routes } from './helpers/server.js';
 import { policyRig, useRigs } from './helpers/setup.js';
 import { FakeClock, tick, until } from './helpers/fake-clock.js';
+
+const RULES = { concurrency: 1, interval: 0 };
+
+/** A task in one of `origin`'s slots, as the policy runs a hop. */
+async function run<T>(
+  scheduler: OriginScheduler,
+  origin: string,
+  task: () => Promise<T>,
+): Promise<T> {
+  const slot = await scheduler.acquire(origin, RULES);
+  try {
+    return await task();
+  } finally {
+    slot.release();
+  }
+}
 
 const { server, polite, defer } = useRigs();
 
@@ -283,43 +299,27 @@ describe('limits on the clock', () => {
 describe('pacing state is bounded', () => {
   it('keeps at most maxTrackedOrigins idle origins', async () => {
     const clock = new FakeClock();
-    const scheduler = new OriginScheduler({
-      concurrency: 1,
-      minInterval: 0,
-      maxRetryAfter: 60_000,
-      maxTrackedOrigins: 3,
-      clock,
-      events: createEventSink(undefined),
-      crawlDelayFor: () => 0,
-    });
+    const scheduler = new OriginScheduler({ maxTrackedOrigins: 3, clock });
     for (let i = 0; i < 10; i += 1)
-      await scheduler.run(`http://o${i}.localhost`, () => Promise.resolve(i));
+      await run(scheduler, `http://o${i}.localhost`, () => Promise.resolve(i));
     expect(scheduler.size).toBe(3);
-    scheduler.noteResponse('http://p.localhost', 429, { 'retry-after': '30' });
+    scheduler.pause('http://p.localhost', 30_000);
     expect(scheduler.pausedUntil('http://p.localhost')).toBe(clock.now() + 30_000);
     expect(scheduler.size).toBe(3);
   });
 
   it('drops idle origins with nothing left to wait for before one still paused or spaced', async () => {
     const clock = new FakeClock();
-    const scheduler = new OriginScheduler({
-      concurrency: 1,
-      minInterval: 0,
-      maxRetryAfter: 600_000,
-      maxTrackedOrigins: 2,
-      clock,
-      events: createEventSink(undefined),
-      crawlDelayFor: () => 0,
-    });
-    scheduler.noteResponse('http://paused.localhost', 429, { 'retry-after': '600' });
+    const scheduler = new OriginScheduler({ maxTrackedOrigins: 2, clock });
+    scheduler.pause('http://paused.localhost', 600_000);
     await clock.advance(60_000);
     for (let i = 0; i < 10; i += 1)
-      await scheduler.run(`http://o${i}.localhost`, () => Promise.resolve(i));
+      await run(scheduler, `http://o${i}.localhost`, () => Promise.resolve(i));
     expect(scheduler.size).toBe(2);
     expect(scheduler.pausedUntil('http://paused.localhost')).toBe(clock.now() + 540_000);
     // Once more are held back than the bound allows, the oldest of them go too.
-    scheduler.noteResponse('http://p1.localhost', 429, { 'retry-after': '600' });
-    scheduler.noteResponse('http://p2.localhost', 429, { 'retry-after': '600' });
+    scheduler.pause('http://p1.localhost', 600_000);
+    scheduler.pause('http://p2.localhost', 600_000);
     expect(scheduler.size).toBe(2);
     expect(scheduler.pausedUntil('http://paused.localhost')).toBeUndefined();
     expect(scheduler.pausedUntil('http://p2.localhost')).toBe(clock.now() + 600_000);
@@ -327,24 +327,17 @@ describe('pacing state is bounded', () => {
 
   it('never drops an origin with work in flight', async () => {
     const clock = new FakeClock();
-    const scheduler = new OriginScheduler({
-      concurrency: 1,
-      minInterval: 0,
-      maxRetryAfter: 60_000,
-      maxTrackedOrigins: 1,
-      clock,
-      events: createEventSink(undefined),
-      crawlDelayFor: () => 0,
-    });
+    const scheduler = new OriginScheduler({ maxTrackedOrigins: 1, clock });
     let release: (() => void) | undefined;
-    const busy = scheduler.run(
+    const busy = run(
+      scheduler,
       'http://busy.localhost',
       () => new Promise<void>((resolve) => (release = resolve)),
     );
     await until(() => release !== undefined, 'task started');
-    await scheduler.run('http://other.localhost', () => Promise.resolve());
+    await run(scheduler, 'http://other.localhost', () => Promise.resolve());
     let second = false;
-    const queued = scheduler.run('http://busy.localhost', () => {
+    const queued = run(scheduler, 'http://busy.localhost', () => {
       second = true;
       return Promise.resolve();
     });

@@ -4,19 +4,57 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { Dispatcher } from 'undici';
 import { scanRobotsMeta } from '@polite-crawler/robots-tag';
-import { tapResponse, tapSettings } from '../../packages/fetch/src/response-tap.js';
-import type { TapRecord } from '../../packages/fetch/src/response-tap.js';
+import { tapInterceptor, tapSettings } from '../../packages/fetch/src/transport/response-tap.js';
+import type { TapRecord } from '../../packages/fetch/src/transport/response-tap.js';
 
 const PRODUCT_TOKEN = 'ExampleBot';
 const SETTINGS = tapSettings({ productToken: PRODUCT_TOKEN, scanMeta: true, maxHeadBytes: 65_536 });
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
-/** undici's classic handler API, which undici's fetch uses and the tap implements. */
-interface ClassicHandler {
-  onConnect(abort: () => void): void;
-  onHeaders(status: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean;
-  onData(chunk: Buffer): boolean;
-  onComplete(trailers: string[] | null): void;
+type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestStart']>>[0];
+
+/** A controller as undici hands one to a handler (its abort noted, pause/resume counted). */
+function fakeController(onResume: () => void = () => {}): Controller & { paused: boolean } {
+  const controller = {
+    aborted: false,
+    paused: false,
+    reason: null as Error | null,
+    abort(reason: Error): void {
+      this.aborted = true;
+      this.reason = reason;
+    },
+    pause(): void {
+      this.paused = true;
+    },
+    resume(): void {
+      this.paused = false;
+      onResume();
+    },
+  };
+  return controller;
+}
+
+/** undici's header object for raw name/value pairs: lower-cased names, repeated ones as arrays. */
+function headerObject(rawHeaders: readonly string[]): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    const value = rawHeaders[i + 1]!;
+    const seen = headers[name];
+    headers[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return headers;
+}
+
+/** Dispatches through the real tap (as an interceptor) to a scripted `network`. */
+function tapped(
+  network: (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => boolean,
+  handler: Dispatcher.DispatchHandler,
+  settings = SETTINGS,
+): TapRecord {
+  const record: TapRecord = { headers: undefined, meta: undefined };
+  tapInterceptor(settings, record)(network)({ method: 'GET', path: '/' }, handler);
+  return record;
 }
 
 interface Replayed {
@@ -27,63 +65,49 @@ interface Replayed {
 }
 
 /**
- * Plays one response through the real tap, as undici's classic handler API delivers it:
- * `rawHeaders` as Buffers, then `chunks` exactly as split here (the network's part, scripted so
- * that chunk boundaries are known).
+ * Plays one response through the real tap as undici's handler API delivers it: the headers,
+ * then `chunks` exactly as split here (the network's part, scripted so that chunk boundaries are
+ * known).
  */
 function replay(rawHeaders: string[], chunks: readonly Buffer[], settings = SETTINGS): Replayed {
   const events: string[] = [];
   const received: Buffer[] = [];
-  const handler = {
-    onConnect: (): void => {},
-    onHeaders: (status: number): boolean => {
+  const handler: Dispatcher.DispatchHandler = {
+    onResponseStart: (_controller, status) => {
       events.push(`headers ${status}`);
-      return true;
     },
-    onData: (chunk: Buffer): boolean => {
+    onResponseData: (_controller, chunk) => {
       events.push('data');
       received.push(chunk);
-      return true;
     },
-    onComplete: (): void => {
+    onResponseEnd: () => {
       events.push('complete');
     },
-    onError: (error: Error): void => {
+    onResponseError: (_controller, error) => {
       events.push(`error ${error.message}`);
     },
   };
-  const record = playThroughTap(rawHeaders, chunks, handler, settings);
+  const record = tapped(playing(rawHeaders, chunks), handler, settings);
   return { record, events, body: Buffer.concat(received) };
 }
 
-/**
- * Plays the response to `handler` through the real tap; returns what the tap recorded. undici's
- * abort does nothing here, as for a request that has completed.
- */
-function playThroughTap(
-  rawHeaders: string[],
-  chunks: readonly Buffer[],
-  handler: object,
-  settings = SETTINGS,
-): TapRecord {
-  const record: TapRecord = { headers: undefined, meta: undefined };
-  const network = {
-    dispatch(_options: unknown, tapped: ClassicHandler): boolean {
-      tapped.onConnect(() => {});
-      tapped.onHeaders(
-        200,
-        rawHeaders.map((part) => Buffer.from(part, 'latin1')),
-        () => {},
-        'OK',
-      );
-      for (const chunk of chunks) tapped.onData(chunk);
-      tapped.onComplete(null);
-      return true;
-    },
+/** A network that answers 200 with `rawHeaders` and `chunks`, synchronously. */
+function playing(rawHeaders: readonly string[], chunks: readonly Buffer[]) {
+  return (_options: unknown, handler: Dispatcher.DispatchHandler): boolean => {
+    const controller = fakeController();
+    handler.onRequestStart?.(controller, {});
+    handler.onResponseStart?.(controller, 200, headerObject(rawHeaders), 'OK');
+    for (const chunk of chunks) handler.onResponseData?.(controller, chunk);
+    handler.onResponseEnd?.(controller, {});
+    return true;
   };
-  const dispatcher = tapResponse(network as unknown as Dispatcher, settings, record);
-  dispatcher.dispatch({ method: 'GET', path: '/' }, handler);
-  return record;
+}
+
+/** Event-loop turns (zlib answers from its thread pool) until `events` has `last`; no timer. */
+async function turnsUntil(events: readonly string[], last: RegExp): Promise<void> {
+  for (let i = 0; i < 10_000 && !events.some((event) => last.test(event)); i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 const HTML = ['Content-Type', 'text/html; charset=utf-8'];
@@ -250,59 +274,31 @@ describe('a handler that gives up while the held body is replayed to it', () => 
   );
   const GZIP_HTML = ['Content-Type', 'text/html', 'Content-Encoding', 'gzip'];
 
-  /** Settles once the handler has seen `last` (a gzip body is released from zlib's events). */
-  const until = async (events: string[], last: RegExp): Promise<void> => {
-    for (let i = 0; i < 200 && !events.some((event) => last.test(event)); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  };
-
-  it('classic API: an abort in onHeaders, or a throw in onData, ends it with onError and nothing escapes', async () => {
-    for (const fails of ['abort', 'throw'] as const) {
-      const events: string[] = [];
-      let abort: ((error?: Error) => void) | undefined;
-      const handler = {
-        onConnect: (given: (error?: Error) => void): void => {
-          abort = given;
-        },
-        onHeaders: (): boolean => {
-          events.push('headers');
-          if (fails === 'abort') abort!(new Error('refused'));
-          return true;
-        },
-        onData: (): boolean => {
-          events.push('data');
-          if (fails === 'throw') throw new Error('broken');
-          return true;
-        },
-        onComplete: (): void => {
-          events.push('complete');
-        },
-        onError: (error: Error): void => {
-          events.push(`error ${error.message}`);
-        },
-      };
-      playThroughTap(GZIP_HTML, [PAGE], handler);
-      await until(events, /^error|^complete/);
-      expect(events, fails).toEqual(
-        fails === 'abort' ? ['headers', 'error refused'] : ['headers', 'data', 'error broken'],
-      );
-    }
+  it('a throw in onResponseData while the held body is replayed ends it with onResponseError; nothing escapes', async () => {
+    const events: string[] = [];
+    const handler: Dispatcher.DispatchHandler = {
+      onResponseStart: () => {
+        events.push('start');
+      },
+      onResponseData: () => {
+        events.push('data');
+        throw new Error('broken');
+      },
+      onResponseEnd: () => {
+        events.push('end');
+      },
+      onResponseError: (_given, error) => {
+        events.push(`error ${error.message}`);
+      },
+    };
+    tapped(playing(GZIP_HTML, [PAGE]), handler);
+    await turnsUntil(events, /^error|^end/);
+    expect(events).toEqual(['start', 'data', 'error broken']);
   });
 
   it('controller API: an abort in onResponseStart ends it with onResponseError, without data', async () => {
     const events: string[] = [];
-    const controller = {
-      aborted: false,
-      paused: false,
-      reason: null as Error | null,
-      abort(reason: Error): void {
-        this.aborted = true;
-        this.reason = reason;
-      },
-      pause(): void {},
-      resume(): void {},
-    };
+    const controller = fakeController();
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart: () => {},
       onResponseStart: (given) => {
@@ -319,29 +315,20 @@ describe('a handler that gives up while the held body is replayed to it', () => 
         events.push(`error ${error.message}`);
       },
     };
-    const network = {
-      dispatch(_options: unknown, tapped: Dispatcher.DispatchHandler): boolean {
-        const given = controller as unknown as Parameters<
-          NonNullable<typeof tapped.onRequestStart>
-        >[0];
-        tapped.onRequestStart!(given, {});
-        tapped.onResponseStart!(
-          given,
-          200,
-          { 'content-type': 'text/html', 'content-encoding': 'gzip' },
-          'OK',
-        );
-        tapped.onResponseData!(given, PAGE);
-        tapped.onResponseEnd!(given, {});
-        return true;
-      },
+    const network = (_options: unknown, tap: Dispatcher.DispatchHandler): boolean => {
+      tap.onRequestStart!(controller, {});
+      tap.onResponseStart!(
+        controller,
+        200,
+        { 'content-type': 'text/html', 'content-encoding': 'gzip' },
+        'OK',
+      );
+      tap.onResponseData!(controller, PAGE);
+      tap.onResponseEnd!(controller, {});
+      return true;
     };
-    const record: TapRecord = { headers: undefined, meta: undefined };
-    tapResponse(network as unknown as Dispatcher, SETTINGS, record).dispatch(
-      { method: 'GET', path: '/' },
-      handler,
-    );
-    await until(events, /^error|^end/);
+    const record = tapped(network, handler);
+    await turnsUntil(events, /^error|^end/);
     expect(events).toEqual(['start', 'error refused']);
     expect(ruleNames(record.meta)).toEqual(['* noindex']);
   });
@@ -356,89 +343,11 @@ describe('compressed bytes at maxHeadBytes: undici paused while the decoders dra
   const chunks = Array.from({ length: Math.ceil(body.length / 4_096) }, (_, i) =>
     body.subarray(i * 4_096, (i + 1) * 4_096),
   );
-  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
-
-  /**
-   * Dispatches through the tap to `network`, waits for the handler's `last` event, and checks
-   * that undici was paused once and resumed, the meta was read, and the body came through.
-   */
-  const expectDrained = async (
-    network: object,
-    handler: object,
-    seen: { events: string[]; received: Buffer[]; last: string },
-  ): Promise<void> => {
-    const record: TapRecord = { headers: undefined, meta: undefined };
-    tapResponse(network as unknown as Dispatcher, SMALL, record).dispatch(
-      { method: 'GET', path: '/' },
-      handler,
-    );
-    for (let i = 0; i < 200 && !seen.events.includes(seen.last); i++) await settle();
-    expect(seen.events).toEqual(['pause', 'resume', seen.last]);
-    expect(ruleNames(record.meta)).toEqual(['* noindex']);
-    expect(Buffer.concat(seen.received).equals(body)).toBe(true);
-  };
-
-  it('classic API: onData answers false at the cap, and the tap resumes undici after the replay', async () => {
+  it('the tap pauses the controller at the cap and resumes it after the replay', async () => {
     const events: string[] = [];
     const received: Buffer[] = [];
     let resumed: (() => void) | undefined;
-    const handler = {
-      onConnect: (): void => {},
-      onHeaders: (): boolean => true,
-      onData: (chunk: Buffer): boolean => {
-        received.push(chunk);
-        return true;
-      },
-      onComplete: (): void => {
-        events.push('complete');
-      },
-      onError: (error: Error): void => {
-        events.push(`error ${error.message}`);
-      },
-    };
-    const network = {
-      dispatch(_options: unknown, tapped: ClassicHandler): boolean {
-        void (async () => {
-          tapped.onConnect(() => {});
-          const raw = ['Content-Type', 'text/html', 'Content-Encoding', 'gzip'];
-          tapped.onHeaders(
-            200,
-            raw.map((part) => Buffer.from(part)),
-            () => resumed?.(),
-            'OK',
-          );
-          for (const chunk of chunks) {
-            if (!tapped.onData(chunk)) {
-              events.push('pause');
-              await new Promise<void>((resolve) => (resumed = resolve));
-              events.push('resume');
-            }
-          }
-          tapped.onComplete(null);
-        })();
-        return true;
-      },
-    };
-    await expectDrained(network, handler, { events, received, last: 'complete' });
-  });
-
-  it('controller API: the tap pauses the controller at the cap and resumes it after the replay', async () => {
-    const events: string[] = [];
-    const received: Buffer[] = [];
-    let resumed: (() => void) | undefined;
-    const controller = {
-      aborted: false,
-      paused: false,
-      reason: null,
-      abort(): void {},
-      pause(): void {
-        this.paused = true;
-      },
-      resume(): void {
-        this.paused = false;
-        resumed?.();
-      },
-    };
+    const controller = fakeController(() => resumed?.());
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart: () => {},
       onResponseStart: () => {},
@@ -452,28 +361,27 @@ describe('compressed bytes at maxHeadBytes: undici paused while the decoders dra
         events.push(`error ${error.message}`);
       },
     };
-    const network = {
-      dispatch(_options: unknown, tapped: Dispatcher.DispatchHandler): boolean {
-        const given = controller as unknown as Parameters<
-          NonNullable<typeof tapped.onRequestStart>
-        >[0];
-        void (async () => {
-          tapped.onRequestStart!(given, {});
-          const headers = { 'content-type': 'text/html', 'content-encoding': 'gzip' };
-          tapped.onResponseStart!(given, 200, headers, 'OK');
-          for (const chunk of chunks) {
-            tapped.onResponseData!(given, chunk);
-            if (controller.paused) {
-              events.push('pause');
-              await new Promise<void>((resolve) => (resumed = resolve));
-              events.push('resume');
-            }
+    const network = (_options: unknown, tap: Dispatcher.DispatchHandler): boolean => {
+      void (async () => {
+        tap.onRequestStart!(controller, {});
+        const headers = { 'content-type': 'text/html', 'content-encoding': 'gzip' };
+        tap.onResponseStart!(controller, 200, headers, 'OK');
+        for (const chunk of chunks) {
+          tap.onResponseData!(controller, chunk);
+          if (controller.paused) {
+            events.push('pause');
+            await new Promise<void>((resolve) => (resumed = resolve));
+            events.push('resume');
           }
-          tapped.onResponseEnd!(given, {});
-        })();
-        return true;
-      },
+        }
+        tap.onResponseEnd!(controller, {});
+      })();
+      return true;
     };
-    await expectDrained(network, handler, { events, received, last: 'end' });
+    const record = tapped(network, handler, SMALL);
+    await turnsUntil(events, /^end|^error/);
+    expect(events).toEqual(['pause', 'resume', 'end']);
+    expect(ruleNames(record.meta)).toEqual(['* noindex']);
+    expect(Buffer.concat(received).equals(body)).toBe(true);
   });
 });

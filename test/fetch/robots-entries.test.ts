@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RobotsEntries } from '../../packages/fetch/src/robots-entries.js';
-import type { RetryAware } from '../../packages/fetch/src/robots-entries.js';
+import { RobotsEntries } from '../../packages/fetch/src/robots/robots-entries.js';
+import type { RetryAware } from '../../packages/fetch/src/robots/robots-entries.js';
 
 /** A clock at a time the test sets. */
 function clockAt(time: number) {

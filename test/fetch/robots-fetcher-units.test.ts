@@ -7,9 +7,9 @@ import {
   cacheControlMaxAge,
   classifyNetworkError,
   statusOutcome,
-} from '../../packages/fetch/src/robots-fetcher.js';
-import { decodedBody, readCapped } from '../../packages/fetch/src/body-reader.js';
-import { parseRetryAfter } from '../../packages/fetch/src/retry-after.js';
+} from '../../packages/fetch/src/robots/robots-fetcher.js';
+import { decodedBody, readCapped } from '../../packages/fetch/src/transport/body-reader.js';
+import { parseRetryAfter } from '../../packages/fetch/src/pacing/retry-after.js';
 
 describe('statusOutcome (RFC 9309 §2.3.1)', () => {
   const table: [number, boolean, string][] = [

@@ -25,6 +25,22 @@ describe('public types', () => {
     expectTypeOf<PoliteFetch['policy']>().toEqualTypeOf<RobotsPolicy>();
   });
 
+  it('the result is assignable to the global Response; global Headers and RequestInit are accepted', () => {
+    const politeFetch = createPoliteFetch({ userAgent: 'ExampleBot/1.0' });
+    // Compiled, never run: what a consumer writes (TS2322 here was the bug).
+    const consumer = async (): Promise<Response> => {
+      const response: Response = await politeFetch('https://example.com/');
+      const init: RequestInit = { headers: new Headers({ accept: 'text/html' }), method: 'GET' };
+      return response.ok ? response : await politeFetch(new URL('https://example.com/'), init);
+    };
+    expectTypeOf(consumer).returns.toEqualTypeOf<Promise<Response>>();
+    expectTypeOf<RequestInit>().toMatchTypeOf<NonNullable<Parameters<PoliteFetch>[1]>>();
+    expectTypeOf<Headers>().toMatchTypeOf<
+      NonNullable<NonNullable<Parameters<PoliteFetch>[1]>['headers']>
+    >();
+    void politeFetch.close();
+  });
+
   it('options: userAgent is required; a shared policy replaces the policy options', () => {
     expectTypeOf<{ userAgent: string }>().toMatchTypeOf<RobotsPolicyOptions>();
     expectTypeOf<{ productToken: string }>().not.toMatchTypeOf<RobotsPolicyOptions>();

@@ -1,12 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { createRobotsPolicy, isRobotsInvalidOptionError } from '@polite-crawler/fetch';
 import {
-  createRobotsPolicy,
   functionOption,
   integerOption,
-  isRobotsInvalidOptionError,
   oneOfOption,
   robotsPolicyOption,
-} from '@polite-crawler/fetch';
+} from '@polite-crawler/fetch/internal';
 import { thrown } from './helpers/thrown.js';
 
 describe('integerOption', () => {

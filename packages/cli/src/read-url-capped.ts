@@ -1,4 +1,4 @@
-import { readCapped } from '@polite-crawler/fetch';
+import { readCapped } from '@polite-crawler/fetch/internal';
 import { CliError } from './cli-error.js';
 import { describeNetworkError } from './network-error.js';
 

@@ -7,14 +7,10 @@ import type {
   ResponseTypes,
   StreamingHttpResponse,
 } from '@crawlee/core';
-import {
-  REDIRECT_STATUSES,
-  RobotsDeniedError,
-  RobotsTooManyRedirectsError,
-  nextRedirectHop,
-} from '@polite-crawler/fetch';
+import { isRobotsDeniedError } from '@polite-crawler/fetch';
+import type { RobotsDeniedError } from '@polite-crawler/fetch';
+import { walkRedirects } from '@polite-crawler/fetch/internal';
 import { rawHeaderPairs } from '@polite-crawler/robots-tag';
-import type { Decision } from '@polite-crawler/fetch';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
 
 /**
@@ -135,105 +131,69 @@ export class PoliteHttpClient implements BaseHttpClient {
     const { [CRAWLEE_REQUEST]: owner, ...plain } = request as AnyRequest & {
       [CRAWLEE_REQUEST]?: CrawleeRequestLike;
     };
-    const originalUrl = String(plain.url);
+    const { body: _body, ...withoutBody } = plain;
     // Crawlee passes no signal, only its navigation timeout: once that has passed it has given
     // up on the request, which must then not go on waiting for its slot and be sent later.
     const signal = plain.signal ?? deadline(plain.timeout);
-    const waitOptions = signal === undefined ? {} : { signal };
-
-    const refuse = (error: RobotsDeniedError): RobotsDeniedError => {
-      if (owner !== undefined) owner.noRetry = true;
-      return error;
-    };
-
-    /** The error for a denied hop (a redirect target's is reported on the original URL). */
-    const denied = async (decision: Decision, redirected: boolean): Promise<RobotsDeniedError> => {
-      if (!redirected) return refuse(RobotsDeniedError.fromDecision(decision));
-      const error = refuse(RobotsDeniedError.fromDecision(decision, originalUrl));
-      await onRedirectDenied(owner, error);
-      return error;
-    };
-
-    const first = await policy.check(originalUrl, waitOptions);
-    if (!first.allowed) throw await denied(first, false);
-
-    let url = new URL(originalUrl);
-    let method: string = plain.method ?? 'GET';
     let headers: Headers = plain.headers ?? {};
     let body = plain.body;
-    const redirects: string[] = [];
-    for (;;) {
-      if (options.userAgent === 'policy')
-        headers = { ...withoutHeaders(headers, ['user-agent']), 'user-agent': policy.userAgent };
-      const { body: _body, ...withoutBody } = plain;
-      const hop: AnyRequest = {
-        ...withoutBody,
-        url: url.href,
-        method: method as NonNullable<AnyRequest['method']>,
-        headers,
-        ...(body === undefined ? {} : { body }),
-        followRedirect: false,
-      };
-      const hopUrl = url;
-      const redirected = redirects.length > 0;
-      const response = await policy.schedule(
-        url,
-        async (signal) => {
-          // Admitted before the wait for the slot: the copy that admitted it may have expired
-          // while it waited, so the rules in force now must still allow it.
-          const now = policy.peek(hopUrl) ?? (await policy.check(hopUrl, { signal }));
-          if (!now.allowed) throw await denied(now, redirected);
-          const answer = await send(hop);
-          // Inside the slot: a Retry-After pauses the origin before the next request takes it.
-          policy.noteResponse(hopUrl, answer.statusCode, headerPairs(answer));
-          return answer;
-        },
-        waitOptions,
-      );
-
-      const location = REDIRECT_STATUSES.has(response.statusCode)
-        ? locationOf(response)
-        : undefined;
-      if (location === undefined) {
-        response.redirectUrls = redirects.map((target) => new URL(target));
-        if (owner !== undefined) {
-          navigations.set(owner, {
-            url: url.href,
-            redirects,
-            headers: headerPairs(response),
-            status: response.statusCode,
+    try {
+      const { response, url, redirects, slot } = await walkRedirects<R>(policy, {
+        url: new URL(String(plain.url)),
+        method: plain.method ?? 'GET',
+        replayableBody: isReplayable(body),
+        maxRedirects: options.maxRedirects,
+        signal,
+        send: (hop) => {
+          if (hop.redirect !== undefined && !hop.redirect.keepBody) body = undefined;
+          if (options.userAgent === 'policy') {
+            headers = {
+              ...withoutHeaders(headers, ['user-agent']),
+              'user-agent': policy.userAgent,
+            };
+          }
+          return send({
+            ...withoutBody,
+            url: hop.url.href,
+            method: hop.method as NonNullable<AnyRequest['method']>,
+            headers,
+            ...(body === undefined ? {} : { body }),
+            followRedirect: false,
           });
-        }
-        return response;
-      }
-      discard(response);
-      if (redirects.length >= options.maxRedirects) {
-        throw new RobotsTooManyRedirectsError({
-          url: originalUrl,
+        },
+        statusOf: (response) => response.statusCode,
+        locationOf,
+        headersOf: headerPairs,
+        discard,
+        redirectTarget: (response, next) => {
+          // Crawlee's handler moves session cookies over to the new URL (and may change it).
+          const updated: { url?: string | URL; headers: Headers } = {
+            url: next.url,
+            headers: withoutHeaders(headers, next.dropHeaders),
+          };
+          onRedirect?.(response, updated);
+          headers = updated.headers;
+          return new URL(String(updated.url ?? next.url));
+        },
+      });
+      slot.release();
+      response.redirectUrls = redirects.map((target) => new URL(target));
+      if (owner !== undefined) {
+        navigations.set(owner, {
+          url: url.href,
           redirects,
-          maxRedirects: options.maxRedirects,
+          headers: headerPairs(response),
+          status: response.statusCode,
         });
       }
-      const change = nextRedirectHop(
-        { url, method, replayableBody: isReplayable(body) },
-        response.statusCode,
-        location,
-      );
-      // Crawlee's handler moves session cookies over to the new URL (and may change it).
-      const updated: { url?: string | URL; headers: Headers } = {
-        url: change.url,
-        headers: withoutHeaders(headers, change.dropHeaders),
-      };
-      onRedirect?.(response, updated);
-      const target = new URL(String(updated.url ?? change.url));
-
-      const decision = await policy.check(target, waitOptions);
-      if (!decision.allowed) throw await denied(decision, true);
-      redirects.push(target.href);
-      url = target;
-      method = change.method;
-      headers = updated.headers;
-      body = change.keepBody ? body : undefined;
+      return response;
+    } catch (error) {
+      if (isRobotsDeniedError(error)) {
+        // Refused by robots.txt: retrying cannot help.
+        if (owner !== undefined) owner.noRetry = true;
+        if (error.reason === 'redirect-disallowed') await onRedirectDenied(owner, error);
+      }
+      throw error;
     }
   }
 }

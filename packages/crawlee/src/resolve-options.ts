@@ -1,12 +1,11 @@
 import { Configuration } from '@crawlee/core';
+import { OPTION_BOUNDS, RobotsInvalidOptionError } from '@polite-crawler/fetch';
 import {
-  OPTION_BOUNDS,
-  RobotsInvalidOptionError,
   functionOption,
   integerOption,
   oneOfOption,
   robotsPolicyOption,
-} from '@polite-crawler/fetch';
+} from '@polite-crawler/fetch/internal';
 import type { RobotsPolicy } from '@polite-crawler/fetch';
 import { DEFAULTS } from './defaults.js';
 import type { BrowserGate, CrawleeEvent, PoliteCrawleeOptions } from './types.js';

@@ -1,42 +1,58 @@
+// The public surface of @polite-crawler/fetch. What the adapters and the CLI share beyond it is
+// in ./internal.ts (`@polite-crawler/fetch/internal`), which makes no stability promise.
+export type { MatchedRule, Verdict } from '@polite-crawler/robots-txt';
+export type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
+export type { Clock } from './time/clock.js';
 export type {
-  AssertOptions,
+  RobotsFailureKind,
+  RobotsFetchFailure,
+  RobotsFetchRecord,
+  RobotsGoodCopy,
+  RobotsStatus,
+  RobotsStore,
+  StoredRobots,
+} from './robots/robots-store.js';
+export type {
   CacheState,
-  CheckOptions,
-  Clock,
   Decision,
   DecisionReason,
   DeniedReason,
   Explanation,
-  HeaderInput,
-  MatchedRule,
+  RobotsTxtReport,
+} from './policy/decision.js';
+export type {
   OriginPausedEvent,
-  PageOptions,
   PoliteEvent,
-  PoliteFetch,
+  RequestDeniedEvent,
+  RobotsCacheEvent,
+  RobotsFetchedEvent,
+} from './policy/events.js';
+export type {
+  PageOptions,
   PoliteFetchOptions,
+  RobotsPolicyOptions,
+  SharedPolicyOptions,
+} from './options/option-types.js';
+export type {
+  AssertOptions,
+  CheckOptions,
+  EnterOptions,
+  HeaderInput,
+  HopSlot,
+  PrefetchOptions,
+  RobotsPolicy,
+} from './policy/robots-policy.js';
+export type {
+  PoliteFetch,
   PoliteRequestInit,
   PoliteRequestInput,
   PoliteResponse,
-  PrefetchOptions,
-  RequestDeniedEvent,
-  RobotsCacheEvent,
-  RobotsDirectives,
-  RobotsFailureKind,
-  RobotsFetchedEvent,
-  SharedPolicyOptions,
-  RobotsFetchFailure,
-  RobotsFetchRecord,
-  RobotsGoodCopy,
-  RobotsPolicy,
-  RobotsPolicyOptions,
-  RobotsStatus,
-  RobotsStore,
-  RobotsTagRules,
-  RobotsTxtReport,
-  StoredRobots,
-  Verdict,
-} from './types.js';
-export type { PoliteErrorCode, RedirectFailureReason, RobotsDeniedErrorInit } from './errors.js';
+} from './fetch/polite-fetch-types.js';
+export type {
+  PoliteErrorCode,
+  RedirectFailureReason,
+  RobotsDeniedErrorInit,
+} from './errors/errors.js';
 export {
   ERROR_CODES,
   RobotsClosedError,
@@ -53,21 +69,19 @@ export {
   isRobotsNoIndexError,
   isRobotsRedirectError,
   isRobotsTooManyRedirectsError,
-} from './errors.js';
-export { createPoliteFetch } from './polite-fetch.js';
-export { REDIRECT_STATUSES, nextRedirectHop } from './redirect-rule.js';
-export type { RedirectHop, RedirectingRequest } from './redirect-rule.js';
-export { createRobotsPolicy } from './policy.js';
-export { createMemoryRobotsStore } from './memory-store.js';
-export type { MemoryRobotsStoreOptions } from './memory-store.js';
-export { DEFAULTS, OPTION_BOUNDS, deriveProductToken } from './options.js';
-export {
-  functionOption,
-  integerOption,
-  oneOfOption,
-  robotsPolicyOption,
-} from './validate-option.js';
-export { CHANNELS } from './events.js';
-export { systemClock } from './clock.js';
-export { readCapped } from './body-reader.js';
-export type { CappedBody } from './body-reader.js';
+} from './errors/errors.js';
+export { PoliteError } from './errors/polite-error.js';
+export { createPoliteFetch } from './fetch/polite-fetch.js';
+export { REDIRECT_STATUSES, nextRedirectHop } from './redirects/redirect-rule.js';
+export type { RedirectHop, RedirectingRequest } from './redirects/redirect-rule.js';
+export { createRobotsPolicy } from './policy/policy.js';
+export { createMemoryRobotsStore } from './robots/memory-store.js';
+export type { MemoryRobotsStoreOptions } from './robots/memory-store.js';
+export { DEFAULTS, OPTION_BOUNDS, deriveProductToken } from './options/options.js';
+export { CHANNELS } from './policy/events.js';
+export type { PaceRules, Pacer, PacerSlot } from './pacing/pacer.js';
+export { politeInterceptor } from './interceptor/polite-interceptor.js';
+export type {
+  PoliteInterceptor,
+  PoliteInterceptorOptions,
+} from './interceptor/polite-interceptor.js';

@@ -1,11 +1,10 @@
+import { OPTION_BOUNDS, RobotsInvalidOptionError } from '@polite-crawler/fetch';
 import {
-  OPTION_BOUNDS,
-  RobotsInvalidOptionError,
   functionOption,
   integerOption,
   oneOfOption,
   robotsPolicyOption,
-} from '@polite-crawler/fetch';
+} from '@polite-crawler/fetch/internal';
 import type { RobotsPolicy } from '@polite-crawler/fetch';
 import { DEFAULTS } from './defaults.js';
 import type { GateEvent, PlaywrightGateOptions } from './types.js';

@@ -1,11 +1,7 @@
-import {
-  REDIRECT_STATUSES,
-  RobotsDeniedError,
-  RobotsTooManyRedirectsError,
-  nextRedirectHop,
-} from '@polite-crawler/fetch';
+import { isRobotsDeniedError } from '@polite-crawler/fetch';
+import type { RobotsDeniedError } from '@polite-crawler/fetch';
+import { walkRedirects } from '@polite-crawler/fetch/internal';
 import type { APIRequestContext, APIResponse, Page, Request, Route } from 'playwright-core';
-import type { CheckOptions, Decision } from '@polite-crawler/fetch';
 import { pageCloseSignals, pageOfRequest } from './page-close-signal.js';
 import type { ResolvedGateOptions } from './resolve-options.js';
 import type { GateEvent } from './types.js';
@@ -28,10 +24,8 @@ export interface RouteHandlerDeps {
   readonly deniedNavigations: WeakMap<Page, RobotsDeniedError>;
 }
 
-/** One request of a redirect chain, as the gate sends it. */
+/** What the gate sends of a request, hop after hop. */
 interface Hop {
-  readonly url: string;
-  readonly method: string;
   /** Lower-case header names; never `cookie` or `host` (the browser context adds them per URL). */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer | undefined;
@@ -44,6 +38,10 @@ function isHttpUrl(url: string): boolean {
   return url.startsWith('http://') || url.startsWith('https://');
 }
 
+function headerPairs(response: APIResponse): (readonly [string, string])[] {
+  return response.headersArray().map((header) => [header.name, header.value] as const);
+}
+
 function locationOf(response: APIResponse): string | undefined {
   const line = response.headersArray().find((header) => header.name.toLowerCase() === 'location');
   return line?.value;
@@ -54,8 +52,6 @@ async function firstHop(request: Request, options: ResolvedGateOptions): Promise
   for (const name of CONTEXT_HEADERS) delete headers[name];
   if (options.userAgent === 'policy') headers['user-agent'] = options.policy.userAgent;
   return {
-    url: request.url(),
-    method: request.method(),
     headers,
     body: request.postDataBuffer() ?? undefined,
   };
@@ -83,46 +79,6 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
 
   const pageClosed = pageCloseSignals();
 
-  /**
-   * `untilClosed`: aborts when the request's page closes (the request is then dropped). A paced
-   * hop was admitted before its wait for the slot; once it has the slot, the rules in force
-   * then must still allow it (the copy that admitted it may have expired while it waited), or
-   * the denying decision is returned instead of a response.
-   */
-  const send = async (
-    hop: Hop,
-    paced: boolean,
-    untilClosed: CheckOptions,
-  ): Promise<APIResponse | Decision> => {
-    const request = (signal?: AbortSignal): Promise<APIResponse> =>
-      api.fetch(hop.url, {
-        method: hop.method,
-        headers: { ...hop.headers },
-        ...(hop.body === undefined ? {} : { data: hop.body }),
-        maxRedirects: 0,
-        failOnStatusCode: false,
-        ...(signal === undefined ? {} : { signal }),
-      });
-    const noted = (response: APIResponse): APIResponse => {
-      policy.noteResponse(
-        hop.url,
-        response.status(),
-        response.headersArray().map((header) => [header.name, header.value] as const),
-      );
-      return response;
-    };
-    // Noted inside the slot: a Retry-After pauses the origin before the next request takes it.
-    if (!paced) return noted(await request(untilClosed.signal));
-    return await policy.schedule(
-      hop.url,
-      async (signal) => {
-        const now = policy.peek(hop.url) ?? (await policy.check(hop.url, { signal }));
-        return now.allowed ? noted(await request(signal)) : now;
-      },
-      untilClosed,
-    );
-  };
-
   return async (route: Route): Promise<void> => {
     const request = route.request();
     const url = request.url();
@@ -139,7 +95,8 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
       isNavigation && owner !== undefined && request.frame().parentFrame() === null
         ? owner
         : undefined;
-    const untilClosed: CheckOptions = owner === undefined ? {} : { signal: pageClosed(owner) };
+    // Aborts when the request's page closes (the request is then dropped).
+    const signal = owner === undefined ? undefined : pageClosed(owner);
 
     const refuse = async (error: RobotsDeniedError): Promise<void> => {
       if (page !== undefined) deniedNavigations.set(page, error);
@@ -152,62 +109,59 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
     };
 
     try {
-      const decision = await policy.check(url, untilClosed);
-      if (!decision.allowed) return await refuse(RobotsDeniedError.fromDecision(decision));
-
-      let hop = await firstHop(request, options);
-      const redirects: string[] = [];
-      for (;;) {
-        const response = await send(hop, paced, untilClosed);
-        if ('allowed' in response) {
-          const original = redirects.length === 0 ? undefined : url;
-          return await refuse(RobotsDeniedError.fromDecision(response, original));
-        }
-        const status = response.status();
-        const location = REDIRECT_STATUSES.has(status) ? locationOf(response) : undefined;
-        if (location === undefined) {
-          const headers = response
-            .headersArray()
-            .map((header) => [header.name, header.value] as const);
-          served.set(request, { finalUrl: hop.url, redirects, headers, status });
-          if (page !== undefined) deniedNavigations.delete(page);
-          await route.fulfill({ response });
-          emit({ type: 'request-served', ...base, finalUrl: hop.url, status, redirects });
-          return;
-        }
-        await response.dispose();
-        if (redirects.length >= options.maxRedirects) {
-          return await fail(
-            new RobotsTooManyRedirectsError({
-              url,
-              redirects: [...redirects],
-              maxRedirects: options.maxRedirects,
-            }),
-          );
-        }
-        // A bad Location throws a RobotsRedirectError: the request fails (catch below).
+      let hop: Hop | undefined;
+      const {
+        response,
+        url: finalUrl,
+        redirects,
+        slot,
+      } = await walkRedirects(policy, {
+        url: new URL(url),
+        method: request.method(),
         // The body is a Buffer, always replayable.
-        const next = nextRedirectHop(
-          { url: new URL(hop.url), method: hop.method, replayableBody: true },
-          status,
-          location,
-        );
-        const target = next.url;
-        const hopDecision = await policy.check(target, untilClosed);
-        if (!hopDecision.allowed)
-          return await refuse(RobotsDeniedError.fromDecision(hopDecision, url));
-        redirects.push(target.href);
-        const headers = { ...hop.headers };
-        for (const name of next.dropHeaders) delete headers[name];
-        hop = {
-          url: target.href,
-          method: next.method,
-          headers,
-          body: next.keepBody ? hop.body : undefined,
-        };
-      }
+        replayableBody: true,
+        maxRedirects: options.maxRedirects,
+        signal,
+        paced,
+        send: async (next) => {
+          if (hop === undefined) {
+            hop = await firstHop(request, options);
+          } else {
+            const headers = { ...hop.headers };
+            for (const name of next.redirect?.dropHeaders ?? []) delete headers[name];
+            const keepBody = next.redirect?.keepBody ?? true;
+            hop = { ...hop, headers, body: keepBody ? hop.body : undefined };
+          }
+          return api.fetch(next.url.href, {
+            method: next.method,
+            headers: { ...hop.headers },
+            ...(hop.body === undefined ? {} : { data: hop.body }),
+            maxRedirects: 0,
+            failOnStatusCode: false,
+            ...(signal === undefined ? {} : { signal }),
+          });
+        },
+        statusOf: (answer) => answer.status(),
+        locationOf,
+        headersOf: headerPairs,
+        discard: (answer) => answer.dispose(),
+      });
+      // `api.fetch` has read the whole body: the hop is over.
+      slot.release();
+      const status = response.status();
+      const finalHref = finalUrl.href;
+      served.set(request, {
+        finalUrl: finalHref,
+        redirects,
+        headers: headerPairs(response),
+        status,
+      });
+      if (page !== undefined) deniedNavigations.delete(page);
+      await route.fulfill({ response });
+      emit({ type: 'request-served', ...base, finalUrl: finalHref, status, redirects });
     } catch (error) {
-      await fail(error);
+      if (isRobotsDeniedError(error)) await refuse(error);
+      else await fail(error);
     }
   };
 }

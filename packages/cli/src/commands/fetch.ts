@@ -1,5 +1,6 @@
 import type { PoliteResponse } from '@polite-crawler/fetch';
-import { createPoliteFetch, isRobotsDeniedError, readCapped } from '@polite-crawler/fetch';
+import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
+import { readCapped } from '@polite-crawler/fetch/internal';
 import type { Command } from 'commander';
 import { resolveAgent } from '../agent.js';
 import type { AgentOptionValues } from '../agent-options.js';

@@ -1,5 +1,6 @@
 import type { PoliteEvent, PoliteResponse } from '@polite-crawler/fetch';
-import { createPoliteFetch, isRobotsDeniedError, readCapped } from '@polite-crawler/fetch';
+import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
+import { readCapped } from '@polite-crawler/fetch/internal';
 import type { CliAgent } from '../agent.js';
 import { createCliPolicy } from '../cli-policy.js';
 import { createCaptureStore } from '../capture-store.js';

@@ -3,28 +3,31 @@ import { getGlobalDispatcher } from 'undici';
 import type { Agent } from '@polite-crawler/robots-txt';
 import { directivesFor, parseRobotsTagHeaders } from '@polite-crawler/robots-tag';
 import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
-import { RobotsClosedError, RobotsDeniedError, RobotsInvalidUrlError } from './errors.js';
+import { RobotsClosedError, RobotsDeniedError, RobotsInvalidUrlError } from '../errors/errors.js';
 import { createEventSink } from './events.js';
-import { headerLines } from './header-input.js';
-import { resolvePolicyOptions, resolvePrefetchConcurrency } from './options.js';
-import type { ResolvedPolicyOptions } from './options.js';
-import { OriginScheduler } from './origin-scheduler.js';
-import { RobotsCache } from './robots-cache.js';
-import type { CacheEntry, Resolved } from './robots-cache.js';
+import { headerLines } from '../response/header-input.js';
+import { resolvePolicyOptions, resolvePrefetchConcurrency } from '../options/options.js';
+import type { ResolvedPolicyOptions } from '../options/options.js';
+import { OriginScheduler } from '../pacing/origin-scheduler.js';
+import { isPending } from '../pacing/pacer.js';
+import type { PaceRules, Pacer, PacerSlot } from '../pacing/pacer.js';
+import { parseRetryAfter } from '../pacing/retry-after.js';
+import { raceSignal } from '../time/signals.js';
+import { RobotsCache } from '../robots/robots-cache.js';
+import type { CacheEntry, Resolved } from '../robots/robots-cache.js';
 import type { Dispatcher } from 'undici';
 import type {
   AssertOptions,
-  CacheState,
   CheckOptions,
-  Clock,
-  Decision,
-  Explanation,
+  EnterOptions,
   HeaderInput,
+  HopSlot,
   PrefetchOptions,
   RobotsPolicy,
-  RobotsPolicyOptions,
-  RobotsTxtReport,
-} from './types.js';
+} from './robots-policy.js';
+import type { CacheState, Decision, Explanation, RobotsTxtReport } from './decision.js';
+import type { Clock } from '../time/clock.js';
+import type { RobotsPolicyOptions } from '../options/option-types.js';
 
 /**
  * `url` as an absolute http(s) URL, or a {@link RobotsInvalidUrlError}.
@@ -117,52 +120,30 @@ function allows(entry: CacheEntry, url: URL): boolean {
   return rules.isAllowed(url);
 }
 
-/**
- * What `createPoliteFetch` uses on its hot path when it drives a policy made by
- * {@link createRobotsPolicy}: the same checks, pacing and events as the public methods, on an
- * already parsed URL and its origin, answering synchronously when nothing has to be waited for.
- * @example
- * const gate = politeGate(policy)!;
- * const entered = gate.enter(url, url.origin, undefined);
- * if (entered !== undefined) await entered;
- * try { response = await fetch(url); } finally { gate.release(url.origin); }
- */
-export interface PoliteGate {
-  /**
-   * `assertAllowed` and then a pacing slot of `origin` (as `schedule` takes it; close aborts
-   * the wait), for a caller without a signal, who gives the slot back with `release`.
-   * `undefined` when both are done at once (the origin's rules are cached and allow `url`, a
-   * slot is free and no spacing is due); otherwise a promise that settles when they are done.
-   * Throws (or the promise rejects with) what `assertAllowed` and `schedule` reject with.
-   */
-  enter(url: URL, origin: string, redirectedFrom: string | undefined): Promise<void> | undefined;
-  /**
-   * `assertAllowed` alone, for a caller with a signal: `undefined` when `url` may be fetched
-   * now, or a promise of the decision when robots.txt must be resolved first.
-   */
-  admit(
-    url: URL,
-    origin: string,
-    signal: AbortSignal,
-    redirectedFrom: string | undefined,
-  ): Promise<Decision> | undefined;
-  /** Gives back a slot taken by `enter`. */
-  release(origin: string): void;
-  /** `noteResponse` for an origin. */
-  noteResponse(origin: string, status: number, headers: HeaderInput): void;
-}
+/** Notes a response of `origin` (set in the policy's static block: slots reach its state). */
+let notePause: (policy: Policy, origin: string, status: number, headers: HeaderInput) => void;
 
-const gates = new WeakMap<object, PoliteGate>();
+/** A hop's place in its origin's pacing, as {@link RobotsPolicy.enter} grants it. */
+class PolicySlot implements HopSlot {
+  readonly url: URL;
+  readonly #policy: Policy;
+  #slot: PacerSlot | undefined;
 
-/**
- * The hot-path gate of a policy made by {@link createRobotsPolicy} in this copy of the
- * package, or `undefined` for any other {@link RobotsPolicy} (which is then driven through its
- * public methods).
- * @example
- * const gate = politeGate(policy) ?? publicGate(policy);
- */
-export function politeGate(policy: RobotsPolicy): PoliteGate | undefined {
-  return gates.get(policy);
+  constructor(policy: Policy, url: URL, slot: PacerSlot | undefined) {
+    this.#policy = policy;
+    this.url = url;
+    this.#slot = slot;
+  }
+
+  noteResponse(status: number, headers: HeaderInput): void {
+    notePause(this.#policy, this.url.origin, status, headers);
+  }
+
+  release(): void {
+    const slot = this.#slot;
+    this.#slot = undefined;
+    slot?.release();
+  }
 }
 
 function report(resolved: Resolved, url: URL, agent: Agent): RobotsTxtReport {
@@ -210,9 +191,19 @@ class Policy implements RobotsPolicy {
   readonly #options: ResolvedPolicyOptions;
   readonly #agent: Agent;
   readonly #cache: RobotsCache;
-  readonly #scheduler: OriginScheduler;
+  readonly #pacer: Pacer;
+  /** The pacer is this policy's own (the default), closed with it. */
+  readonly #ownPacer: boolean;
+  /** Pacing of an origin without (or with a lower) crawl-delay: shared, never changes. */
+  readonly #defaultRules: PaceRules;
+  /** Aborts with the close reason: ends the waits of this policy's hops on any pacer. */
+  readonly #closing = new AbortController();
   readonly #events;
   #closed = false;
+
+  static {
+    notePause = (policy, origin, status, headers) => policy.#notePause(origin, status, headers);
+  }
   /** Settles once close() has stopped everything in flight. */
   #closedAll: Promise<void> = Promise.resolve();
 
@@ -251,106 +242,104 @@ class Policy implements RobotsPolicy {
       staleIfUnreachable: options.staleIfUnreachable,
       events: this.#events,
     });
-    this.#scheduler = new OriginScheduler({
+    this.#ownPacer = options.pacer === undefined;
+    this.#pacer =
+      options.pacer ??
+      new OriginScheduler({ maxTrackedOrigins: options.maxTrackedOrigins, clock: options.clock });
+    this.#defaultRules = Object.freeze({
       concurrency: options.concurrency,
-      minInterval: options.minInterval,
-      maxRetryAfter: options.maxRetryAfter,
-      maxTrackedOrigins: options.maxTrackedOrigins,
-      clock: options.clock,
-      events: this.#events,
-      crawlDelayFor: (origin) => this.#crawlDelay(origin),
-    });
-    const scheduler = this.#scheduler;
-    gates.set(this, {
-      enter: (url, origin, redirectedFrom) => this.#enter(url, origin, redirectedFrom),
-      admit: (url, origin, signal, redirectedFrom) =>
-        this.#admit(url, origin, signal, redirectedFrom),
-      release: (origin) => scheduler.release(origin),
-      noteResponse: (origin, status, headers) => {
-        if (!this.#closed) scheduler.noteResponse(origin, status, headers);
-      },
+      interval: options.minInterval,
     });
   }
 
-  #enter(url: URL, origin: string, redirectedFrom: string | undefined): Promise<void> | undefined {
-    if (this.#closed) throw new RobotsClosedError();
-    const entry = this.#cache.peek(origin);
-    if (entry === undefined) return this.#enterLater(url, origin, redirectedFrom);
-    this.#noteCache(origin, entry.stale ? 'stale' : 'hit');
-    if (!allows(entry, url)) {
-      this.#deny(
-        decide(entry, url, origin),
-        redirectedFrom === undefined ? {} : { redirectedFrom },
-      );
+  enter(url: string | URL, options: EnterOptions = {}): HopSlot | Promise<HopSlot> {
+    try {
+      if (this.#closed) throw new RobotsClosedError();
+      options.signal?.throwIfAborted();
+      const parsed = toHttpUrl(url);
+      const origin = parsed.origin;
+      const entry = this.#cache.peek(origin);
+      if (entry === undefined) return this.#enterLater(parsed, origin, options);
+      this.#noteCache(origin, entry.stale ? 'stale' : 'hit');
+      if (!allows(entry, parsed)) this.#deny(decide(entry, parsed, origin), options);
+      return this.#take(parsed, origin, entry, options);
+    } catch (error) {
+      // Rejected, never thrown: a caller may chain on the answer without awaiting it.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rethrown as it came
+      return Promise.reject(error);
     }
-    // The crawl-delay of the rules that just admitted the request (no second lookup).
-    const waiting = this.#scheduler.acquire(origin, undefined, this.#crawlDelayOf(entry));
-    return waiting?.then(() => this.#stillAllowed(url, origin, entry, redirectedFrom));
   }
 
-  async #enterLater(url: URL, origin: string, redirectedFrom: string | undefined): Promise<void> {
-    const resolved = await this.#resolve(origin, undefined);
+  async #enterLater(url: URL, origin: string, options: EnterOptions): Promise<HopSlot> {
+    const resolved = await this.#resolve(origin, options.signal);
     const decision = decide(resolved.entry, url, origin);
-    if (!decision.allowed) {
-      this.#deny(decision, redirectedFrom === undefined ? {} : { redirectedFrom });
-    }
+    if (!decision.allowed) this.#deny(decision, options);
     if (this.#closed) throw new RobotsClosedError();
-    const waiting = this.#scheduler.acquire(origin);
-    if (waiting !== undefined) {
-      await waiting;
-      await this.#stillAllowed(url, origin, resolved.entry, redirectedFrom);
-    }
+    return this.#take(url, origin, resolved.entry, options);
+  }
+
+  /** A pacing slot for a hop `admittedBy` allows (none for an unpaced hop). */
+  #take(
+    url: URL,
+    origin: string,
+    admittedBy: CacheEntry,
+    options: EnterOptions,
+  ): HopSlot | Promise<HopSlot> {
+    if (options.paced === false) return new PolicySlot(this, url, undefined);
+    const got = this.#pacer.acquire(origin, this.#rulesOf(admittedBy), this.#waitSignal(options));
+    if (!isPending(got)) return new PolicySlot(this, url, got);
+    return got.then((slot) => this.#stillAllowed(url, origin, admittedBy, options, slot));
   }
 
   /**
-   * After a wait for the pacing slot: the robots.txt copy that admitted the request may have
+   * After a wait for the pacing slot: the robots.txt copy that admitted the hop may have
    * expired or been replaced meanwhile (a queue can take longer than a copy may be used), so
-   * the request goes out only if the rules in force now allow it too. The slot is given back
-   * when they do not. Nothing to do while the admitting copy is still the fresh one.
+   * the hop goes out only if the rules in force now allow it too. The slot is given back when
+   * they do not. Nothing to do while the admitting copy is still the fresh one.
    */
   #stillAllowed(
     url: URL,
     origin: string,
     admittedBy: CacheEntry,
-    redirectedFrom: string | undefined,
-  ): Promise<void> | undefined {
-    if (this.#cache.peek(origin) === admittedBy) return undefined;
-    return this.#resolve(origin, undefined).then(
+    options: EnterOptions,
+    slot: PacerSlot,
+  ): HopSlot | Promise<HopSlot> {
+    if (this.#closed) {
+      slot.release();
+      throw new RobotsClosedError();
+    }
+    if (this.#cache.peek(origin) === admittedBy) return new PolicySlot(this, url, slot);
+    return this.#resolve(origin, options.signal).then(
       (resolved) => {
         const decision = decide(resolved.entry, url, origin);
-        if (decision.allowed) return;
-        this.#scheduler.release(origin);
-        this.#deny(decision, redirectedFrom === undefined ? {} : { redirectedFrom });
+        if (decision.allowed) return new PolicySlot(this, url, slot);
+        slot.release();
+        return this.#deny(decision, options);
       },
       (error: unknown) => {
-        this.#scheduler.release(origin);
+        slot.release();
         throw error;
       },
     );
   }
 
-  #admit(
-    url: URL,
-    origin: string,
-    signal: AbortSignal,
-    redirectedFrom: string | undefined,
-  ): Promise<Decision> | undefined {
-    if (this.#closed) throw new RobotsClosedError();
-    signal.throwIfAborted();
-    const entry = this.#cache.peek(origin);
-    if (entry === undefined) {
-      const options = redirectedFrom === undefined ? {} : { redirectedFrom };
-      return this.#resolve(origin, signal).then((resolved) => {
-        const decision = decide(resolved.entry, url, origin);
-        return decision.allowed ? decision : this.#deny(decision, options);
-      });
-    }
-    this.#noteCache(origin, entry.stale ? 'stale' : 'hit');
-    if (allows(entry, url)) return undefined;
-    return this.#deny(
-      decide(entry, url, origin),
-      redirectedFrom === undefined ? {} : { redirectedFrom },
-    );
+  /**
+   * The signal a hop waits for its slot with: the caller's, and this policy's close. The own
+   * scheduler is closed with the policy, so the caller's alone is enough there (no signal made
+   * per request).
+   */
+  #waitSignal(options: CheckOptions): AbortSignal | undefined {
+    const { signal } = options;
+    if (this.#ownPacer) return signal;
+    const closing = this.#closing.signal;
+    return signal === undefined ? closing : AbortSignal.any([signal, closing]);
+  }
+
+  /** The pacing of an origin under `entry`'s rules: its crawl-delay widens the interval. */
+  #rulesOf(entry: CacheEntry | undefined): PaceRules {
+    const delay = this.#crawlDelayOf(entry);
+    const rules = this.#defaultRules;
+    return delay > rules.interval ? { concurrency: rules.concurrency, interval: delay } : rules;
   }
 
   async check(url: string | URL, options: CheckOptions = {}): Promise<Decision> {
@@ -443,12 +432,53 @@ class Policy implements RobotsPolicy {
     options: CheckOptions = {},
   ): Promise<T> {
     if (this.#closed) throw new RobotsClosedError();
-    return await this.#scheduler.run(toHttpUrl(url).origin, task, options.signal);
+    const origin = toHttpUrl(url).origin;
+    // The slot is asked for after the caller's synchronous code, never inside `schedule()`
+    // itself (a pause or close right after the call applies to this task).
+    await Promise.resolve();
+    const closing = this.#closing.signal;
+    const signal =
+      options.signal === undefined ? closing : AbortSignal.any([options.signal, closing]);
+    signal.throwIfAborted();
+    // An expired copy's crawl-delay still stands until the next check replaces it.
+    const got = this.#pacer.acquire(origin, this.#rulesOf(this.#cache.latest(origin)), signal);
+    const slot = isPending(got) ? await got : got;
+    const running = (async (): Promise<T> => {
+      try {
+        return await task(signal);
+      } finally {
+        slot.release();
+      }
+    })();
+    return signal === closing ? running : raceSignal(running, signal);
   }
 
   noteResponse(url: string | URL, status: number, headers: HeaderInput): void {
     if (this.#closed) return;
-    this.#scheduler.noteResponse(toHttpUrl(url).origin, status, headers);
+    this.#notePause(toHttpUrl(url).origin, status, headers);
+  }
+
+  /** A 429 or 503 with a parseable `Retry-After` pauses the origin (capped at `maxRetryAfter`). */
+  #notePause(origin: string, status: number, headers: HeaderInput): void {
+    if ((status !== 429 && status !== 503) || this.#closed) return;
+    const raw = headerLines(headers, 'retry-after')[0];
+    const now = this.clock.now();
+    const requested = parseRetryAfter(raw, now);
+    if (raw === undefined || requested === undefined) return;
+    const duration = Math.min(requested, this.#options.maxRetryAfter);
+    if (duration <= 0) return;
+    this.#pacer.pause(origin, duration);
+    if (this.#events.wants('origin-paused')) {
+      const until = now + duration;
+      this.#events.emit({
+        type: 'origin-paused',
+        origin,
+        status,
+        until,
+        duration,
+        retryAfter: raw,
+      });
+    }
   }
 
   directives(
@@ -480,14 +510,11 @@ class Policy implements RobotsPolicy {
     if (this.#closed) return this.#closedAll;
     this.#closed = true;
     const reason = new RobotsClosedError();
-    this.#scheduler.close(reason);
-    this.#closedAll = this.#cache.close(reason);
+    this.#closing.abort(reason);
+    // A pacer given in the options is its owner's to close (a fleet's is shared).
+    const pacer = this.#ownPacer ? this.#pacer.close(reason) : undefined;
+    this.#closedAll = Promise.all([this.#cache.close(reason), pacer]).then(() => undefined);
     return this.#closedAll;
-  }
-
-  /** Until when `origin` is paused by a Retry-After (clock ms), if it is. */
-  pausedUntil(origin: string): number | undefined {
-    return this.#scheduler.pausedUntil(origin);
   }
 
   async #resolve(origin: string, signal: AbortSignal | undefined): Promise<Resolved> {
@@ -500,11 +527,6 @@ class Policy implements RobotsPolicy {
   #noteCache(origin: string, state: CacheState): void {
     if (this.#events.wants('robots-cache'))
       this.#events.emit({ type: 'robots-cache', origin, state });
-  }
-
-  #crawlDelay(origin: string): number {
-    // An expired copy's crawl-delay still stands until the next check replaces it.
-    return this.#crawlDelayOf(this.#cache.latest(origin));
   }
 
   /** The spacing `entry`'s crawl-delay asks for (capped), ms; 0 when none or ignored. */

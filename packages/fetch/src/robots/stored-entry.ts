@@ -1,4 +1,4 @@
-import type { RobotsFetchRecord, RobotsGoodCopy, StoredRobots } from './types.js';
+import type { RobotsFetchRecord, RobotsGoodCopy, StoredRobots } from './robots-store.js';
 
 /**
  * How long entries of each kind may be trusted, from their fetch time (the policy's own

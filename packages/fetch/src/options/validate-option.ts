@@ -1,5 +1,5 @@
-import { RobotsInvalidOptionError } from './errors.js';
-import type { RobotsPolicy } from './types.js';
+import { RobotsInvalidOptionError } from '../errors/errors.js';
+import type { RobotsPolicy } from '../policy/robots-policy.js';
 
 /**
  * An integer option within inclusive `[min, max]`; `fallback` when `undefined`. Throws
@@ -74,6 +74,7 @@ export function functionOption<F>(name: string, value: F | undefined): F | undef
 const POLICY_METHODS = [
   'check',
   'assertAllowed',
+  'enter',
   'explain',
   'peek',
   'prefetch',

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Clock } from './types.js';
+import type { Clock } from '../time/clock.js';
 
 /**
  * What {@link RobotsEntries} needs to know of an entry: when it expires, and whether the last

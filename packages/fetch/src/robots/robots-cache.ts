@@ -1,20 +1,20 @@
 import { parseRobotsTxt } from '@polite-crawler/robots-txt';
 import type { Agent, AgentRules, RobotsTxt } from '@polite-crawler/robots-txt';
-import type { EventSink } from './events.js';
+import type { EventSink } from '../policy/events.js';
 import { RobotsEntries } from './robots-entries.js';
 import { fetchRobotsTxt } from './robots-fetcher.js';
 import type { RobotsFetchOutcome, RobotsFetchSettings } from './robots-fetcher.js';
-import { raceSignal } from './signals.js';
+import { raceSignal } from '../time/signals.js';
 import { trustedStoredEntry } from './stored-entry.js';
 import { guardStore } from './store-guard.js';
+import type { CacheState } from '../policy/decision.js';
 import type {
-  CacheState,
   RobotsFetchRecord,
   RobotsGoodCopy,
   RobotsStatus,
   RobotsStore,
   StoredRobots,
-} from './types.js';
+} from './robots-store.js';
 
 /**
  * A robots.txt entry ready to answer checks.

@@ -3,7 +3,6 @@ import type { Transform } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { createMetaScannerFactory } from '@polite-crawler/robots-tag';
 import type { MetaScanner, RobotsTagRules } from '@polite-crawler/robots-tag';
-import { holdsIgnoringAsciiCase } from './ascii-bytes.js';
 import { fetchDecoderChain } from './content-decoders.js';
 import { isHtml, isHtmlBytes } from './html-content-type.js';
 import { upperCaseMethod } from './request-method.js';
@@ -104,60 +103,6 @@ function recordHeaders(
     else if (RECORDED.has(name)) (headers[name] ??= []).push(value);
   }
   record.headers = headers;
-  return contentType;
-}
-
-/** A header name's length and lower-cased last character. */
-function nameKey(length: number, last: number): number {
-  return (length << 8) | (last | 0x20);
-}
-
-/**
- * The recorded names by {@link nameKey} (distinct for these six): a raw name is compared with
- * its one candidate byte by byte, and most names are skipped without being decoded.
- */
-const RECORDED_BY_KEY = new Map(
-  [...RECORDED].map((name) => [nameKey(name.length, name.charCodeAt(name.length - 1)), name]),
-);
-if (RECORDED_BY_KEY.size !== RECORDED.size)
-  throw new Error('response-tap: recorded header keys collide');
-
-/** The head of a response that has none of the recorded lines (shared: it is frozen). */
-const NO_HEADERS: RawHeaders = Object.freeze({});
-
-/**
- * The recorded lines of undici's raw headers but `Content-Type`, whose first value is returned
- * as it is: every response has one and only its bytes are looked at, while most responses have
- * no other recorded line, and then no string, array or object is made at all.
- */
-export function recordRawHeaders(
-  rawHeaders: readonly (Buffer | Buffer[] | string)[],
-  record: TapRecord,
-): Buffer | string | undefined {
-  let headers: Record<string, string[]> | undefined;
-  let contentType: Buffer | string | undefined;
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const rawName = rawHeaders[i]!;
-    let name: string | undefined;
-    if (Buffer.isBuffer(rawName)) {
-      const { length } = rawName;
-      if (length === 0) continue;
-      name = RECORDED_BY_KEY.get(nameKey(length, rawName[length - 1]!));
-      if (name === undefined || !holdsIgnoringAsciiCase(rawName, 0, name)) continue;
-    } else {
-      name = rawName.toString().toLowerCase();
-      if (!RECORDED.has(name)) continue;
-    }
-    const value = rawHeaders[i + 1]!;
-    if (name === 'content-type') {
-      contentType ??= Array.isArray(value) ? value[0] : value;
-      continue;
-    }
-    const lines = ((headers ??= {})[name] ??= []);
-    if (Array.isArray(value)) for (const item of value) lines.push(item.toString('latin1'));
-    else lines.push(value.toString('latin1'));
-  }
-  record.headers = headers ?? NO_HEADERS;
   return contentType;
 }
 
@@ -395,170 +340,14 @@ export function scansBody(
   return decodersFor(headers['content-encoding']);
 }
 
-type LegacyHandler = {
-  onConnect?(abort: (error?: Error) => void, context?: unknown): void;
-  onResponseStarted?(): void;
-  onHeaders?(
-    statusCode: number,
-    rawHeaders: Buffer[],
-    resume: () => void,
-    statusText: string,
-  ): boolean;
-  onData?(chunk: Buffer): boolean;
-  onComplete?(trailers: string[] | null): void;
-  onError?(error: Error): void;
-  onUpgrade?(statusCode: number, headers: Buffer[] | string[] | null, socket: unknown): void;
-  onBodySent?(chunkSize: number, totalBytesSent: number): void;
-  onRequestSent?(): void;
-};
-
-/** Tap for handlers of undici's classic callback API (what undici's fetch uses). */
-class LegacyTap implements LegacyHandler, HeadScanOwner {
-  readonly #handler: LegacyHandler;
-  readonly #record: TapRecord;
-  readonly #settings: TapSettings;
-  readonly #method: string;
-  #scan: HeadScan | undefined;
-  #trailers: string[] | null = null;
-  // The response head, replayed when the scan lets go.
-  #statusCode = 0;
-  #rawHeaders: Buffer[] | undefined;
-  #resume: (() => void) | undefined;
-  #statusText = '';
-  /** undici's abort for this request. */
-  #abort: ((error?: Error) => void) | undefined;
-  /** Why the handler aborted (it may do so while the held body is replayed to it). */
-  #abortedWith: Error | undefined;
-  /** The tap asked undici to pause (while decoders drain), and resumes after the replay. */
-  #paused = false;
-
-  constructor(handler: LegacyHandler, record: TapRecord, settings: TapSettings, method: string) {
-    this.#handler = handler;
-    this.#record = record;
-    this.#settings = settings;
-    this.#method = method;
-  }
-
-  onConnect(abort: (error?: Error) => void, context?: unknown): void {
-    this.#abort = abort;
-    this.#handler.onConnect?.(this.#abortFromHandler, context);
-  }
-
-  /**
-   * The abort the handler gets: noted, so that a replay stops when the handler gives up (fetch
-   * does, in `onHeaders`, for a response it refuses), then passed on.
-   */
-  readonly #abortFromHandler = (error?: Error): void => {
-    this.#abortedWith ??= error ?? new Error('aborted');
-    this.#abort?.(error);
-  };
-
-  onResponseStarted(): void {
-    this.#handler.onResponseStarted?.();
-  }
-
-  onUpgrade(statusCode: number, headers: Buffer[] | string[] | null, socket: unknown): void {
-    this.#handler.onUpgrade?.(statusCode, headers, socket);
-  }
-
-  onBodySent(chunkSize: number, totalBytesSent: number): void {
-    this.#handler.onBodySent?.(chunkSize, totalBytesSent);
-  }
-
-  onRequestSent(): void {
-    this.#handler.onRequestSent?.();
-  }
-
-  onHeaders(
-    statusCode: number,
-    rawHeaders: Buffer[],
-    resume: () => void,
-    statusText: string,
-  ): boolean {
-    if (statusCode < 200)
-      return this.#handler.onHeaders?.(statusCode, rawHeaders, resume, statusText) ?? true;
-    const record = this.#record;
-    const contentType = recordRawHeaders(rawHeaders, record);
-    const decoders = scansBody(
-      this.#settings,
-      this.#method,
-      statusCode,
-      record.headers!,
-      contentType,
-    );
-    if (decoders !== null) {
-      this.#statusCode = statusCode;
-      this.#rawHeaders = rawHeaders;
-      this.#resume = resume;
-      this.#statusText = statusText;
-      this.#scan = new HeadScan(this.#settings, decoders, this);
-      return true;
-    }
-    return this.#handler.onHeaders?.(statusCode, rawHeaders, resume, statusText) ?? true;
-  }
-
-  released(held: HeldChunks, meta: RobotsTagRules | undefined, ended: boolean): void {
-    this.#record.meta = meta;
-    const handler = this.#handler;
-    // Whether the handler takes more now (else it resumes undici itself when it does).
-    let more = true;
-    try {
-      handler.onHeaders?.(this.#statusCode, this.#rawHeaders!, this.#resume!, this.#statusText);
-      if (this.#abortedWith === undefined && held.first !== undefined) {
-        more = handler.onData?.(held.first) !== false;
-      }
-      for (const chunk of held.more ?? NO_CHUNKS) {
-        if (this.#abortedWith !== undefined) break;
-        more = handler.onData?.(chunk) !== false;
-      }
-    } catch (error) {
-      // Replayed from a decoder's event, a throw would escape undici: it fails the request.
-      this.#abortFromHandler(error as Error);
-    }
-    if (!ended) {
-      if (this.#paused && more && this.#abortedWith === undefined) {
-        this.#paused = false;
-        this.#resume!();
-      }
-      return;
-    }
-    // undici has completed the request: an abort now is a no-op there, so the error is given
-    // to the handler here.
-    if (this.#abortedWith === undefined) handler.onComplete?.(this.#trailers);
-    else handler.onError?.(this.#abortedWith);
-  }
-
-  onData(chunk: Buffer): boolean {
-    const scan = this.#scan;
-    if (scan !== undefined && !scan.done) {
-      if (scan.write(chunk)) return true;
-      this.#paused = true;
-      return false;
-    }
-    return this.#handler.onData?.(chunk) ?? true;
-  }
-
-  onComplete(trailers: string[] | null): void {
-    const scan = this.#scan;
-    if (scan !== undefined && !scan.done) {
-      this.#trailers = trailers;
-      scan.end();
-      return;
-    }
-    this.#handler.onComplete?.(trailers);
-  }
-
-  onError(error: Error): void {
-    this.#scan?.abandon();
-    this.#handler.onError?.(error);
-  }
-}
-
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[0];
 type HeaderObject = Record<string, string | string[] | undefined>;
 
-/** Tap for handlers of undici's newer controller API. */
-class ControllerTap implements Dispatcher.DispatchHandler, HeadScanOwner {
+/**
+ * The tap on one request, written against undici's handler API (an interceptor gets every
+ * handler in it: `Dispatcher.compose` adapts the callback handlers of undici's fetch).
+ */
+class Tap implements Dispatcher.DispatchHandler, HeadScanOwner {
   readonly #handler: Dispatcher.DispatchHandler;
   readonly #record: TapRecord;
   readonly #settings: TapSettings;
@@ -683,61 +472,34 @@ class ControllerTap implements Dispatcher.DispatchHandler, HeadScanOwner {
 }
 
 /**
- * A dispatcher view of `dispatcher` that records the final response's header lines into
- * `record` and, for HTML, reads the robots metas in `<head>` *before* the response reaches
- * fetch: body chunks are held (at most `maxHeadBytes`, plus one chunk) until the head is over,
- * then passed on untouched and in order. The caller's body is the original one, byte for byte,
- * with no copy and no second stream. The underlying dispatcher (and its connection pool) is
- * shared; the view costs one small object per request.
+ * The tap as an undici interceptor for one request: records the final response's header lines
+ * into `record` and, for HTML, reads the robots metas in `<head>` *before* the response reaches
+ * the handler (fetch): body chunks are held (at most `maxHeadBytes`, plus one chunk) until the
+ * head is over, then passed on untouched and in order. The caller's body is the original one,
+ * byte for byte, with no copy and no second stream.
  * @example
  * const record: TapRecord = { headers: undefined, meta: undefined };
- * const dispatcher = tapResponse(getGlobalDispatcher(), tapSettings({ scanMeta: true, maxHeadBytes: 262_144, productToken: 'ExampleBot' }), record);
- * const response = await fetch(url, { dispatcher });
+ * const response = await fetch(url, { dispatcher: agent.compose(tapInterceptor(settings, record)) });
  * record.meta; // robots metas of the page
+ */
+export function tapInterceptor(
+  settings: TapSettings,
+  record: TapRecord,
+): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (options, handler) =>
+    dispatch(options, new Tap(handler, record, settings, upperCaseMethod(String(options.method))));
+}
+
+/**
+ * A view of `dispatcher` (its connection pool shared) whose requests go through
+ * {@link tapInterceptor}.
+ * @example
+ * const response = await fetch(url, { dispatcher: tapResponse(getGlobalDispatcher(), settings, record) });
  */
 export function tapResponse(
   dispatcher: Dispatcher,
   settings: TapSettings,
   record: TapRecord,
 ): Dispatcher {
-  return new TapDispatcher(dispatcher, record, settings) as unknown as Dispatcher;
-}
-
-/** The per-request view: `dispatch` wraps the handler; the rest is the underlying dispatcher's. */
-class TapDispatcher {
-  readonly #dispatcher: Dispatcher;
-  readonly #record: TapRecord;
-  readonly #settings: TapSettings;
-
-  constructor(dispatcher: Dispatcher, record: TapRecord, settings: TapSettings) {
-    this.#dispatcher = dispatcher;
-    this.#record = record;
-    this.#settings = settings;
-  }
-
-  get isMockActive(): unknown {
-    return (this.#dispatcher as { isMockActive?: unknown }).isMockActive;
-  }
-
-  dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    const method = upperCaseMethod(String(options.method));
-    const tapped =
-      typeof handler.onRequestStart === 'function'
-        ? new ControllerTap(handler, this.#record, this.#settings, method)
-        : (new LegacyTap(
-            handler,
-            this.#record,
-            this.#settings,
-            method,
-          ) as unknown as Dispatcher.DispatchHandler);
-    return this.#dispatcher.dispatch(options, tapped);
-  }
-
-  close(): Promise<void> {
-    return this.#dispatcher.close();
-  }
-
-  destroy(error?: Error | null): Promise<void> {
-    return this.#dispatcher.destroy(error ?? null);
-  }
+  return dispatcher.compose(tapInterceptor(settings, record));
 }

@@ -1,9 +1,13 @@
 import { isValidProductToken } from '@polite-crawler/robots-txt';
-import { RobotsInvalidOptionError } from './errors.js';
-import { systemClock } from './clock.js';
+import { RobotsInvalidOptionError } from '../errors/errors.js';
+import { systemClock } from '../time/clock.js';
 import { booleanOption, functionOption, integerOption, oneOfOption } from './validate-option.js';
-import type { Clock, PageOptions, PoliteEvent, RobotsPolicyOptions, RobotsStore } from './types.js';
+import type { Clock } from '../time/clock.js';
+import type { PageOptions, RobotsPolicyOptions } from './option-types.js';
+import type { PoliteEvent } from '../policy/events.js';
+import type { RobotsStore } from '../robots/robots-store.js';
 import type { Dispatcher } from 'undici';
+import type { Pacer } from '../pacing/pacer.js';
 
 /**
  * Every default of {@link createRobotsPolicy} and {@link createPoliteFetch}, in one frozen
@@ -96,6 +100,7 @@ export interface ResolvedPolicyOptions {
   readonly treat429AsUnreachable: boolean;
   readonly maxOrigins: number;
   readonly store: RobotsStore | undefined;
+  readonly pacer: Pacer | undefined;
   readonly storeTimeout: number;
   readonly concurrency: number;
   readonly minInterval: number;
@@ -240,6 +245,21 @@ export function resolvePolicyOptions(options: RobotsPolicyOptions): ResolvedPoli
       'an object with get, set and delete methods',
     );
   }
+  const pacer: unknown = options.pacer;
+  if (
+    pacer !== undefined &&
+    (typeof pacer !== 'object' ||
+      pacer === null ||
+      typeof (pacer as Pacer).acquire !== 'function' ||
+      typeof (pacer as Pacer).pause !== 'function' ||
+      typeof (pacer as Pacer).close !== 'function')
+  ) {
+    throw new RobotsInvalidOptionError(
+      'pacer',
+      pacer,
+      'an object with acquire, pause and close methods',
+    );
+  }
   const clock: unknown = options.clock;
   if (
     clock !== undefined &&
@@ -296,6 +316,7 @@ export function resolvePolicyOptions(options: RobotsPolicyOptions): ResolvedPoli
     ),
     maxOrigins: numberOption(options, 'maxOrigins'),
     store: store as RobotsStore | undefined,
+    pacer: pacer as Pacer | undefined,
     storeTimeout: numberOption(options, 'storeTimeout'),
     concurrency: numberOption(options, 'concurrency'),
     minInterval: numberOption(options, 'minInterval'),
@@ -370,6 +391,7 @@ const POLICY_OPTION_NAMES = Object.keys({
   treat429AsUnreachable: true,
   maxOrigins: true,
   store: true,
+  pacer: true,
   storeTimeout: true,
   concurrency: true,
   minInterval: true,

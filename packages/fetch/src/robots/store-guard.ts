@@ -1,4 +1,5 @@
-import type { Clock, RobotsStore } from './types.js';
+import type { Clock } from '../time/clock.js';
+import type { RobotsStore } from './robots-store.js';
 
 /**
  * Runs one store call so that a broken store cannot break a crawl: a call that throws,

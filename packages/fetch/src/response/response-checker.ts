@@ -1,9 +1,10 @@
 import type { Response } from 'undici';
 import { directivesFor, isUnavailable, parseRobotsTagHeaders } from '@polite-crawler/robots-tag';
 import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
-import { RobotsNoIndexError } from './errors.js';
-import type { RawHeaders, TapRecord } from './response-tap.js';
-import type { Clock, PoliteResponse } from './types.js';
+import { RobotsNoIndexError } from '../errors/errors.js';
+import type { RawHeaders, TapRecord } from '../transport/response-tap.js';
+import type { Clock } from '../time/clock.js';
+import type { PoliteResponse } from '../fetch/polite-fetch-types.js';
 
 /**
  * @example

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
-import { RobotsInvalidOptionError } from './errors.js';
-import { DEFAULTS } from './options.js';
-import type { RobotsStore, StoredRobots } from './types.js';
+import { RobotsInvalidOptionError } from '../errors/errors.js';
+import { DEFAULTS } from '../options/options.js';
+import type { RobotsStore, StoredRobots } from './robots-store.js';
 
 /**
  * Options of {@link createMemoryRobotsStore}.

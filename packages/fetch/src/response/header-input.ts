@@ -1,4 +1,4 @@
-import type { HeaderInput } from './types.js';
+import type { HeaderInput } from '../policy/robots-policy.js';
 
 /**
  * Every field line named `name` (case-insensitive) from any header shape the API accepts:

@@ -1,10 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { decodedBody, readCapped } from './body-reader.js';
-import { ACCEPT_ENCODING } from './content-decoders.js';
-import { parseRetryAfter } from './retry-after.js';
-import { onAbort } from './signals.js';
-import type { Clock, RobotsFailureKind, RobotsFetchFailure, RobotsStatus } from './types.js';
+import { decodedBody, readCapped } from '../transport/body-reader.js';
+import { ACCEPT_ENCODING } from '../transport/content-decoders.js';
+import { parseRetryAfter } from '../pacing/retry-after.js';
+import { onAbort } from '../time/signals.js';
+import type { Clock } from '../time/clock.js';
+import type { RobotsFailureKind, RobotsFetchFailure, RobotsStatus } from './robots-store.js';
 
 /**
  * What {@link fetchRobotsTxt} needs; all validated by the policy factory.

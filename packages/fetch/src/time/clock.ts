@@ -1,5 +1,20 @@
 import { onAbort } from './signals.js';
-import type { Clock } from './types.js';
+
+/**
+ * The source of time for every wait, TTL and timeout the policy applies. Inject one in tests
+ * so that nothing ever really waits.
+ * @example
+ * const clock: Clock = { now: () => Date.now(), sleep: (ms, signal) => setTimeout(ms, undefined, { signal }) };
+ */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /**
+   * Resolves after `ms` milliseconds of this clock's time; rejects with `signal.reason` when
+   * `signal` aborts first.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
 
 /**
  * Resolves after `ms` real milliseconds, or rejects with `signal.reason` when it aborts first.

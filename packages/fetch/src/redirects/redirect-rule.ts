@@ -1,4 +1,4 @@
-import { RobotsRedirectError } from './errors.js';
+import { RobotsRedirectError } from '../errors/errors.js';
 
 /**
  * The statuses followed as redirects (Fetch standard, "redirect status"): 301, 302, 303, 307,

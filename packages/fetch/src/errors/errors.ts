@@ -1,6 +1,7 @@
+import { PoliteError, PoliteTypeError, errorBrand, guardOf } from './polite-error.js';
 import type { MatchedRule } from '@polite-crawler/robots-txt';
 import type { RobotsDirectives } from '@polite-crawler/robots-tag';
-import type { Decision, DeniedReason } from './types.js';
+import type { Decision, DeniedReason } from '../policy/decision.js';
 
 /**
  * Every error code this package throws or rejects with. Each one is documented in the
@@ -24,20 +25,6 @@ export const ERROR_CODES = Object.freeze([
  * const code: PoliteErrorCode = 'ERR_ROBOTS_DENIED';
  */
 export type PoliteErrorCode = (typeof ERROR_CODES)[number];
-
-const brand = (name: string): symbol => Symbol.for(`polite-crawler.${name}`);
-const hasBrand = (value: unknown, symbol: symbol): boolean =>
-  typeof value === 'object' &&
-  value !== null &&
-  (value as Record<symbol, unknown>)[symbol] === true;
-
-const DENIED = brand('RobotsDeniedError');
-const NOINDEX = brand('RobotsNoIndexError');
-const TOO_MANY = brand('RobotsTooManyRedirectsError');
-const REDIRECT = brand('RobotsRedirectError');
-const INVALID_OPTION = brand('RobotsInvalidOptionError');
-const INVALID_URL = brand('RobotsInvalidUrlError');
-const CLOSED = brand('RobotsClosedError');
 
 function describeRule(rule: MatchedRule | undefined): string {
   if (rule === undefined) return '';
@@ -82,7 +69,8 @@ export interface RobotsDeniedErrorInit {
  *   if (isRobotsDeniedError(error)) console.log(error.reason, error.line, error.rule?.pattern);
  * }
  */
-export class RobotsDeniedError extends Error {
+export class RobotsDeniedError extends PoliteError {
+  static override readonly brand = errorBrand('RobotsDeniedError');
   override readonly name = 'RobotsDeniedError' as const;
   readonly code = 'ERR_ROBOTS_DENIED' as const;
   /** The refused URL (for `redirect-disallowed`, the redirect target). */
@@ -111,7 +99,6 @@ export class RobotsDeniedError extends Error {
     this.rule = decision.rule;
     this.line = decision.line;
     this.decision = decision;
-    Object.defineProperty(this, DENIED, { value: true });
   }
 
   /**
@@ -137,9 +124,8 @@ export class RobotsDeniedError extends Error {
  * @example
  * if (isRobotsDeniedError(error)) skip(error.url);
  */
-export function isRobotsDeniedError(value: unknown): value is RobotsDeniedError {
-  return hasBrand(value, DENIED);
-}
+export const isRobotsDeniedError: (value: unknown) => value is RobotsDeniedError =
+  guardOf(RobotsDeniedError);
 
 /**
  * With `noindex: 'reject'`, a page's Robots-Tag header or robots meta says `noindex` (or its
@@ -148,7 +134,8 @@ export function isRobotsDeniedError(value: unknown): value is RobotsDeniedError 
  * const fetch = createPoliteFetch({ userAgent, noindex: 'reject' });
  * await fetch(url).catch((e) => { if (isRobotsNoIndexError(e)) console.log(e.directives.rules); });
  */
-export class RobotsNoIndexError extends Error {
+export class RobotsNoIndexError extends PoliteError {
+  static override readonly brand = errorBrand('RobotsNoIndexError');
   override readonly name = 'RobotsNoIndexError' as const;
   readonly code = 'ERR_ROBOTS_NOINDEX' as const;
   readonly url: string;
@@ -165,7 +152,6 @@ export class RobotsNoIndexError extends Error {
     this.origin = new URL(init.url).origin;
     this.status = init.status;
     this.directives = init.directives;
-    Object.defineProperty(this, NOINDEX, { value: true });
   }
 }
 
@@ -174,9 +160,8 @@ export class RobotsNoIndexError extends Error {
  * @example
  * if (isRobotsNoIndexError(error)) markNotIndexable(error.url);
  */
-export function isRobotsNoIndexError(value: unknown): value is RobotsNoIndexError {
-  return hasBrand(value, NOINDEX);
-}
+export const isRobotsNoIndexError: (value: unknown) => value is RobotsNoIndexError =
+  guardOf(RobotsNoIndexError);
 
 /**
  * A page redirected more than `maxRedirects` times. A `TypeError`, as fetch's own redirect
@@ -184,7 +169,8 @@ export function isRobotsNoIndexError(value: unknown): value is RobotsNoIndexErro
  * @example
  * if (isRobotsTooManyRedirectsError(error)) console.log(error.redirects);
  */
-export class RobotsTooManyRedirectsError extends TypeError {
+export class RobotsTooManyRedirectsError extends PoliteTypeError {
+  static override readonly brand = errorBrand('RobotsTooManyRedirectsError');
   override readonly name = 'RobotsTooManyRedirectsError' as const;
   readonly code = 'ERR_ROBOTS_TOO_MANY_REDIRECTS' as const;
   /** The URL the caller asked for. */
@@ -198,7 +184,6 @@ export class RobotsTooManyRedirectsError extends TypeError {
     this.url = init.url;
     this.redirects = init.redirects;
     this.maxRedirects = init.maxRedirects;
-    Object.defineProperty(this, TOO_MANY, { value: true });
   }
 }
 
@@ -207,11 +192,9 @@ export class RobotsTooManyRedirectsError extends TypeError {
  * @example
  * if (isRobotsTooManyRedirectsError(error)) console.log(error.redirects.length);
  */
-export function isRobotsTooManyRedirectsError(
+export const isRobotsTooManyRedirectsError: (
   value: unknown,
-): value is RobotsTooManyRedirectsError {
-  return hasBrand(value, TOO_MANY);
-}
+) => value is RobotsTooManyRedirectsError = guardOf(RobotsTooManyRedirectsError);
 
 /**
  * Why a page redirect could not be followed:
@@ -231,7 +214,8 @@ export type RedirectFailureReason =
  * @example
  * if (isRobotsRedirectError(error) && error.reason === 'redirect-mode-error') console.log(error.location);
  */
-export class RobotsRedirectError extends TypeError {
+export class RobotsRedirectError extends PoliteTypeError {
+  static override readonly brand = errorBrand('RobotsRedirectError');
   override readonly name = 'RobotsRedirectError' as const;
   readonly code = 'ERR_ROBOTS_REDIRECT' as const;
   /** The URL whose response redirected. */
@@ -256,7 +240,6 @@ export class RobotsRedirectError extends TypeError {
     this.reason = init.reason;
     this.location = init.location;
     this.status = init.status;
-    Object.defineProperty(this, REDIRECT, { value: true });
   }
 }
 
@@ -265,16 +248,16 @@ export class RobotsRedirectError extends TypeError {
  * @example
  * if (isRobotsRedirectError(error)) console.log(error.reason);
  */
-export function isRobotsRedirectError(value: unknown): value is RobotsRedirectError {
-  return hasBrand(value, REDIRECT);
-}
+export const isRobotsRedirectError: (value: unknown) => value is RobotsRedirectError =
+  guardOf(RobotsRedirectError);
 
 /**
  * An option passed to a factory is invalid. Thrown at construction, naming the option.
  * @example
  * try { createRobotsPolicy({ userAgent: '' }); } catch (e) { if (isRobotsInvalidOptionError(e)) console.log(e.option); }
  */
-export class RobotsInvalidOptionError extends TypeError {
+export class RobotsInvalidOptionError extends PoliteTypeError {
+  static override readonly brand = errorBrand('RobotsInvalidOptionError');
   override readonly name = 'RobotsInvalidOptionError' as const;
   readonly code = 'ERR_ROBOTS_INVALID_OPTION' as const;
   /** The option's name, e.g. `productToken`. */
@@ -285,7 +268,6 @@ export class RobotsInvalidOptionError extends TypeError {
     super(`Invalid option: ${option} (${requirement}; got ${describeValue(value)})`);
     this.option = option;
     this.value = value;
-    Object.defineProperty(this, INVALID_OPTION, { value: true });
   }
 }
 
@@ -308,16 +290,16 @@ function describeValue(value: unknown): string {
  * @example
  * if (isRobotsInvalidOptionError(error)) console.error(`fix option ${error.option}`);
  */
-export function isRobotsInvalidOptionError(value: unknown): value is RobotsInvalidOptionError {
-  return hasBrand(value, INVALID_OPTION);
-}
+export const isRobotsInvalidOptionError: (value: unknown) => value is RobotsInvalidOptionError =
+  guardOf(RobotsInvalidOptionError);
 
 /**
  * A URL given to the policy or the fetch is not an absolute http(s) URL.
  * @example
  * await policy.check('ftp://example.com/').catch((e) => isRobotsInvalidUrlError(e) && console.log(e.url));
  */
-export class RobotsInvalidUrlError extends TypeError {
+export class RobotsInvalidUrlError extends PoliteTypeError {
+  static override readonly brand = errorBrand('RobotsInvalidUrlError');
   override readonly name = 'RobotsInvalidUrlError' as const;
   readonly code = 'ERR_ROBOTS_INVALID_URL' as const;
   readonly url: string;
@@ -325,7 +307,6 @@ export class RobotsInvalidUrlError extends TypeError {
   constructor(url: string, why: string, cause?: unknown) {
     super(`Invalid URL: ${url} (${why})`, cause === undefined ? undefined : { cause });
     this.url = url;
-    Object.defineProperty(this, INVALID_URL, { value: true });
   }
 }
 
@@ -334,22 +315,21 @@ export class RobotsInvalidUrlError extends TypeError {
  * @example
  * if (isRobotsInvalidUrlError(error)) console.log('bad URL', error.url);
  */
-export function isRobotsInvalidUrlError(value: unknown): value is RobotsInvalidUrlError {
-  return hasBrand(value, INVALID_URL);
-}
+export const isRobotsInvalidUrlError: (value: unknown) => value is RobotsInvalidUrlError =
+  guardOf(RobotsInvalidUrlError);
 
 /**
  * The policy (or the fetch that owns it) was closed; pending and later calls reject with this.
  * @example
  * await policy.close(); await policy.check(url).catch((e) => isRobotsClosedError(e)); // true
  */
-export class RobotsClosedError extends Error {
+export class RobotsClosedError extends PoliteError {
+  static override readonly brand = errorBrand('RobotsClosedError');
   override readonly name = 'RobotsClosedError' as const;
   readonly code = 'ERR_ROBOTS_CLOSED' as const;
 
   constructor(what = 'robots policy') {
     super(`Closed: ${what} (close() was called)`);
-    Object.defineProperty(this, CLOSED, { value: true });
   }
 }
 
@@ -358,6 +338,5 @@ export class RobotsClosedError extends Error {
  * @example
  * if (isRobotsClosedError(error)) return; // shutting down
  */
-export function isRobotsClosedError(value: unknown): value is RobotsClosedError {
-  return hasBrand(value, CLOSED);
-}
+export const isRobotsClosedError: (value: unknown) => value is RobotsClosedError =
+  guardOf(RobotsClosedError);

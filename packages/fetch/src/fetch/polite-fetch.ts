@@ -1,0 +1,225 @@
+import { Headers, fetch as undiciFetch } from 'undici';
+import type { Dispatcher, HeadersInit, RequestInit, Response } from 'undici';
+import { RobotsInvalidOptionError } from '../errors/errors.js';
+import type { PoliteFetchOptions } from '../options/option-types.js';
+import { resolvePageOptions } from '../options/options.js';
+import { toHttpUrl } from '../policy/policy.js';
+import { policyFromOptions } from '../policy/policy-from-options.js';
+import { walkRedirects } from '../redirects/redirect-walker.js';
+import type { WalkHop } from '../redirects/redirect-walker.js';
+import { checkResponse } from '../response/response-checker.js';
+import { upperCaseMethod } from '../transport/request-method.js';
+import { tapResponse, tapSettings } from '../transport/response-tap.js';
+import type { TapRecord } from '../transport/response-tap.js';
+import type {
+  PoliteFetch,
+  PoliteRequestInit,
+  PoliteRequestInput,
+  PoliteResponse,
+} from './polite-fetch-types.js';
+
+type Body = NonNullable<RequestInit['body']>;
+
+/** What one call sends, before its first hop. */
+interface Prepared {
+  readonly url: URL;
+  readonly method: string;
+  /** Request headers (a shared frozen record when the caller gave none: cheaper for undici). */
+  readonly headers: Headers | HeadersInit;
+  readonly body: Body | null;
+  readonly init: PoliteRequestInit;
+  readonly redirect: 'follow' | 'manual' | 'error';
+  readonly signal: AbortSignal | undefined;
+  readonly dispatcher: Dispatcher | undefined;
+}
+
+type RequestLike = {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Iterable<[string, string]>;
+  readonly body: unknown;
+  readonly signal?: AbortSignal;
+  readonly redirect?: string;
+  arrayBuffer(): Promise<ArrayBuffer>;
+};
+
+const NO_INIT: PoliteRequestInit = Object.freeze({});
+
+/**
+ * The request of a call. Synchronous unless the input is a Request whose body must be read
+ * (one promise less on every ordinary call).
+ */
+function prepare(
+  input: PoliteRequestInput,
+  init: PoliteRequestInit,
+  userAgent: string,
+  defaultHeaders: HeadersInit,
+): Prepared | Promise<Prepared> {
+  // Anything but a string, a URL or a Request-like object goes to toHttpUrl, which names it.
+  const request =
+    typeof input === 'string' ||
+    input instanceof URL ||
+    typeof input !== 'object' ||
+    input === null ||
+    typeof (input as { url?: unknown }).url !== 'string'
+      ? undefined
+      : (input as RequestLike);
+  const url = toHttpUrl(request === undefined ? (input as string | URL) : request.url);
+  const given = init.headers ?? request?.headers;
+  let headers: Headers | HeadersInit;
+  if (given === undefined) {
+    headers = defaultHeaders;
+  } else {
+    // A global Headers is iterable: undici's copies it as any list of pairs.
+    headers = new Headers(given as HeadersInit);
+    // The identity robots.txt was checked for is the identity the site sees.
+    headers.set('user-agent', userAgent);
+  }
+  const prepared: Prepared = {
+    url,
+    method: upperCaseMethod(init.method ?? request?.method ?? 'GET'),
+    headers,
+    body: (init.body as Body | null | undefined) ?? null,
+    init,
+    redirect:
+      init.redirect ?? (request?.redirect as 'follow' | 'manual' | 'error' | undefined) ?? 'follow',
+    signal: init.signal ?? request?.signal ?? undefined,
+    // The global RequestInit names undici-types' Dispatcher: the same class at run time.
+    dispatcher: init.dispatcher as Dispatcher | undefined,
+  };
+  if (
+    init.body === undefined &&
+    request !== undefined &&
+    request.body !== null &&
+    request.body !== undefined
+  ) {
+    return Promise.resolve(request.arrayBuffer()).then((buffer) => ({
+      ...prepared,
+      body: new Uint8Array(buffer),
+    }));
+  }
+  return prepared;
+}
+
+function isStream(body: Body | null): boolean {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    (body instanceof ReadableStream || Symbol.asyncIterator in body)
+  );
+}
+
+/**
+ * Whether a request body can be sent again on a 307/308 hop: everything but streams.
+ * @example
+ * isReplayableBody('a=1'); // true
+ */
+export function isReplayableBody(body: Body | null): boolean {
+  if (body === null || typeof body === 'string') return true;
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return true;
+  return body instanceof URLSearchParams || body instanceof FormData || body instanceof Blob;
+}
+
+/**
+ * Wraps fetch once: every request (and every redirect hop) is checked against its origin's
+ * robots.txt and refused with a {@link RobotsDeniedError} before anything is sent when
+ * disallowed, waits for its origin's pacing slot, and resolves to the Response undici's fetch
+ * made, carrying the `Robots-Tag` / robots-meta directives for this crawler
+ * (`response.robots`). Throws {@link RobotsInvalidOptionError} naming the first invalid option.
+ * @example
+ * const politeFetch = createPoliteFetch({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
+ * const response = await politeFetch('https://example.com/page');
+ * if (!response.robots.noindex) index(await response.text());
+ */
+export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
+  if (typeof options !== 'object' || options === null) {
+    throw new RobotsInvalidOptionError('options', options, 'an object');
+  }
+  const page = resolvePageOptions(options);
+  const { policy, owned } = policyFromOptions(options);
+  const none = policy.directives([]);
+  Object.freeze(none.rules);
+  const checkSettings = {
+    productToken: policy.productToken,
+    none: Object.freeze(none),
+    noindex: page.noindex,
+    clock: policy.clock,
+    metaDirectives: new WeakMap(),
+  };
+  const tapConfig = tapSettings({
+    productToken: policy.productToken,
+    scanMeta: page.scanMeta,
+    maxHeadBytes: page.maxHeadBytes,
+  });
+  const defaultHeaders: HeadersInit = Object.freeze({ 'user-agent': policy.userAgent });
+
+  const politeFetch = async (
+    input: PoliteRequestInput,
+    init?: PoliteRequestInit | null,
+  ): Promise<PoliteResponse> => {
+    // `null` is no init, as for fetch.
+    const ready = prepare(input, init ?? NO_INIT, policy.userAgent, defaultHeaders);
+    const prepared = ready instanceof Promise ? await ready : ready;
+    let { headers, body } = prepared;
+    let tap: TapRecord = { headers: undefined, meta: undefined };
+
+    /** One hop through undici's fetch, redirects left to the walker. */
+    const send = (hop: WalkHop): Promise<Response> => {
+      const { redirect } = hop;
+      if (redirect !== undefined) {
+        if (redirect.dropHeaders.length > 0) {
+          const next = new Headers(headers);
+          for (const name of redirect.dropHeaders) next.delete(name);
+          headers = next;
+        }
+        if (!redirect.keepBody) body = null;
+      }
+      tap = { headers: undefined, meta: undefined };
+      const dispatcher = tapResponse(prepared.dispatcher ?? policy.dispatcher, tapConfig, tap);
+      if (prepared.init === NO_INIT && hop.method === 'GET' && body === null) {
+        // A bare GET: only what differs from fetch's defaults (undici converts and checks every
+        // member it is given, each on a path of its own).
+        return undiciFetch(hop.url.href, { headers, redirect: 'manual', dispatcher });
+      }
+      const hopInit: RequestInit = {
+        ...prepared.init,
+        method: hop.method,
+        headers,
+        body,
+        redirect: 'manual',
+        // The caller's own signal goes to undici, so that it also aborts the body later.
+        signal: prepared.signal ?? null,
+        dispatcher,
+      };
+      if (isStream(body)) (hopInit as { duplex?: string }).duplex = 'half';
+      return undiciFetch(hop.url.href, hopInit);
+    };
+
+    const { response, redirects, slot } = await walkRedirects(policy, {
+      url: prepared.url,
+      method: prepared.method,
+      replayableBody: isReplayableBody(prepared.body),
+      maxRedirects: page.maxRedirects,
+      redirect: prepared.redirect,
+      signal: prepared.signal,
+      send,
+      statusOf: (answer) => answer.status,
+      locationOf: (answer) => answer.headers.get('location') ?? undefined,
+      headersOf: (answer) => tap.headers ?? answer.headers,
+      discard: (answer) => answer.body?.cancel().catch(() => {}),
+      redirectTarget: (_answer, next) => {
+        // Fetch keeps the fragment when `Location` has none.
+        if (next.url.hash === '' && prepared.url.hash !== '') next.url.hash = prepared.url.hash;
+        return next.url;
+      },
+    });
+    // `concurrency` counts a request until its headers and HTML head are in.
+    slot.release();
+    return checkResponse(response, tap, redirects.length > 0, checkSettings);
+  };
+
+  return Object.assign(politeFetch, {
+    policy,
+    close: (): Promise<void> => (owned ? policy.close() : Promise.resolve()),
+  });
+}

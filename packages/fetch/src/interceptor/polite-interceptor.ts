@@ -1,0 +1,170 @@
+import type { Dispatcher } from 'undici';
+import type { RobotsPolicyOptions } from '../options/option-types.js';
+import { isPending } from '../pacing/pacer.js';
+import { policyFromOptions } from '../policy/policy-from-options.js';
+import type { HopSlot, RobotsPolicy } from '../policy/robots-policy.js';
+
+type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[0];
+type HeaderObject = Record<string, string | string[] | undefined>;
+
+/**
+ * Options of {@link politeInterceptor}: the policy options, or a shared `policy`.
+ * @example
+ * politeInterceptor({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' } satisfies PoliteInterceptorOptions);
+ */
+export type PoliteInterceptorOptions =
+  | (RobotsPolicyOptions & { readonly policy?: never })
+  | ({ readonly policy: RobotsPolicy } & { readonly [Name in keyof RobotsPolicyOptions]?: never });
+
+/**
+ * An undici interceptor that makes a dispatcher polite, plus the policy behind it.
+ * @example
+ * const polite: PoliteInterceptor = politeInterceptor({ userAgent });
+ */
+export interface PoliteInterceptor extends Dispatcher.DispatcherComposeInterceptor {
+  /** The policy: `polite.policy.directives(response.headers)` reads a response's directives. */
+  readonly policy: RobotsPolicy;
+  /** Closes the policy if the interceptor created it (a shared policy is left open). */
+  close(): Promise<void>;
+}
+
+/**
+ * Holds a request's slot while undici delivers its response: notes the response (Retry-After)
+ * and gives the slot back when the body has ended or failed.
+ */
+class SlotHandler implements Dispatcher.DispatchHandler {
+  readonly #handler: Dispatcher.DispatchHandler;
+  readonly #slot: HopSlot;
+
+  constructor(handler: Dispatcher.DispatchHandler, slot: HopSlot) {
+    this.#handler = handler;
+    this.#slot = slot;
+  }
+
+  onRequestStart(controller: Controller, context: unknown): void {
+    this.#handler.onRequestStart?.(controller, context);
+  }
+
+  onRequestUpgrade(
+    ...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestUpgrade']>>
+  ): void {
+    this.#slot.release();
+    this.#handler.onRequestUpgrade?.(...args);
+  }
+
+  onResponseStart(
+    controller: Controller,
+    statusCode: number,
+    headers: HeaderObject,
+    statusMessage?: string,
+  ): void {
+    if (statusCode >= 200) this.#slot.noteResponse(statusCode, headers);
+    this.#handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
+  }
+
+  onResponseData(controller: Controller, chunk: Buffer): void {
+    this.#handler.onResponseData?.(controller, chunk);
+  }
+
+  onResponseEnd(controller: Controller, trailers: HeaderObject): void {
+    this.#slot.release();
+    this.#handler.onResponseEnd?.(controller, trailers);
+  }
+
+  onResponseError(controller: Controller, error: Error): void {
+    this.#slot.release();
+    this.#handler.onResponseError?.(controller, error);
+  }
+}
+
+/** `headers` with the policy's User-Agent in place of any other (any header shape undici takes). */
+function withUserAgent(
+  headers: Dispatcher.DispatchOptions['headers'],
+  userAgent: string,
+): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const add = (name: string, value: unknown): void => {
+    if (value === undefined || value === null || name.toLowerCase() === 'user-agent') return;
+    // Header values are strings (or lists of them) by undici's types; numbers are allowed too.
+    const text = Array.isArray(value)
+      ? value.map((item) => `${item as string}`)
+      : `${value as string}`;
+    const seen = out[name];
+    out[name] =
+      seen === undefined ? text : [...(Array.isArray(seen) ? seen : [seen]), ...[text].flat()];
+  };
+  if (Array.isArray(headers)) {
+    for (let i = 0; i + 1 < headers.length; i += 2) add(String(headers[i]), headers[i + 1]);
+  } else if (headers !== undefined && headers !== null) {
+    const entries =
+      Symbol.iterator in headers
+        ? (headers as Iterable<[string, unknown]>)
+        : Object.entries(headers);
+    for (const [name, value] of entries) add(name, value);
+  }
+  out['user-agent'] = userAgent;
+  return out;
+}
+
+/**
+ * An undici interceptor, as undici ships `redirect`, `retry`, `dns` and `cache`: every request
+ * dispatched through a dispatcher composed with it — `undici.request`, `stream`, `pipeline`,
+ * `fetch`, and each redirect hop when undici's `redirect` interceptor (or fetch) follows them —
+ * is checked against its origin's robots.txt and failed with `RobotsDeniedError` before
+ * anything is sent when disallowed, waits for its origin's pacing slot, is sent with the
+ * policy's User-Agent, and holds the slot until its response body has ended or failed (read it
+ * or destroy it, as undici asks anyway). A 429/503 `Retry-After` pauses the origin. Requests
+ * for `/robots.txt` pass through ungated (the policy fetches those itself, and RFC 9309
+ * always allows them). Directives: `polite.policy.directives(response.headers)`.
+ * Compose it *inside* the `redirect` interceptor so that it sees every hop.
+ * Throws {@link RobotsInvalidOptionError} naming the first invalid option.
+ * @example
+ * import { Agent, interceptors, request } from 'undici';
+ * const polite = politeInterceptor({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
+ * const agent = new Agent().compose(polite, interceptors.redirect({ maxRedirections: 5 }));
+ * const { statusCode, headers, body } = await request('https://example.com/', { dispatcher: agent });
+ * const robots = polite.policy.directives(headers);
+ * const text = await body.text();
+ */
+export function politeInterceptor(options: PoliteInterceptorOptions): PoliteInterceptor {
+  const { policy, owned } = policyFromOptions(options);
+  const { userAgent } = policy;
+  const interceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
+    if (opts.path === '/robots.txt' || opts.path.startsWith('/robots.txt?')) {
+      return dispatch(opts, handler);
+    }
+    const send = (slot: HopSlot): boolean => {
+      try {
+        return dispatch(
+          { ...opts, headers: withUserAgent(opts.headers, userAgent) },
+          new SlotHandler(handler, slot),
+        );
+      } catch (error) {
+        slot.release();
+        throw error;
+      }
+    };
+    const fail = (error: unknown): void => {
+      // As undici's own interceptors report a failure before anything was dispatched.
+      handler.onResponseError?.(null as unknown as Controller, error as Error);
+    };
+    let url: URL;
+    try {
+      url = new URL(opts.path, opts.origin);
+    } catch (error) {
+      fail(error);
+      return true;
+    }
+    // undici.request passes its options on, signal included: a wait for the slot ends with it.
+    const given = (opts as { signal?: unknown }).signal;
+    const signal = given instanceof AbortSignal ? given : undefined;
+    const entered = policy.enter(url, signal === undefined ? {} : { signal });
+    if (!isPending(entered)) return send(entered);
+    entered.then(send, fail);
+    return true;
+  };
+  return Object.assign(interceptor, {
+    policy,
+    close: (): Promise<void> => (owned ? policy.close() : Promise.resolve()),
+  });
+}

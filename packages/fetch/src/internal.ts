@@ -1,0 +1,15 @@
+// `@polite-crawler/fetch/internal`: what the adapters (Crawlee, Playwright) and the CLI share
+// with this package beyond its public surface. Same version only: no semver promise is made
+// for anything here, and users should not import it.
+export {
+  booleanOption,
+  functionOption,
+  integerOption,
+  oneOfOption,
+  robotsPolicyOption,
+} from './options/validate-option.js';
+export { systemClock } from './time/clock.js';
+export { readCapped } from './transport/body-reader.js';
+export type { CappedBody } from './transport/body-reader.js';
+export { walkRedirects } from './redirects/redirect-walker.js';
+export type { RedirectWalk, WalkHop, WalkResult } from './redirects/redirect-walker.js';

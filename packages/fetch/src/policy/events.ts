@@ -1,0 +1,134 @@
+import { channel } from 'node:diagnostics_channel';
+import type { MatchedRule } from '@polite-crawler/robots-txt';
+import type { Channel } from 'node:diagnostics_channel';
+import type { RobotsFetchFailure, RobotsStatus } from '../robots/robots-store.js';
+import type { CacheState, DeniedReason } from './decision.js';
+
+/**
+ * @example
+ * onEvent: (e) => { if (e.type === 'robots-fetched') log(e.origin, e.status, e.duration); }
+ */
+export interface RobotsFetchedEvent {
+  readonly type: 'robots-fetched';
+  readonly origin: string;
+  readonly robotsUrl: string;
+  readonly status: RobotsStatus;
+  readonly httpStatus?: number;
+  /** `true` when a conditional request was answered 304. */
+  readonly notModified: boolean;
+  readonly redirects: readonly string[];
+  readonly bytes: number;
+  readonly truncated: boolean;
+  readonly failure?: RobotsFetchFailure;
+  /** Clock ms spent fetching. */
+  readonly duration: number;
+}
+
+/**
+ * @example
+ * onEvent: (e) => { if (e.type === 'robots-cache') metrics.count(`robots.${e.state}`); }
+ */
+export interface RobotsCacheEvent {
+  readonly type: 'robots-cache';
+  readonly origin: string;
+  readonly state: CacheState;
+}
+
+/**
+ * @example
+ * onEvent: (e) => { if (e.type === 'request-denied') log(e.url, e.reason, e.line); }
+ */
+export interface RequestDeniedEvent {
+  readonly type: 'request-denied';
+  readonly url: string;
+  readonly origin: string;
+  readonly reason: DeniedReason;
+  /** For `redirect-disallowed`: the URL the caller asked for. */
+  readonly originalUrl?: string;
+  readonly rule?: MatchedRule;
+  readonly line?: number;
+}
+
+/**
+ * @example
+ * onEvent: (e) => { if (e.type === 'origin-paused') log(`${e.origin} paused for ${e.duration} ms`); }
+ */
+export interface OriginPausedEvent {
+  readonly type: 'origin-paused';
+  readonly origin: string;
+  /** The status that asked for the pause (429, 503). */
+  readonly status: number;
+  /** Clock ms until which the origin is paused. */
+  readonly until: number;
+  /** The pause in ms, after capping at `maxRetryAfter`. */
+  readonly duration: number;
+  /** The raw `Retry-After` value. */
+  readonly retryAfter: string;
+}
+
+/**
+ * One state object per event; new fields may be added.
+ * @example
+ * createPoliteFetch({ userAgent, onEvent: (event: PoliteEvent) => console.log(event.type) });
+ */
+export type PoliteEvent =
+  RobotsFetchedEvent | RobotsCacheEvent | RequestDeniedEvent | OriginPausedEvent;
+
+/**
+ * The `node:diagnostics_channel` names events are published on; each message is the same
+ * state object `onEvent` receives.
+ * @example
+ * import { subscribe } from 'node:diagnostics_channel';
+ * subscribe(CHANNELS.requestDenied, (event) => console.log(event));
+ */
+export const CHANNELS = Object.freeze({
+  robotsFetched: 'polite-crawler:robots-fetched',
+  robotsCache: 'polite-crawler:robots-cache',
+  requestDenied: 'polite-crawler:request-denied',
+  originPaused: 'polite-crawler:origin-paused',
+} as const);
+
+const byType: Record<PoliteEvent['type'], Channel> = {
+  'robots-fetched': channel(CHANNELS.robotsFetched),
+  'robots-cache': channel(CHANNELS.robotsCache),
+  'request-denied': channel(CHANNELS.requestDenied),
+  'origin-paused': channel(CHANNELS.originPaused),
+};
+
+/**
+ * Publishes events to the channels and the `onEvent` hook.
+ * @example
+ * if (sink.wants('robots-cache')) sink.emit({ type: 'robots-cache', origin, state: 'hit' });
+ */
+export interface EventSink {
+  /** Whether anyone listens for `type` (lets hot paths skip building the event). */
+  wants(type: PoliteEvent['type']): boolean;
+  emit(event: PoliteEvent): void;
+}
+
+/**
+ * An {@link EventSink} over the diagnostics channels plus an optional hook. A throwing hook
+ * never breaks a request.
+ * @example
+ * const sink = createEventSink((event) => console.log(event.type));
+ */
+export function createEventSink(onEvent: ((event: PoliteEvent) => void) | undefined): EventSink {
+  return {
+    wants: (type) => onEvent !== undefined || byType[type].hasSubscribers,
+    emit(event) {
+      const target = byType[event.type];
+      if (target.hasSubscribers) target.publish(event);
+      if (onEvent !== undefined) {
+        try {
+          // An async hook's rejection is swallowed too (unhandled, it would end the process).
+          const returned: unknown = onEvent(event);
+          if (typeof returned === 'object' && returned !== null && 'then' in returned) {
+            Promise.resolve(returned).catch(() => {});
+          }
+        } catch {
+          // A hook must not break the request it observes.
+        }
+      }
+    },
+  };
+}

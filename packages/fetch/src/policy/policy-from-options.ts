@@ -1,0 +1,33 @@
+import { RobotsInvalidOptionError } from '../errors/errors.js';
+import type { RobotsPolicyOptions } from '../options/option-types.js';
+import { policyOptionBesidePolicy } from '../options/options.js';
+import { robotsPolicyOption } from '../options/validate-option.js';
+import { createRobotsPolicy } from './policy.js';
+import type { RobotsPolicy } from './robots-policy.js';
+
+/**
+ * The policy a factory works with: the shared `policy` it was given (then no policy option may
+ * be given beside it), or one made from the options, which the factory then owns and closes.
+ * Throws {@link RobotsInvalidOptionError} naming the first bad option.
+ * @example
+ * const { policy, owned } = policyFromOptions(options);
+ */
+export function policyFromOptions(options: object): { policy: RobotsPolicy; owned: boolean } {
+  if (typeof options !== 'object' || options === null) {
+    throw new RobotsInvalidOptionError('options', options, 'an object');
+  }
+  const shared: unknown = (options as { policy?: unknown }).policy;
+  if (shared === undefined) {
+    return { policy: createRobotsPolicy(options as RobotsPolicyOptions), owned: true };
+  }
+  const policy = robotsPolicyOption('policy', shared);
+  const besides = policyOptionBesidePolicy(options);
+  if (besides !== undefined) {
+    throw new RobotsInvalidOptionError(
+      'policy',
+      'RobotsPolicy',
+      `either a policy or policy options (${besides}, …), not both: the policy has its own`,
+    );
+  }
+  return { policy, owned: false };
+}

@@ -1,0 +1,154 @@
+import type { Dispatcher } from 'undici';
+import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
+import type { Clock } from '../time/clock.js';
+import type { Decision, Explanation } from './decision.js';
+
+/**
+ * Per-call options for checks.
+ * @example
+ * await policy.check(url, { signal: AbortSignal.timeout(5_000) } satisfies CheckOptions);
+ */
+export interface CheckOptions {
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A header list accepted by {@link RobotsPolicy.noteResponse} and {@link RobotsPolicy.directives}.
+ * @example
+ * policy.noteResponse(url, 429, { 'retry-after': '120' } satisfies HeaderInput);
+ */
+export type HeaderInput =
+  | Headers
+  | { get(name: string): string | null }
+  | Readonly<Record<string, string | readonly string[] | undefined>>
+  | Iterable<readonly [string, string]>;
+
+/**
+ * The robots.txt engine and per-origin pacer. Shareable: one policy serves a polite fetch,
+ * the Crawlee and Playwright adapters, and one-off checks, with one cache and one pacing per
+ * origin.
+ * @example
+ * const policy: RobotsPolicy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0' });
+ */
+export interface RobotsPolicy {
+  readonly userAgent: string;
+  readonly productToken: string;
+  readonly purpose: string | undefined;
+  /** The dispatcher robots.txt is fetched with; a polite fetch uses it for pages too. */
+  readonly dispatcher: Dispatcher;
+  /** The policy's time source. */
+  readonly clock: Clock;
+  /** Resolves robots.txt (cached, single-flight) and decides. */
+  check(url: string | URL, options?: CheckOptions): Promise<Decision>;
+  /**
+   * Like `check`, but rejects with {@link RobotsDeniedError} (and publishes a
+   * `request-denied` event) when the URL may not be fetched. Pass `redirectedFrom` when `url`
+   * is a redirect target: the error's reason is then `redirect-disallowed`.
+   */
+  assertAllowed(url: string | URL, options?: AssertOptions): Promise<Decision>;
+  /** Like `check`, plus how robots.txt was obtained. */
+  explain(url: string | URL, options?: CheckOptions): Promise<Explanation>;
+  /**
+   * Synchronous decision from the in-memory cache only; `undefined` when the origin's
+   * robots.txt is not cached or has expired (call `check` or `prefetch`).
+   */
+  peek(url: string | URL): Decision | undefined;
+  /** Resolves robots.txt for each origin (at most `concurrency` at once). */
+  prefetch(
+    origins: Iterable<string | URL> | string | URL,
+    options?: PrefetchOptions,
+  ): Promise<void>;
+  /**
+   * The gate every request goes through, one hop at a time: `url` is checked against its
+   * origin's robots.txt (resolved first if need be) and refused with {@link RobotsDeniedError}
+   * (a `request-denied` event; reason `redirect-disallowed` with `redirectedFrom`) before
+   * anything is sent; then the hop waits for its origin's pacing slot (concurrency, interval
+   * or crawl-delay, Retry-After), and once it has it, the rules in force *then* must still
+   * allow it (a copy can expire while a hop waits). Resolves to the slot: note the response
+   * on it, and release it when the hop is over (see `concurrency`). Returns the slot itself,
+   * without a promise, when nothing has to be waited for (rules cached, slot free); `await`
+   * works on both. Rejects with `signal.reason` when `signal` aborts, `RobotsClosedError` after
+   * `close()`.
+   * @example
+   * const slot = await policy.enter(url, { signal });
+   * try {
+   *   const response = await undici.request(slot.url, { signal });
+   *   slot.noteResponse(response.statusCode, response.headers);
+   *   await response.body.text();
+   * } finally { slot.release(); }
+   */
+  enter(url: string | URL, options?: EnterOptions): HopSlot | Promise<HopSlot>;
+  /**
+   * Runs `task` in the origin's pacing slot: waits for a free slot (per-origin concurrency),
+   * the minimum interval / crawl-delay since the previous start, and any Retry-After pause.
+   * `task` receives a signal that aborts when `options.signal` does or the policy closes
+   * (without `options.signal`, the policy's own close signal, shared by every such task).
+   */
+  schedule<T>(
+    url: string | URL,
+    task: (signal: AbortSignal) => Promise<T>,
+    options?: CheckOptions,
+  ): Promise<T>;
+  /**
+   * Tells the pacer about a response: a 429 or 503 with `Retry-After` pauses the origin for
+   * that long (capped at `maxRetryAfter`).
+   */
+  noteResponse(url: string | URL, status: number, headers: HeaderInput): void;
+  /** The robots-tag directives for this crawler from header lines and optional meta rules. */
+  directives(
+    headerLines: string | readonly string[] | HeaderInput,
+    metaRules?: RobotsTagRules,
+  ): RobotsDirectives;
+  /** Forgets an origin's robots.txt (memory and store). */
+  forget(origin: string | URL): Promise<void>;
+  /** Aborts waits and in-flight robots.txt fetches; later calls reject with `ERR_ROBOTS_CLOSED`. */
+  close(): Promise<void>;
+}
+
+/**
+ * @example
+ * await policy.assertAllowed(target, { redirectedFrom: original } satisfies AssertOptions);
+ */
+export interface AssertOptions extends CheckOptions {
+  /** The URL the caller asked for, when `url` is a redirect target. */
+  readonly redirectedFrom?: string;
+}
+
+/**
+ * @example
+ * await policy.prefetch(origins, { concurrency: 32 } satisfies PrefetchOptions);
+ */
+export interface PrefetchOptions extends CheckOptions {
+  /** Origins resolved at once. @default 16 */
+  readonly concurrency?: number;
+}
+
+/**
+ * @example
+ * await policy.enter(target, { signal, redirectedFrom: original } satisfies EnterOptions);
+ */
+export interface EnterOptions extends AssertOptions {
+  /**
+   * `false` admits the hop without a pacing slot (the Playwright gate's sub-resources when
+   * only documents are paced).
+   * @default true
+   */
+  readonly paced?: boolean;
+}
+
+/**
+ * A hop admitted by {@link RobotsPolicy.enter}, holding its origin's pacing slot.
+ * @example
+ * const slot: HopSlot = await policy.enter(url);
+ */
+export interface HopSlot {
+  /** The hop's URL, parsed. */
+  readonly url: URL;
+  /**
+   * Tells the pacer about the hop's response: a 429 or 503 with `Retry-After` pauses the
+   * origin for that long (capped at `maxRetryAfter`), before the next hop takes the slot.
+   */
+  noteResponse(status: number, headers: HeaderInput): void;
+  /** Gives the slot back; idempotent. */
+  release(): void;
+}
