@@ -40,7 +40,7 @@ export function readHttpRobots(
         })
       : EMPTY_RULES;
   return {
-    directives: policy.directives(headers, metas),
+    directives: policy.directives(headers, metas, { now: options.now() }),
     url: navigation?.url ?? context.response?.url ?? '',
     redirects: navigation?.redirects ?? [],
   };

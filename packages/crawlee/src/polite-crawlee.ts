@@ -11,7 +11,6 @@ import {
   isRobotsInvalidUrlError,
 } from '@polite-crawler/fetch';
 import type { Decision, RobotsDeniedError, RobotsPolicy } from '@polite-crawler/fetch';
-import { isUnavailable } from '@polite-crawler/robots-tag';
 import { readHttpRobots } from './page-robots.js';
 import type { HttpContextLike } from './page-robots.js';
 import { CRAWLEE_REQUEST, PoliteHttpClient } from './polite-http-client.js';
@@ -231,10 +230,8 @@ export function politeCrawlee<Options extends CrawlerOptionsLike | undefined>(
       const robots = await readRobots(context);
       context.robots = robots;
       const { directives } = robots;
-      if (
-        resolved.noindex === 'skip' &&
-        (directives.noindex || isUnavailable(directives, resolved.now()))
-      ) {
+      // `noindex` is true too when `unavailable_after` has passed (the policy's clock decides).
+      if (resolved.noindex === 'skip' && directives.noindex) {
         log.info(`Not handled (noindex): ${context.request.url}`);
         emit({ type: 'noindex-skipped', url: context.request.url, robots });
         return undefined;

@@ -47,7 +47,7 @@ export function resolveCrawleeOptions(
   ) {
     throw new RobotsInvalidOptionError('browser', browser, 'a gate from createPlaywrightGate()');
   }
-  const now = functionOption('now', options.now) ?? Date.now;
+  const now = functionOption('now', options.now) ?? ((): number => policy.clock.now());
   const onEvent = functionOption('onEvent', options.onEvent);
   return {
     policy,

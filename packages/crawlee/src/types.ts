@@ -127,7 +127,11 @@ export interface PoliteCrawleeOptions {
    * @default Configuration.getGlobalConfig()
    */
   readonly config?: Configuration;
-  /** Time source for `unavailable_after`. @default Date.now */
+  /**
+   * Time source for `unavailable_after` (an expired one makes `directives.noindex` true) on
+   * pages fetched over HTTP; browser pages are read by the gate at its policy's clock.
+   * @default the policy's `clock.now`
+   */
   readonly now?: () => number;
   /** Called synchronously with one state object per event; exceptions are swallowed. */
   readonly onEvent?: (event: CrawleeEvent) => void;

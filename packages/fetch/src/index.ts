@@ -1,7 +1,15 @@
 // The public surface of @polite-crawler/fetch. What the adapters and the CLI share beyond it is
 // in ./internal.ts (`@polite-crawler/fetch/internal`), which makes no stability promise.
 export type { MatchedRule, Verdict } from '@polite-crawler/robots-txt';
-export type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
+export type {
+  NoindexReason,
+  RobotsDirectives,
+  RobotsTagFreshness,
+  RobotsTagRules,
+} from '@polite-crawler/robots-tag';
+// The date helpers behind `unavailable_after` and the rules' freshness, for crawlers that store
+// directives and decide later (`isUnavailable(directives, laterInstant)`).
+export { isUnavailable, parseRobotsDate, rulesFreshness } from '@polite-crawler/robots-tag';
 export type { Clock } from './time/clock.js';
 export type {
   RobotsFailureKind,
@@ -36,6 +44,7 @@ export type {
 export type {
   AssertOptions,
   CheckOptions,
+  DirectivesAt,
   EnterOptions,
   HeaderInput,
   HopSlot,

@@ -144,7 +144,7 @@ export class RobotsNoIndexError extends PoliteError {
   readonly directives: RobotsDirectives;
 
   constructor(init: { url: string; status: number; directives: RobotsDirectives }) {
-    const unavailable = !init.directives.noindex;
+    const unavailable = init.directives.noindexReason === 'unavailable_after';
     super(
       `Page refused by its robots directives: ${init.url} (${unavailable ? 'unavailable_after has passed' : 'noindex'})`,
     );

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import { getGlobalDispatcher } from 'undici';
 import type { Agent } from '@polite-crawler/robots-txt';
-import { directivesFor, parseRobotsTagHeaders } from '@polite-crawler/robots-tag';
+import { directivesFor, parseRobotsTagHeaders, rulesFreshness } from '@polite-crawler/robots-tag';
 import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
 import { RobotsClosedError, RobotsDeniedError, RobotsInvalidUrlError } from '../errors/errors.js';
 import { createEventSink } from './events.js';
@@ -19,6 +19,7 @@ import type { Dispatcher } from 'undici';
 import type {
   AssertOptions,
   CheckOptions,
+  DirectivesAt,
   EnterOptions,
   HeaderInput,
   HopSlot,
@@ -484,6 +485,7 @@ class Policy implements RobotsPolicy {
   directives(
     headerLinesOrHeaders: string | readonly string[] | HeaderInput,
     metaRules?: RobotsTagRules,
+    options: DirectivesAt = {},
   ): RobotsDirectives {
     const lines =
       typeof headerLinesOrHeaders === 'string'
@@ -495,9 +497,22 @@ class Policy implements RobotsPolicy {
               ...headerLines(headerLinesOrHeaders as HeaderInput, 'x-robots-tag'),
             ];
     const headerRules = parseRobotsTagHeaders([...lines]);
+    // One clock for every surface: an `unavailable_after` that has passed is `noindex` here,
+    // and whole headers also give the freshness the rules stay valid for (repext-03).
+    const now = options.now ?? this.clock.now();
+    // Field values (strings) carry no Cache-Control; headers in any shape, pairs included, do.
+    const whole =
+      typeof headerLinesOrHeaders !== 'string' &&
+      !(
+        Array.isArray(headerLinesOrHeaders) &&
+        headerLinesOrHeaders.every((line) => typeof line === 'string')
+      );
     return directivesFor(
       metaRules === undefined ? headerRules : [headerRules, metaRules],
       this.productToken,
+      whole
+        ? { now, freshness: rulesFreshness(headerLinesOrHeaders as HeaderInput, now) }
+        : { now },
     );
   }
 

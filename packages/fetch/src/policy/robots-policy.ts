@@ -17,6 +17,16 @@ export interface CheckOptions {
  * @example
  * policy.noteResponse(url, 429, { 'retry-after': '120' } satisfies HeaderInput);
  */
+/**
+ * The instant {@link RobotsPolicy.directives} reads directives at.
+ * @example
+ * policy.directives(response.headers, undefined, { now: Date.UTC(2031, 0, 1) } satisfies DirectivesAt);
+ */
+export interface DirectivesAt {
+  /** Epoch milliseconds. @default the policy's `clock.now()` */
+  readonly now?: number;
+}
+
 export type HeaderInput =
   | Headers
   | { get(name: string): string | null }
@@ -94,10 +104,16 @@ export interface RobotsPolicy {
    * that long (capped at `maxRetryAfter`).
    */
   noteResponse(url: string | URL, status: number, headers: HeaderInput): void;
-  /** The robots-tag directives for this crawler from header lines and optional meta rules. */
+  /**
+   * The robots-tag directives for this crawler from header lines and optional meta rules, at
+   * the policy clock's instant (or `options.now`): an `unavailable_after` that has passed makes
+   * `noindex` true with `noindexReason: 'unavailable_after'`. Given whole headers (not field
+   * values), the directives also carry the response's `freshness` (`rulesFreshness`).
+   */
   directives(
     headerLines: string | readonly string[] | HeaderInput,
     metaRules?: RobotsTagRules,
+    options?: DirectivesAt,
   ): RobotsDirectives;
   /** Forgets an origin's robots.txt (memory and store). */
   forget(origin: string | URL): Promise<void>;

@@ -1,6 +1,10 @@
 import type { Response } from 'undici';
-import { directivesFor, isUnavailable, parseRobotsTagHeaders } from '@polite-crawler/robots-tag';
-import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
+import { directivesFor, parseRobotsTagHeaders, rulesFreshness } from '@polite-crawler/robots-tag';
+import type {
+  DirectivesOptions,
+  RobotsDirectives,
+  RobotsTagRules,
+} from '@polite-crawler/robots-tag';
 import { RobotsNoIndexError } from '../errors/errors.js';
 import type { RawHeaders, TapRecord } from '../transport/response-tap.js';
 import type { Clock } from '../time/clock.js';
@@ -24,12 +28,22 @@ export interface ResponseCheckSettings {
   readonly metaDirectives: WeakMap<RobotsTagRules, RobotsDirectives>;
 }
 
-/** The directives of meta rules alone, remembered while the rules object lives. */
-function directivesOfMeta(meta: RobotsTagRules, settings: ResponseCheckSettings): RobotsDirectives {
+/**
+ * The directives of meta rules alone, remembered while the rules object lives. Only for a
+ * response that declares no freshness (`when` then holds the instant alone): directives with
+ * a freshness belong to their response.
+ */
+function directivesOfMeta(
+  meta: RobotsTagRules,
+  settings: ResponseCheckSettings,
+  when: DirectivesOptions,
+): RobotsDirectives {
+  if (when.freshness !== undefined) return directivesFor(meta, settings.productToken, when);
   let directives = settings.metaDirectives.get(meta);
   if (directives === undefined) {
-    directives = directivesFor(meta, settings.productToken);
-    // A Date can be changed even inside a frozen object: directives holding one are not shared.
+    directives = directivesFor(meta, settings.productToken, when);
+    // A Date can be changed even inside a frozen object, and whether `unavailable_after` has
+    // passed depends on the instant: directives holding one are not shared.
     if (directives.unavailableAfter === undefined) settings.metaDirectives.set(meta, directives);
   }
   return directives;
@@ -78,25 +92,30 @@ export function checkResponse(
 ): PoliteResponse | Promise<never> {
   const { headers: raw, meta } = tap;
   const noMeta = meta === undefined || meta.rules.length === 0;
+  const now = settings.clock.now();
+  // The freshness the response declares (Cache-Control / Expires) travels with its rules.
+  const freshness = rulesFreshness(response.headers, now);
+  const when: DirectivesOptions = freshness.source === 'none' ? { now } : { now, freshness };
+  const none =
+    when.freshness === undefined ? settings.none : directivesFor([], settings.productToken, when);
   let robots: RobotsDirectives;
   if (raw !== undefined && raw['robots-tag'] === undefined && raw['x-robots-tag'] === undefined) {
     // The common case: no header lines to parse (and no array to build).
-    robots = noMeta ? settings.none : directivesOfMeta(meta, settings);
+    robots = noMeta ? none : directivesOfMeta(meta, settings, when);
   } else {
     const lines = robotsTagLines(raw, response.headers);
     if (lines.length === 0) {
-      robots = noMeta ? settings.none : directivesOfMeta(meta, settings);
+      robots = noMeta ? none : directivesOfMeta(meta, settings, when);
     } else {
       robots = directivesFor(
         meta === undefined ? parseRobotsTagHeaders(lines) : [parseRobotsTagHeaders(lines), meta],
         settings.productToken,
+        when,
       );
     }
   }
-  if (
-    settings.noindex === 'reject' &&
-    (robots.noindex || isUnavailable(robots, settings.clock.now()))
-  ) {
+  // `noindex` already says so when `unavailable_after` has passed (one source of truth).
+  if (settings.noindex === 'reject' && robots.noindex) {
     const error = new RobotsNoIndexError({
       url: response.url,
       status: response.status,
