@@ -6,7 +6,13 @@ export type {
   RobotsDirectives,
   RobotsTagFreshness,
   RobotsTagRules,
+  UsageCategory,
+  UsageLabel,
+  UsagePreference,
+  UsagePreferences,
+  UsageSource,
 } from '@polite-crawler/robots-tag';
+export type { ContentUsageVerdict, UsageRule } from '@polite-crawler/robots-txt';
 // The date helpers behind `unavailable_after` and the rules' freshness, for crawlers that store
 // directives and decide later (`isUnavailable(directives, laterInstant)`).
 export { isUnavailable, parseRobotsDate, rulesFreshness } from '@polite-crawler/robots-tag';
@@ -40,6 +46,7 @@ export type {
   PoliteFetchOptions,
   RobotsPolicyOptions,
   SharedPolicyOptions,
+  UsageActions,
 } from './options/option-types.js';
 export type {
   AssertOptions,
@@ -70,6 +77,7 @@ export {
   RobotsInvalidUrlError,
   RobotsNoIndexError,
   RobotsRedirectError,
+  RobotsUsageError,
   RobotsTooManyRedirectsError,
   isRobotsClosedError,
   isRobotsDeniedError,
@@ -78,6 +86,7 @@ export {
   isRobotsNoIndexError,
   isRobotsRedirectError,
   isRobotsTooManyRedirectsError,
+  isRobotsUsageError,
 } from './errors/errors.js';
 export { PoliteError } from './errors/polite-error.js';
 export { createPoliteFetch } from './fetch/polite-fetch.js';

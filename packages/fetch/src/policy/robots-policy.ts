@@ -1,5 +1,9 @@
 import type { Dispatcher } from 'undici';
-import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
+import type {
+  RobotsDirectives,
+  RobotsTagRules,
+  UsagePreferences,
+} from '@polite-crawler/robots-tag';
 import type { Clock } from '../time/clock.js';
 import type { Decision, Explanation } from './decision.js';
 
@@ -115,6 +119,13 @@ export interface RobotsPolicy {
     metaRules?: RobotsTagRules,
     options?: DirectivesAt,
   ): RobotsDirectives;
+  /**
+   * The usage preferences of a response (IETF AIPREF): the robots.txt `Content-Usage` /
+   * `Content-Signal` preferences for `url` under the copy in memory (all `unknown` when none),
+   * combined most-restrictively with the response's `Content-Usage` field lines (`headers`: the
+   * field values, or the headers in any shape `directives` takes). Synchronous.
+   */
+  usage(url: string | URL, headers?: string | readonly string[] | HeaderInput): UsagePreferences;
   /** Forgets an origin's robots.txt (memory and store). */
   forget(origin: string | URL): Promise<void>;
   /** Aborts waits and in-flight robots.txt fetches; later calls reject with `ERR_ROBOTS_CLOSED`. */

@@ -4,10 +4,13 @@ import type {
   DirectivesOptions,
   RobotsDirectives,
   RobotsTagRules,
+  UsageCategory,
+  UsagePreferences,
 } from '@polite-crawler/robots-tag';
-import { RobotsNoIndexError } from '../errors/errors.js';
+import { RobotsNoIndexError, RobotsUsageError } from '../errors/errors.js';
 import type { RawHeaders, TapRecord } from '../transport/response-tap.js';
 import type { Clock } from '../time/clock.js';
+import type { HeaderInput } from '../policy/robots-policy.js';
 import type { PoliteResponse } from '../fetch/polite-fetch-types.js';
 
 /**
@@ -19,6 +22,10 @@ export interface ResponseCheckSettings {
   /** The directives of a response that says nothing (shared, frozen). */
   readonly none: RobotsDirectives;
   readonly noindex: 'annotate' | 'reject';
+  /** The usage categories whose `disallowed` pages reject (`usage` option). */
+  readonly rejectUsage: readonly UsageCategory[];
+  /** The usage preferences of a final response (the policy's `usage`). */
+  readonly usageOf: (url: string, headers: HeaderInput) => UsagePreferences;
   readonly clock: Clock;
   /**
    * The directives of pages whose only robots rules are their metas, by the scanner's rules
@@ -116,20 +123,34 @@ export function checkResponse(
   }
   // `noindex` already says so when `unavailable_after` has passed (one source of truth).
   if (settings.noindex === 'reject' && robots.noindex) {
-    const error = new RobotsNoIndexError({
-      url: response.url,
-      status: response.status,
-      directives: robots,
-    });
-    const cancelled = response.body?.cancel() ?? Promise.resolve();
-    return cancelled.then(
-      () => Promise.reject(error),
-      () => Promise.reject(error),
+    return discard(
+      response,
+      new RobotsNoIndexError({ url: response.url, status: response.status, directives: robots }),
     );
   }
-  // A plain own property: defining it with a descriptor goes through the runtime on every
+  const usage = settings.usageOf(response.url, response.headers);
+  if (settings.rejectUsage.length > 0) {
+    const categories = settings.rejectUsage.filter((category) => usage[category] === 'disallowed');
+    if (categories.length > 0) {
+      return discard(
+        response,
+        new RobotsUsageError({ url: response.url, status: response.status, categories, usage }),
+      );
+    }
+  }
+  // Plain own properties: defining them with a descriptor goes through the runtime on every
   // response, an assignment takes the same transition from an inline cache.
   (response as Response & { robots: RobotsDirectives }).robots = robots;
+  (response as Response & { usage: UsagePreferences }).usage = usage;
   if (redirected) Object.defineProperty(response, 'redirected', { value: true, enumerable: true });
   return response as Response & PoliteResponse;
+}
+
+/** Rejects with `error` once the response's body is cancelled (its bytes are never read). */
+function discard(response: Response, error: Error): Promise<never> {
+  const cancelled = response.body?.cancel() ?? Promise.resolve();
+  return cancelled.then(
+    () => Promise.reject(error),
+    () => Promise.reject(error),
+  );
 }
