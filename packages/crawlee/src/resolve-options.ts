@@ -6,7 +6,7 @@ import {
   oneOfOption,
   robotsPolicyOption,
 } from '@polite-crawler/fetch/internal';
-import type { RobotsPolicy } from '@polite-crawler/fetch';
+import type { RobotsPolicy, UsageCategory } from '@polite-crawler/fetch';
 import { DEFAULTS } from './defaults.js';
 import type { BrowserGate, CrawleeEvent, PoliteCrawleeOptions } from './types.js';
 
@@ -14,6 +14,8 @@ import type { BrowserGate, CrawleeEvent, PoliteCrawleeOptions } from './types.js
 export interface ResolvedCrawleeOptions {
   readonly policy: RobotsPolicy;
   readonly noindex: 'handle' | 'skip';
+  /** The usage categories whose `disallowed` pages are not handed to the handler. */
+  readonly skipUsage: readonly UsageCategory[];
   readonly browser: BrowserGate | undefined;
   readonly userAgent: 'policy' | 'keep';
   readonly maxRedirects: number;
@@ -52,6 +54,7 @@ export function resolveCrawleeOptions(
   return {
     policy,
     noindex: oneOfOption('noindex', options.noindex, ['handle', 'skip'], DEFAULTS.noindex),
+    skipUsage: usageOption(options.usage),
     browser,
     userAgent: oneOfOption('userAgent', options.userAgent, ['policy', 'keep'], DEFAULTS.userAgent),
     maxRedirects: integerOption(
@@ -70,4 +73,28 @@ export function resolveCrawleeOptions(
     now,
     onEvent,
   };
+}
+
+const USAGE_CATEGORIES: readonly string[] = ['train-ai', 'search'];
+
+/** The `usage` option: `{ [category]: 'handle' | 'skip' }`; the categories to skip. */
+function usageOption(value: unknown): readonly UsageCategory[] {
+  if (value === undefined) return [];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new RobotsInvalidOptionError('usage', value, "an object such as { 'train-ai': 'skip' }");
+  }
+  const skipped: UsageCategory[] = [];
+  for (const [key, action] of Object.entries(value)) {
+    if (!USAGE_CATEGORIES.includes(key)) {
+      throw new RobotsInvalidOptionError(
+        'usage',
+        value,
+        `categories 'train-ai', 'search' only (not '${key}')`,
+      );
+    }
+    if (oneOfOption(`usage.${key}`, action, ['handle', 'skip'], 'handle') === 'skip') {
+      skipped.push(key as UsageCategory);
+    }
+  }
+  return Object.freeze(skipped);
 }
