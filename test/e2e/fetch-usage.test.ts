@@ -10,6 +10,7 @@ import type { RobotsUsageError } from '@polite-crawler/fetch';
 import { routes } from '../fetch/helpers/server.js';
 import { USER_AGENT, localAgent, useRigs } from '../fetch/helpers/setup.js';
 import { caught, thrown } from '../fetch/helpers/thrown.js';
+import { until } from '../fetch/helpers/fake-clock.js';
 
 const { server, polite, defer } = useRigs();
 
@@ -90,6 +91,26 @@ describe('response.usage: robots.txt and the Content-Usage field, combined', () 
     // Only declared categories reject: search is allowed everywhere here.
     const { fetch: searchOnly } = polite({ usage: { search: 'reject' } });
     expect((await searchOnly(`${s.origin}/article`)).usage.search).toBe('allowed');
+  });
+
+  it('a rejected page’s body is cancelled, not read', async () => {
+    let closedEarly = false;
+    const s = await server((req, res) => {
+      if (req.url === '/robots.txt') {
+        res.end(ROBOTS);
+        return;
+      }
+      res.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'content-usage': 'train-ai=n',
+      });
+      res.write(Buffer.alloc(64 * 1024)); // and never ends
+      res.on('close', () => (closedEarly = !res.writableFinished));
+    });
+    const { fetch } = polite({ usage: { 'train-ai': 'reject' } });
+    const error = await caught(fetch(`${s.origin}/open/stream`));
+    expect(isRobotsUsageError(error)).toBe(true);
+    await until(() => closedEarly, 'body cancelled');
   });
 
   it('the usage option is validated', () => {
