@@ -143,6 +143,14 @@ describe('check --robots <file>', () => {
       path: '/private/x',
       stale: false,
       crawlDelay: null,
+      usage: {
+        'train-ai': 'unknown',
+        search: 'unknown',
+        reason: 'path-disallowed',
+        lines: { 'train-ai': [], search: [] },
+        rules: [],
+        extensions: [],
+      },
       robotsTxt: {
         source: 'file',
         location: robotsFile,

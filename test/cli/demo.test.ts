@@ -31,6 +31,14 @@ describe('demo', () => {
     );
   });
 
+  it('shows the usage preferences robots.txt and a page header state, and where', () => {
+    const out = first.stdout;
+    expect(out).toMatch(/^ {2}fetched +200 +A\/about +train-ai: no \(header\), 2 links$/m);
+    expect(out).toMatch(
+      /^ {2}fetched +200 +A\/articles\/first +train-ai: no \(robots\.txt\), search: yes \(robots\.txt\), 1 link$/m,
+    );
+  });
+
   it('lists the fetched, noindex, denied and failed pages with their reasons', () => {
     const out = first.stdout;
     expect(out).toMatch(/^ {2}fetched +200 +A\/ +\d+ links$/m);

@@ -18,14 +18,24 @@ User-agent: OnlyBot
 Allow: /
 `;
 
+const USAGE_ROBOTS = `User-agent: *
+Content-Usage: train-ai=n
+Content-Usage: /open/ train-ai=y, search=y
+Content-Signal: /open/ ai-train=no, ai-input=yes
+Disallow: /private/
+`;
+
 let dir: string;
 let robotsFile: string;
+let usageFile: string;
 let site: TestServer;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'polite-explain-'));
   robotsFile = join(dir, 'robots.txt');
   await writeFile(robotsFile, ROBOTS);
+  usageFile = join(dir, 'usage-robots.txt');
+  await writeFile(usageFile, USAGE_ROBOTS);
   site = await startServer(
     routes({
       '/robots.txt': redirect('/rules/robots.txt'),
@@ -36,6 +46,68 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([site.close(), rm(dir, { recursive: true, force: true })]);
+});
+
+describe('explain: usage preferences', () => {
+  it('prints each preference with the robots.txt line(s) that set it', async () => {
+    const result = await runCli([
+      'explain',
+      'https://example.com/open/page',
+      '--agent',
+      'ExampleBot',
+      '--robots',
+      usageFile,
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      [
+        'Usage       train-ai: disallowed (line 4: Content-Signal: /open/ ai-train=no, ai-input=yes)',
+        '            search: allowed (line 3: Content-Usage: /open/ train-ai=y, search=y)',
+        '            ai-input: yes (not a vocabulary category, line 4)',
+        "            (robots.txt only: a page's Content-Usage header may restrict further)",
+        '',
+        'Verdict     ALLOWED',
+      ].join('\n'),
+    );
+    const json = parseJson<ExplainJson>(
+      await runCli([
+        'explain',
+        'https://example.com/open/page',
+        '--agent',
+        'ExampleBot',
+        '--robots',
+        usageFile,
+        '--json',
+      ]),
+    );
+    expect(json.usage).toMatchObject({
+      'train-ai': 'disallowed',
+      search: 'allowed',
+      reason: 'rule',
+      lines: { 'train-ai': [4], search: [3] },
+    });
+    expect(json.usage?.rules.map((rule) => [rule.line, rule.kind])).toEqual([
+      [3, 'content-usage'],
+      [4, 'content-signal'],
+    ]);
+  });
+
+  it('says nothing about usage for a path the group disallows (no preferences apply)', async () => {
+    const result = await runCli([
+      'explain',
+      'https://example.com/private/x',
+      '--agent',
+      'ExampleBot',
+      '--robots',
+      usageFile,
+      '--json',
+    ]);
+    expect(parseJson<ExplainJson>(result).usage).toMatchObject({
+      'train-ai': 'unknown',
+      search: 'unknown',
+      reason: 'path-disallowed',
+    });
+  });
 });
 
 describe('explain', () => {
@@ -215,6 +287,14 @@ describe('explain', () => {
       path: '/private/a',
       stale: false,
       crawlDelay: null,
+      usage: {
+        'train-ai': 'unknown',
+        search: 'unknown',
+        reason: 'path-disallowed',
+        lines: { 'train-ai': [], search: [] },
+        rules: [],
+        extensions: [],
+      },
       robotsTxt: {
         source: 'policy',
         location: `${site.origin}/robots.txt`,

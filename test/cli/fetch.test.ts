@@ -41,6 +41,9 @@ beforeAll(async () => {
       '/robots.txt': send(ROBOTS, 'text/plain'),
       '/page': send(PAGE, 'text/html; charset=utf-8', { 'x-robots-tag': 'noindex' }),
       '/plain': send('hello', 'text/plain'),
+      '/expired': send('old news', 'text/plain', {
+        'x-robots-tag': 'unavailable_after: 2020-01-01',
+      }),
       '/go': redirect('/private/target', 302),
       '/hop': redirect('/plain', 301),
       '/missing': status(404, 'nope'),
@@ -84,6 +87,21 @@ describe('fetch', () => {
     );
   });
 
+  it('says index: no for a page whose unavailable_after has passed, and why', async () => {
+    const result = await runCli(['fetch', `${site.origin}/expired`, '--agent', 'ExampleBot']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('unavailable_after: 2020-01-01 (header, all agents)');
+    expect(result.stdout).toContain('index: no (unavailable_after has passed) · follow links: yes');
+    const json = parseJson<FetchJson>(
+      await runCli(['fetch', `${site.origin}/expired`, '--agent', 'ExampleBot', '--json']),
+    );
+    expect(json.response?.robots).toMatchObject({
+      noindex: true,
+      noindexReason: 'unavailable_after',
+      unavailableAfter: '2020-01-01T00:00:00.000Z',
+    });
+  });
+
   it('prints a JSON document', async () => {
     const result = await runCli(['fetch', `${site.origin}/hop`, '--agent', 'ExampleBot', '--json']);
     expect(result.code).toBe(0);
@@ -107,6 +125,7 @@ describe('fetch', () => {
         complete: true,
         robots: {
           noindex: false,
+          noindexReason: null,
           nofollow: false,
           nosnippet: false,
           noarchive: false,

@@ -75,6 +75,34 @@ describe('lint', () => {
     );
   });
 
+  it('reports malformed Content-Usage / Content-Signal values and usage rules that can never apply', async () => {
+    const content = [
+      'User-agent: *',
+      'Content-Usage: train-ai=maybe',
+      'Content-Usage: /x/',
+      'Content-Usage: Train-AI=n',
+      'Content-Signal: search=perhaps',
+      'Disallow: /private/',
+      'Content-Usage: /private/docs/ train-ai=y',
+      'Content-Usage: /ok/ train-ai=n, search=y',
+      '',
+    ].join('\n');
+    const result = await runCli(['lint', await file('usage.txt', content)]);
+    expect(result.code).toBe(3);
+    const rows = result.stdout.split('\n').filter((line) => /^ {2}\d+ /.test(line));
+    expect(rows.map((row) => row.trim().split(/\s+/).slice(0, 3))).toEqual([
+      ['2', 'warning', 'unknown-usage-value'],
+      ['3', 'warning', 'empty-usage-statement'],
+      ['4', 'error', 'invalid-usage-value'],
+      ['5', 'warning', 'unknown-usage-value'],
+      ['7', 'error', 'usage-path-disallowed'],
+    ]);
+    // Each with the offending line quoted, and the blocking line named.
+    expect(result.stdout).toContain('| Content-Usage: Train-AI=n');
+    expect(result.stdout).toContain('| Content-Signal: search=perhaps');
+    expect(result.stdout).toContain('"/private/docs/" (line 6)');
+  });
+
   it('exits 1 when there are warnings only, 0 when clean', async () => {
     const warnings = await runCli([
       'lint',

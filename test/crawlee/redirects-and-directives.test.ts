@@ -38,7 +38,15 @@ beforeAll(async () => {
   site = await startSite({
     '/robots.txt': {
       headers: { 'content-type': 'text/plain' },
-      body: 'User-agent: *\nDisallow: /private/\n',
+      body: 'User-agent: *\nDisallow: /private/\nContent-Usage: /ai-no/ train-ai=n\n',
+    },
+    '/ai-no/page': html('<p>not for training, says robots.txt</p>'),
+    '/field-no': {
+      headers: [
+        ['content-type', 'text/html'],
+        ['content-usage', 'train-ai=n, search=y'],
+      ],
+      body: html('<p>not for training, says the header</p>').body!,
     },
     '/go': redirect(302, '/private/target'),
     '/away': () => redirect(301, `${other.origin}/closed`),
@@ -227,6 +235,46 @@ describe('the directives of each page', () => {
     await run.policy.close();
     await crawl(['/noindex', '/plain'], { noindex: 'annotate' });
     expect(run.handled.sort()).toEqual(['/noindex', '/plain']);
+  });
+
+  it('carry the usage preferences next to the directives (robots.txt and the field combined)', async () => {
+    const { robots } = await crawl(['/ai-no/page', '/field-no', '/plain']);
+    expect(robots.get('/ai-no/page')?.usage).toMatchObject({
+      'train-ai': 'disallowed',
+      search: 'unknown',
+    });
+    expect(robots.get('/ai-no/page')?.usage.sources['train-ai']).toEqual([
+      { kind: 'content-usage-rule', line: 3, pattern: '/ai-no/' },
+    ]);
+    expect(robots.get('/field-no')?.usage).toMatchObject({
+      'train-ai': 'disallowed',
+      search: 'allowed',
+    });
+    expect(robots.get('/plain')?.usage).toMatchObject({ 'train-ai': 'unknown', search: 'unknown' });
+  });
+
+  it("with usage: { 'train-ai': 'reject' }, pages whose training use is disallowed are not handed to the handler", async () => {
+    const { crawler } = await crawl(['/ai-no/page', '/field-no', '/plain'], {
+      usage: { 'train-ai': 'reject', search: 'reject' },
+    });
+    expect(run.handled).toEqual(['/plain']);
+    expect(crawler.stats.state.requestsFinished).toBe(3);
+    expect(
+      run.events
+        .filter((event) => event.type === 'usage-skipped')
+        .map((event) => [new URL(event.url).pathname, event.categories])
+        .sort(),
+    ).toEqual([
+      ['/ai-no/page', ['train-ai']],
+      ['/field-no', ['train-ai']],
+    ]);
+  });
+
+  it('refuses a usage option naming no vocabulary category', () => {
+    run = newRun();
+    expect(() =>
+      politeCrawlee<object>(run.policy, {}, { usage: { 'ai-train': 'reject' } as never }),
+    ).toThrow(/usage/);
   });
 
   it('finds a meta that ends at maxHeadBytes, not one byte past it', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isRobotsNoIndexError } from '@polite-crawler/fetch';
 import { routes } from '../fetch/helpers/server.js';
 import { useRigs } from '../fetch/helpers/setup.js';
-import { tick, until } from '../fetch/helpers/fake-clock.js';
+import { FakeClock, tick, until } from '../fetch/helpers/fake-clock.js';
 import { caught } from '../fetch/helpers/thrown.js';
 
 const { server, polite } = useRigs();
@@ -35,7 +35,13 @@ describe('Robots-Tag headers', () => {
     );
     const { fetch } = polite();
     const response = await fetch(`${s.origin}/doc.pdf`);
-    expect(response.robots).toMatchObject({ noarchive: true, nosnippet: true, noindex: false });
+    // Issue 22: an unavailable_after that has passed is a noindex, with its reason.
+    expect(response.robots).toMatchObject({
+      noarchive: true,
+      nosnippet: true,
+      noindex: true,
+      noindexReason: 'unavailable_after',
+    });
     expect(response.robots.unavailableAfter?.toISOString()).toBe('2020-01-01T00:00:00.000Z');
     expect(await response.text()).toBe('%PDF');
   });
@@ -64,6 +70,62 @@ describe('Robots-Tag headers', () => {
     expect(policy.directives({ 'x-robots-tag': ['examplebot: nosnippet'] })).toMatchObject({
       nosnippet: true,
     });
+  });
+});
+
+describe('unavailable_after and freshness, at the policy clock', () => {
+  it('a page is noindex once its unavailable_after has passed on the policy clock, not before', async () => {
+    const clock = new FakeClock(Date.UTC(2029, 11, 31, 23, 59));
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        '/news': {
+          headers: {
+            'x-robots-tag': 'unavailable_after: 2030-01-01',
+            'cache-control': 'max-age=60',
+            // On the policy's clock: the response's age is 0.
+            date: new Date(clock.now()).toUTCString(),
+          },
+          body: 'news',
+        },
+        '/meta': {
+          headers: { 'content-type': 'text/html' },
+          body: '<head><meta name="robots" content="unavailable_after: 2030-01-01"></head>',
+        },
+      }),
+    );
+    const { fetch, policy } = polite({ clock });
+    const before = await fetch(`${s.origin}/news`);
+    await before.arrayBuffer();
+    expect(before.robots.noindex).toBe(false);
+    expect(before.robots.noindexReason).toBeUndefined();
+    expect(before.robots.freshness).toMatchObject({ source: 'max-age', lifetimeSeconds: 60 });
+    expect(before.robots.freshness?.freshUntil?.getTime()).toBe(clock.now() + 60_000);
+    const metaBefore = await fetch(`${s.origin}/meta`);
+    await metaBefore.arrayBuffer();
+    expect(metaBefore.robots.noindex).toBe(false);
+    expect(metaBefore.robots.freshness).toBeUndefined();
+    await clock.advance(61_000);
+    const after = await fetch(`${s.origin}/news`);
+    await after.arrayBuffer();
+    expect(after.robots).toMatchObject({ noindex: true, noindexReason: 'unavailable_after' });
+    const metaAfter = await fetch(`${s.origin}/meta`);
+    await metaAfter.arrayBuffer();
+    expect(metaAfter.robots).toMatchObject({ noindex: true, noindexReason: 'unavailable_after' });
+    // The adapters' entry point reads at the same clock, with freshness from whole headers.
+    expect(policy.directives(['unavailable_after: 2030-01-01'])).toMatchObject({
+      noindex: true,
+      noindexReason: 'unavailable_after',
+    });
+    expect(
+      policy.directives(['unavailable_after: 2030-01-01'], undefined, {
+        now: Date.UTC(2029, 0, 1),
+      }).noindex,
+    ).toBe(false);
+    expect(policy.directives({ expires: 'Thu, 01 Jan 2099 00:00:00 GMT' }).freshness).toMatchObject(
+      { source: 'expires' },
+    );
+    expect(policy.directives(['noindex']).freshness).toBeUndefined();
   });
 });
 

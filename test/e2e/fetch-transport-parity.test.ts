@@ -9,7 +9,7 @@
  * Left out on purpose, because the polite fetch differs by design:
  * - `user-agent`: the polite fetch always sends its configured userAgent, so plain fetch is
  *   given the same value and then everything is compared;
- * - `response.robots`: the polite fetch's own annotation (left out of the own keys compared);
+ * - `response.robots` and `response.usage`: the polite fetch's own annotations (left out of the own keys compared);
  * - `/robots.txt`: the polite fetch asks for it before the first page (not a compared request);
  * - followed redirects: the polite fetch follows them itself, hop by hop, and marks the final
  *   response with an own `redirected` property (the followed-redirect case compares what a
@@ -97,9 +97,9 @@ function head(response: AnyResponse): Record<string, unknown> {
   return {
     isUndiciResponse: response instanceof Response,
     isUndiciHeaders: response.headers instanceof Headers,
-    // `robots` is the polite fetch's own annotation (see the top of the file).
+    // `robots` and `usage` are the polite fetch's own annotations (see the top of the file).
     ownKeys: Reflect.ownKeys(response)
-      .filter((key) => key !== 'robots')
+      .filter((key) => key !== 'robots' && key !== 'usage')
       .map(String),
     status: response.status,
     statusText: response.statusText,

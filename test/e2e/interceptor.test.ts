@@ -52,6 +52,31 @@ describe('politeInterceptor with undici.request', () => {
     expect(s.hits('/robots.txt')).toHaveLength(1);
   });
 
+  it('directives from the policy are at its clock: an unavailable_after that has passed is noindex', async () => {
+    const s = await server((req, res) => {
+      if (req.url === '/robots.txt') res.end(ROBOTS);
+      else
+        res
+          .writeHead(200, {
+            'x-robots-tag': 'unavailable_after: 2025-06-01',
+            'cache-control': 'no-cache',
+          })
+          .end('page');
+    });
+    const { polite, dispatcher, clock } = politeAgent();
+    const { headers, body } = await request(`${s.origin}/page`, { dispatcher });
+    await body.text();
+    expect(polite.policy.directives(headers)).toMatchObject({
+      noindex: false,
+      freshness: { source: 'no-cache' },
+    });
+    await clock.advance(200 * 86_400_000); // FakeClock starts at 2025-01-01
+    expect(polite.policy.directives(headers)).toMatchObject({
+      noindex: true,
+      noindexReason: 'unavailable_after',
+    });
+  });
+
   it('a disallowed URL fails with RobotsDeniedError; nothing is sent to it', async () => {
     const s = await server((req, res) => res.end(req.url === '/robots.txt' ? ROBOTS : 'x'));
     const { dispatcher } = politeAgent();

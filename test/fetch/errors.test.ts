@@ -10,6 +10,7 @@ import {
   RobotsNoIndexError,
   RobotsRedirectError,
   RobotsTooManyRedirectsError,
+  RobotsUsageError,
   isRobotsClosedError,
   isRobotsDeniedError,
   isRobotsInvalidOptionError,
@@ -17,8 +18,9 @@ import {
   isRobotsNoIndexError,
   isRobotsRedirectError,
   isRobotsTooManyRedirectsError,
+  isRobotsUsageError,
 } from '@polite-crawler/fetch';
-import type { Decision, RobotsDirectives } from '@polite-crawler/fetch';
+import type { Decision, RobotsDirectives, UsagePreferences } from '@polite-crawler/fetch';
 
 const README = readFileSync(new URL('../../packages/fetch/README.md', import.meta.url), 'utf8');
 
@@ -33,6 +35,18 @@ const decision: Decision = {
   stale: false,
 };
 const directives = { noindex: true, rules: [] } as unknown as RobotsDirectives;
+const usage: UsagePreferences = {
+  'train-ai': 'disallowed',
+  search: 'allowed',
+  sources: {
+    'train-ai': [
+      { kind: 'content-usage-rule', line: 3, pattern: '/' },
+      { kind: 'content-usage-field' },
+    ],
+    search: [{ kind: 'content-usage-field' }],
+  },
+  extensions: [],
+};
 
 /** One instance of every error class, with its guard. */
 const samples: [Error & { code: string }, (value: unknown) => boolean][] = [
@@ -40,6 +54,15 @@ const samples: [Error & { code: string }, (value: unknown) => boolean][] = [
   [
     new RobotsNoIndexError({ url: 'https://example.com/a', status: 200, directives }),
     isRobotsNoIndexError,
+  ],
+  [
+    new RobotsUsageError({
+      url: 'https://example.com/a',
+      status: 200,
+      categories: ['train-ai'],
+      usage,
+    }),
+    isRobotsUsageError,
   ],
   [
     new RobotsTooManyRedirectsError({
@@ -137,6 +160,16 @@ describe('error classes', () => {
     });
     expect(unreachable.message).toBe(
       'Request denied by robots.txt: https://example.com/private (robots.txt of https://example.com is unreachable)',
+    );
+    expect(
+      new RobotsUsageError({
+        url: 'https://example.com/a',
+        status: 200,
+        categories: ['train-ai'],
+        usage,
+      }).message,
+    ).toBe(
+      'Page refused by its usage preferences: https://example.com/a (train-ai disallowed by robots.txt line 3 and Content-Usage field)',
     );
     const cause = new Error('bad');
     expect(new RobotsInvalidUrlError('x', 'not a URL', cause).cause).toBe(cause);

@@ -54,6 +54,15 @@ beforeAll(async () => {
       ],
       body: 'png',
     },
+    '/expired': {
+      headers: [
+        ['content-type', 'text/html'],
+        ['x-robots-tag', 'unavailable_after: 2001-01-01'],
+        ['cache-control', 'no-store'],
+        ['content-usage', 'train-ai=n'],
+      ],
+      body: '<!doctype html><html><head><title>old</title></head><body>old</body></html>',
+    },
     '/cap-1024': metaEndingAt(1024),
     '/cap-1025': metaEndingAt(1025),
   });
@@ -100,6 +109,22 @@ describe('the directives of a navigation', () => {
     expect(policy.directives([['x-robots-tag', 'otherbot: noindex, nosnippet']]).nosnippet).toBe(
       false,
     );
+  });
+
+  it('an unavailable_after that has passed is noindex, with its reason and the freshness', async () => {
+    const { context, gate } = await gated({ metas: 'served' });
+    const page = await context.newPage();
+    const { directives } = await gate.robots((await page.goto(`${site.origin}/expired`))!);
+    expect(directives).toMatchObject({ noindex: true, noindexReason: 'unavailable_after' });
+    expect(directives.freshness?.source).toBe('no-store');
+  });
+
+  it('carries the usage preferences: the Content-Usage field with robots.txt for the URL', async () => {
+    const { context, gate } = await gated({ metas: 'served' });
+    const page = await context.newPage();
+    const { usage } = await gate.robots((await page.goto(`${site.origin}/expired`))!);
+    expect(usage).toMatchObject({ 'train-ai': 'disallowed', search: 'unknown' });
+    expect(usage.sources['train-ai']).toEqual([{ kind: 'content-usage-field' }]);
   });
 
   it("with metas: 'both', a noindex injected by a script counts, and so do the served metas", async () => {

@@ -57,6 +57,7 @@ export function createPolicyVerdicts(
           line: (n) => store.lineText(origin, n) ?? undefined,
           crawlDelay,
           stale: explanation.stale,
+          ...(explanation.contentUsage === undefined ? {} : { usage: explanation.contentUsage }),
         });
       }
       return {
@@ -70,6 +71,7 @@ export function createPolicyVerdicts(
         path: null,
         stale: explanation.stale,
         crawlDelay,
+        usage: null,
         robotsTxt,
       };
     },

@@ -34,6 +34,39 @@ export interface RuleInfo extends SourceLine {
   readonly pattern: string;
 }
 
+/** A robots.txt `Content-Usage` / `Content-Signal` rule that set a usage preference. */
+export interface UsageRuleInfo extends SourceLine {
+  readonly kind: 'content-usage' | 'content-signal';
+  /** The path pattern as written; `''` when the rule has none (it matches every path). */
+  readonly pattern: string;
+  /** The statement of preference as written. */
+  readonly value: string;
+}
+
+/**
+ * The robots.txt usage preferences (IETF AIPREF) for the URL and this agent, and the lines
+ * that set each.
+ */
+export interface UsageInfo {
+  readonly 'train-ai': 'allowed' | 'disallowed' | 'unknown';
+  readonly search: 'allowed' | 'disallowed' | 'unknown';
+  /**
+   * `rule` (rules set them), `no-matching-rule`, `path-disallowed` (the groups disallow the
+   * path: no preferences apply) or `no-applicable-group`.
+   */
+  readonly reason: 'rule' | 'no-matching-rule' | 'path-disallowed' | 'no-applicable-group';
+  /** Per category, the lines whose statement is the result (empty when `unknown`). */
+  readonly lines: { readonly 'train-ai': readonly number[]; readonly search: readonly number[] };
+  /** The deciding rules (every matching rule with the longest path). */
+  readonly rules: readonly UsageRuleInfo[];
+  /** Labels outside the vocabulary (and `Content-Signal`'s `ai-input`), raw. */
+  readonly extensions: readonly {
+    readonly label: string;
+    readonly value: string;
+    readonly line: number | null;
+  }[];
+}
+
 /**
  * The answer for one URL, with everything needed to explain it. JSON-serialisable: this is
  * an element of `check --json`'s `results` and the body of `explain --json`.
@@ -59,5 +92,7 @@ export interface UrlVerdict {
   readonly stale: boolean;
   /** Crawl-delay in seconds for this agent, when robots.txt sets one. */
   readonly crawlDelay: number | null;
+  /** The robots.txt usage preferences for the URL; null when no rules were read. */
+  readonly usage: UsageInfo | null;
   readonly robotsTxt: RobotsTxtInfo;
 }

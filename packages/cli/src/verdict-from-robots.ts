@@ -1,8 +1,8 @@
-import type { Verdict } from '@polite-crawler/robots-txt';
+import type { ContentUsageVerdict, UsageSource, Verdict } from '@polite-crawler/robots-txt';
 import type { CliAgent } from './agent.js';
 import type { LoadedRobots, RobotsTxtInfo } from './robots-source.js';
 import { toRobotsAgent } from './robots-agent.js';
-import type { UrlVerdict } from './url-verdict.js';
+import type { UrlVerdict, UsageInfo } from './url-verdict.js';
 
 /**
  * Turns a robots-txt {@link Verdict} into the CLI's {@link UrlVerdict}, quoting the group and
@@ -21,6 +21,7 @@ export function toUrlVerdict(
     readonly line: (n: number) => string | undefined;
     readonly crawlDelay: number | null;
     readonly stale: boolean;
+    readonly usage?: ContentUsageVerdict;
   },
 ): UrlVerdict {
   const text = (n: number): string | null => context.line(n)?.trim() ?? null;
@@ -43,7 +44,45 @@ export function toUrlVerdict(
     path: verdict.path,
     stale: context.stale,
     crawlDelay: context.crawlDelay,
+    usage: context.usage === undefined ? null : usageInfo(context.usage, text),
     robotsTxt: context.robotsTxt,
+  };
+}
+
+const lineOf = (source: UsageSource): number | null => ('line' in source ? source.line : null);
+
+/**
+ * The CLI's view of a robots-txt {@link ContentUsageVerdict}, quoting rule lines with `text`.
+ *
+ * @example
+ * ```ts
+ * usageInfo(robots.explainContentUsage(url, 'ExampleBot'), () => null)['train-ai'];
+ * ```
+ */
+export function usageInfo(
+  verdict: ContentUsageVerdict,
+  text: (n: number) => string | null,
+): UsageInfo {
+  const { preferences } = verdict;
+  const lines = (category: 'train-ai' | 'search'): number[] =>
+    preferences.sources[category].map(lineOf).filter((line): line is number => line !== null);
+  return {
+    'train-ai': preferences['train-ai'],
+    search: preferences.search,
+    reason: verdict.reason,
+    lines: { 'train-ai': lines('train-ai'), search: lines('search') },
+    rules: verdict.rules.map((rule) => ({
+      kind: rule.kind,
+      pattern: rule.pattern,
+      value: rule.value,
+      line: rule.line,
+      text: text(rule.line),
+    })),
+    extensions: preferences.extensions.map((extension) => ({
+      label: extension.label,
+      value: extension.value,
+      line: lineOf(extension.source),
+    })),
   };
 }
 
@@ -63,5 +102,6 @@ export function verdictFromRobots(loaded: LoadedRobots, url: URL, agent: CliAgen
     line: loaded.line,
     crawlDelay: loaded.robots.crawlDelay(robotsAgent) ?? null,
     stale: false,
+    usage: loaded.robots.explainContentUsage(url, robotsAgent),
   });
 }

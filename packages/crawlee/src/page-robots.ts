@@ -1,5 +1,6 @@
-import { rawHeaderPairs, scanRobotsMeta } from '@polite-crawler/robots-tag';
+import { parseContentUsage, rawHeaderPairs, scanRobotsMeta } from '@polite-crawler/robots-tag';
 import type { RobotsTagRules } from '@polite-crawler/robots-tag';
+import type { RobotsPolicy, UsagePreferences } from '@polite-crawler/fetch';
 import type { HttpNavigation } from './polite-http-client.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
 import type { PageRobots } from './types.js';
@@ -39,9 +40,28 @@ export function readHttpRobots(
           productTokens: [policy.productToken],
         })
       : EMPTY_RULES;
+  const url = navigation?.url ?? context.response?.url ?? '';
   return {
-    directives: policy.directives(headers, metas),
-    url: navigation?.url ?? context.response?.url ?? '',
+    directives: policy.directives(headers, metas, { now: options.now() }),
+    usage: usageOf(policy, url, headers),
+    url,
     redirects: navigation?.redirects ?? [],
   };
+}
+
+/**
+ * The usage preferences of a response (`policy.usage`); the field's alone when there is no
+ * http(s) URL to look robots.txt up for (a response the polite client did not see and that
+ * names none).
+ * @example
+ * usageOf(policy, 'https://example.com/a', [['content-usage', 'train-ai=n']])['train-ai']; // 'disallowed'
+ */
+export function usageOf(
+  policy: RobotsPolicy,
+  url: string,
+  headers: ReadonlyArray<readonly [string, string]>,
+): UsagePreferences {
+  return /^https?:\/\//i.test(url) && URL.canParse(url)
+    ? policy.usage(url, headers)
+    : parseContentUsage(headers);
 }

@@ -11,8 +11,7 @@ import {
   isRobotsInvalidUrlError,
 } from '@polite-crawler/fetch';
 import type { Decision, RobotsDeniedError, RobotsPolicy } from '@polite-crawler/fetch';
-import { isUnavailable } from '@polite-crawler/robots-tag';
-import { readHttpRobots } from './page-robots.js';
+import { readHttpRobots, usageOf } from './page-robots.js';
 import type { HttpContextLike } from './page-robots.js';
 import { CRAWLEE_REQUEST, PoliteHttpClient } from './polite-http-client.js';
 import type { HttpNavigation } from './polite-http-client.js';
@@ -316,7 +315,12 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
   const readRobots = async (context: ContextLike): Promise<PageRobots> => {
     if (context.page !== undefined && resolved.browser !== undefined) {
       if (context.response === undefined || context.response === null) {
-        return { directives: policy.directives([]), url: context.request.url, redirects: [] };
+        return {
+          directives: policy.directives([]),
+          usage: usageOf(policy, context.request.url, []),
+          url: context.request.url,
+          redirects: [],
+        };
       }
       return resolved.browser.robots(context.response);
     }
@@ -332,12 +336,18 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
       // crawler gets the final one, which `enqueueLinks` resolves relative links against.
       if (context.page !== undefined && robots.url !== '') context.request.loadedUrl = robots.url;
       const { directives } = robots;
-      if (
-        resolved.noindex === 'reject' &&
-        (directives.noindex || isUnavailable(directives, resolved.now()))
-      ) {
+      // `noindex` is true too when `unavailable_after` has passed (the policy's clock decides).
+      if (resolved.noindex === 'reject' && directives.noindex) {
         log.info(`Not handled (noindex): ${context.request.url}`);
         emit({ type: 'noindex-skipped', url: context.request.url, robots });
+        return undefined;
+      }
+      const categories = resolved.skipUsage.filter(
+        (category) => robots.usage[category] === 'disallowed',
+      );
+      if (categories.length > 0) {
+        log.info(`Not handled (usage ${categories.join(', ')} disallowed): ${context.request.url}`);
+        emit({ type: 'usage-skipped', url: context.request.url, categories, robots });
         return undefined;
       }
     }

@@ -6,7 +6,7 @@ import {
   oneOfOption,
   robotsPolicyOption,
 } from '@polite-crawler/fetch/internal';
-import type { RobotsPolicy } from '@polite-crawler/fetch';
+import type { RobotsPolicy, UsageCategory } from '@polite-crawler/fetch';
 import { CRAWLEE_OPTION_BOUNDS, DEFAULTS } from './defaults.js';
 import type { BrowserGate, CrawleeEvent, NoindexHandling, PoliteCrawleeOptions } from './types.js';
 
@@ -22,6 +22,8 @@ const NOINDEX_ALIASES: Readonly<Record<NoindexHandling | 'handle' | 'skip', Noin
 export interface ResolvedCrawleeOptions {
   readonly policy: RobotsPolicy;
   readonly noindex: NoindexHandling;
+  /** The usage categories whose `disallowed` pages are not handed to the handler. */
+  readonly skipUsage: readonly UsageCategory[];
   readonly browser: BrowserGate | undefined;
   readonly userAgent: 'policy' | 'keep';
   readonly maxRedirects: number;
@@ -56,7 +58,7 @@ export function resolveCrawleeOptions(
   ) {
     throw new RobotsInvalidOptionError('browser', browser, 'a gate from createPlaywrightGate()');
   }
-  const now = functionOption('now', options.now) ?? Date.now;
+  const now = functionOption('now', options.now) ?? ((): number => policy.clock.now());
   const onEvent = functionOption('onEvent', options.onEvent);
   return {
     policy,
@@ -69,6 +71,7 @@ export function resolveCrawleeOptions(
           DEFAULTS.noindex,
         )
       ],
+    skipUsage: usageOption(options.usage),
     browser,
     userAgent: oneOfOption('userAgent', options.userAgent, ['policy', 'keep'], DEFAULTS.userAgent),
     maxRedirects: integerOption(
@@ -93,4 +96,32 @@ export function resolveCrawleeOptions(
     now,
     onEvent,
   };
+}
+
+const USAGE_CATEGORIES: readonly string[] = ['train-ai', 'search'];
+
+/** The `usage` option: `{ [category]: 'annotate' | 'reject' }`; the categories to skip. */
+function usageOption(value: unknown): readonly UsageCategory[] {
+  if (value === undefined) return [];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new RobotsInvalidOptionError(
+      'usage',
+      value,
+      "an object such as { 'train-ai': 'reject' }",
+    );
+  }
+  const skipped: UsageCategory[] = [];
+  for (const [key, action] of Object.entries(value)) {
+    if (!USAGE_CATEGORIES.includes(key)) {
+      throw new RobotsInvalidOptionError(
+        'usage',
+        value,
+        `categories 'train-ai', 'search' only (not '${key}')`,
+      );
+    }
+    if (oneOfOption(`usage.${key}`, action, ['annotate', 'reject'], 'annotate') === 'reject') {
+      skipped.push(key as UsageCategory);
+    }
+  }
+  return Object.freeze(skipped);
 }

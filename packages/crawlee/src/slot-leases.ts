@@ -240,7 +240,8 @@ function leasingView(policy: RobotsPolicy, leases: LeaseAccess): RobotsPolicy {
     enter,
     schedule: (url, task, options) => policy.schedule(url, task, options),
     noteResponse: (url, status, headers) => policy.noteResponse(url, status, headers),
-    directives: (lines, metaRules) => policy.directives(lines, metaRules),
+    directives: (lines, metaRules, options) => policy.directives(lines, metaRules, options),
+    usage: (url, headers) => policy.usage(url, headers),
     forget: (origin) => policy.forget(origin),
     close: () => policy.close(),
   };

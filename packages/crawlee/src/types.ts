@@ -2,7 +2,13 @@
  * Public types of @polite-crawler/crawlee.
  */
 import type { Configuration, Dictionary } from '@crawlee/core';
-import type { Decision, RobotsDeniedError, RobotsDirectives } from '@polite-crawler/fetch';
+import type {
+  Decision,
+  RobotsDeniedError,
+  RobotsDirectives,
+  UsageCategory,
+  UsagePreferences,
+} from '@polite-crawler/fetch';
 
 /**
  * The robots directives of one fetched page, and where its response really came from.
@@ -13,6 +19,12 @@ import type { Decision, RobotsDeniedError, RobotsDirectives } from '@polite-craw
 export interface PageRobots {
   /** Robots-Tag / X-Robots-Tag header lines and `<head>` robots metas, for the policy's product token. */
   readonly directives: RobotsDirectives;
+  /**
+   * What the site says the page may be used for (IETF AIPREF): robots.txt `Content-Usage` /
+   * `Content-Signal` for the response's URL combined with its `Content-Usage` field lines
+   * (`policy.usage`).
+   */
+  readonly usage: UsagePreferences;
   /** The URL of the response (the last redirect target after redirects). */
   readonly url: string;
   /** Redirect targets followed, in order. */
@@ -82,7 +94,22 @@ export interface NoindexSkippedEvent {
  * const events: CrawleeEvent[] = [];
  * politeCrawlee(policy, options, { onEvent: (event) => events.push(event) });
  */
-export type CrawleeEvent = RequestSkippedEvent | RedirectDeniedEvent | NoindexSkippedEvent;
+/**
+ * With `usage: { <category>: 'reject' }`, a page was fetched but not handed to the request
+ * handler: its usage preference for a declared category is `disallowed`.
+ * @example
+ * onEvent: (e) => e.type === 'usage-skipped' && console.log(e.url, e.categories)
+ */
+export interface UsageSkippedEvent {
+  readonly type: 'usage-skipped';
+  readonly url: string;
+  /** The declared categories whose preference is `disallowed`. */
+  readonly categories: readonly UsageCategory[];
+  readonly robots: PageRobots;
+}
+
+export type CrawleeEvent =
+  RequestSkippedEvent | RedirectDeniedEvent | NoindexSkippedEvent | UsageSkippedEvent;
 
 /**
  * What a noindex page does: the values of `@polite-crawler/fetch`'s `noindex` option.
@@ -113,6 +140,14 @@ export interface PoliteCrawleeOptions {
    * @default 'annotate'
    */
   readonly noindex?: NoindexHandling | DeprecatedNoindexHandling;
+  /**
+   * Per usage category the crawler declares (draft-ietf-aipref-vocab: `train-ai`, `search`),
+   * what a page whose combined preference (`context.robots.usage`) is `disallowed` does:
+   * `'annotate'` hands it to the handler; `'reject'` does not call the handler (the request counts
+   * as finished). Categories left out are handled.
+   * @default {}
+   */
+  readonly usage?: { readonly [Category in UsageCategory]?: NoindexHandling };
   /**
    * The browser integration for `PlaywrightCrawler`: `createPlaywrightGate({ policy })` from
    * `@polite-crawler/playwright`. Required for browser crawlers (a browser crawler without it
@@ -150,7 +185,11 @@ export interface PoliteCrawleeOptions {
    * @default Configuration.getGlobalConfig()
    */
   readonly config?: Configuration;
-  /** Time source for `unavailable_after`. @default Date.now */
+  /**
+   * Time source for `unavailable_after` (an expired one makes `directives.noindex` true) on
+   * pages fetched over HTTP; browser pages are read by the gate at its policy's clock.
+   * @default the policy's `clock.now`
+   */
   readonly now?: () => number;
   /** Called synchronously with one state object per event; exceptions are swallowed. */
   readonly onEvent?: (event: CrawleeEvent) => void;

@@ -1,7 +1,21 @@
 // The public surface of @polite-crawler/fetch. What the adapters and the CLI share beyond it is
 // in ./internal.ts (`@polite-crawler/fetch/internal`), which makes no stability promise.
 export type { MatchedRule, Verdict } from '@polite-crawler/robots-txt';
-export type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
+export type {
+  NoindexReason,
+  RobotsDirectives,
+  RobotsTagFreshness,
+  RobotsTagRules,
+  UsageCategory,
+  UsageLabel,
+  UsagePreference,
+  UsagePreferences,
+  UsageSource,
+} from '@polite-crawler/robots-tag';
+export type { ContentUsageVerdict, UsageRule } from '@polite-crawler/robots-txt';
+// The date helpers behind `unavailable_after` and the rules' freshness, for crawlers that store
+// directives and decide later (`isUnavailable(directives, laterInstant)`).
+export { isUnavailable, parseRobotsDate, rulesFreshness } from '@polite-crawler/robots-tag';
 export type { Clock } from './time/clock.js';
 export type {
   RobotsFailureKind,
@@ -33,10 +47,12 @@ export type {
   PoliteFetchOptions,
   RobotsPolicyOptions,
   SharedPolicyOptions,
+  UsageActions,
 } from './options/option-types.js';
 export type {
   AssertOptions,
   CheckOptions,
+  DirectivesAt,
   EnterOptions,
   HeaderInput,
   HopSlot,
@@ -62,6 +78,7 @@ export {
   RobotsInvalidUrlError,
   RobotsNoIndexError,
   RobotsRedirectError,
+  RobotsUsageError,
   RobotsTooManyRedirectsError,
   isRobotsClosedError,
   isRobotsDeniedError,
@@ -70,6 +87,7 @@ export {
   isRobotsNoIndexError,
   isRobotsRedirectError,
   isRobotsTooManyRedirectsError,
+  isRobotsUsageError,
 } from './errors/errors.js';
 export { PoliteError } from './errors/polite-error.js';
 export { createPoliteFetch } from './fetch/polite-fetch.js';

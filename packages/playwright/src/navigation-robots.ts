@@ -1,4 +1,8 @@
-import { parseRobotsMetaContent, scanRobotsMeta } from '@polite-crawler/robots-tag';
+import {
+  parseContentUsage,
+  parseRobotsMetaContent,
+  scanRobotsMeta,
+} from '@polite-crawler/robots-tag';
 import type { RobotsTagRules } from '@polite-crawler/robots-tag';
 import type { Response } from 'playwright-core';
 import type { ResolvedGateOptions } from './resolve-options.js';
@@ -97,9 +101,13 @@ export async function readNavigationRobots(
     headers,
     metas.length === 0 ? EMPTY_RULES : merge(metas),
   );
+  const url = record?.finalUrl ?? response.url();
   return {
     directives,
-    url: record?.finalUrl ?? response.url(),
+    usage: /^https?:\/\//i.test(url)
+      ? options.policy.usage(url, headers)
+      : parseContentUsage(headers),
+    url,
     redirects: record?.redirects ?? [],
     status: response.status(),
   };

@@ -1,7 +1,12 @@
 /**
  * Public types of @polite-crawler/playwright.
  */
-import type { RobotsDeniedError, RobotsDirectives, RobotsPolicy } from '@polite-crawler/fetch';
+import type {
+  RobotsDeniedError,
+  RobotsDirectives,
+  RobotsPolicy,
+  UsagePreferences,
+} from '@polite-crawler/fetch';
 import type { BrowserContext, Page, Response } from 'playwright-core';
 
 /**
@@ -107,6 +112,12 @@ export type GateEvent = GateDeniedEvent | GateFailedEvent | GateServedEvent;
 export interface NavigationRobots {
   /** Robots-Tag / X-Robots-Tag lines and robots metas, for the policy's product token. */
   readonly directives: RobotsDirectives;
+  /**
+   * What the site says the page may be used for (IETF AIPREF): robots.txt `Content-Usage` /
+   * `Content-Signal` for the response's URL combined with its `Content-Usage` field lines
+   * (`policy.usage`).
+   */
+  readonly usage: UsagePreferences;
   /**
    * The final URL of the navigation: the last redirect target when the gate followed redirects,
    * else the URL asked for. The one place it is known: after a gated redirect chain,

@@ -33,6 +33,16 @@ export interface CrawledPage {
   readonly bytes: number | null;
   /** The page's robots directives in force for this agent, e.g. `["noindex"]`, with where each came from. */
   readonly directives: readonly { readonly name: string; readonly source: 'header' | 'meta' }[];
+  /**
+   * The page's usage preferences (IETF AIPREF) that are not `unknown`: robots.txt
+   * `Content-Usage` / `Content-Signal` for its URL combined with its `Content-Usage` header,
+   * each with where it was stated (`robots.txt`, `header`, or both).
+   */
+  readonly usage: readonly {
+    readonly category: 'train-ai' | 'search';
+    readonly preference: 'allowed' | 'disallowed';
+    readonly source: 'robots.txt' | 'header' | 'robots.txt+header';
+  }[];
   /** Links found on the page (before filtering). */
   readonly links: number;
   /** Set when the outcome is `denied`. */

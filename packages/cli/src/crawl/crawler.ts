@@ -1,4 +1,4 @@
-import type { PoliteEvent, PoliteResponse } from '@polite-crawler/fetch';
+import type { PoliteEvent, PoliteResponse, UsagePreferences } from '@polite-crawler/fetch';
 import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
 import { readCapped } from '@polite-crawler/fetch/internal';
 import type { CliAgent } from '../agent.js';
@@ -193,6 +193,7 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
       contentType,
       bytes: body.byteLength,
       directives: directiveList(response),
+      usage: usageList(response.usage),
     };
     if (!response.ok) {
       pages.push({ ...common, outcome: 'error', error: `HTTP ${response.status}` });
@@ -327,6 +328,7 @@ function emptyPage(item: QueueItem): CrawledPage {
     contentType: null,
     bytes: null,
     directives: [],
+    usage: [],
     links: 0,
     denied: null,
     error: null,
@@ -349,4 +351,22 @@ function directiveList(response: PoliteResponse): CrawledPage['directives'] {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The stated (not `unknown`) usage preferences of a page, with where each was stated. */
+function usageList(usage: UsagePreferences): CrawledPage['usage'] {
+  const list: CrawledPage['usage'][number][] = [];
+  for (const category of ['train-ai', 'search'] as const) {
+    const preference = usage[category];
+    if (preference === 'unknown') continue;
+    const kinds = new Set(
+      usage.sources[category].map((source) =>
+        source.kind === 'content-usage-field' ? 'header' : 'robots.txt',
+      ),
+    );
+    const source =
+      kinds.size === 2 ? 'robots.txt+header' : kinds.has('header') ? 'header' : 'robots.txt';
+    list.push({ category, preference, source });
+  }
+  return list;
 }

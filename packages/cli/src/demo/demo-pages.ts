@@ -48,6 +48,8 @@ Allow: /
 Disallow: /private/
 Disallow: /drafts/
 Crawl-delay: 1
+# What they may use the articles for (IETF AIPREF): search, not AI training.
+Content-Usage: /articles/ train-ai=n, search=y
 
 User-agent: NoisyBot
 Disallow: /
@@ -132,6 +134,7 @@ export function demoSitePage(path: string, otherOrigin: string): DemoResponse | 
       return page(
         'About',
         '<p>A site to show what a polite crawler does.</p><a href="/">Home</a> <a href="/articles/">Articles</a>',
+        { headers: { 'content-usage': 'train-ai=n' } },
       );
     case '/articles/':
       return page(

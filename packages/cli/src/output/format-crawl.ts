@@ -149,6 +149,11 @@ function pageDetail(page: CrawledPage, show: (url: string) => string): string {
   if (page.error !== null) return page.error;
   const parts: string[] = [];
   for (const directive of page.directives) parts.push(`${directive.name} (${directive.source})`);
+  for (const usage of page.usage) {
+    parts.push(
+      `${usage.category}: ${usage.preference === 'allowed' ? 'yes' : 'no'} (${usage.source})`,
+    );
+  }
   parts.push(`${page.links} link${page.links === 1 ? '' : 's'}`);
   return parts.join(', ');
 }

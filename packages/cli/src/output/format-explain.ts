@@ -46,6 +46,8 @@ export function formatExplain(agent: CliAgent, verdict: UrlVerdict, style: Style
   lines.push('');
   lines.push(...ruleLines(verdict, style));
   lines.push('');
+  const usage = usageLines(verdict, style);
+  if (usage.length > 0) lines.push(...usage, '');
   const word = verdict.allowed ? style.green('ALLOWED') : style.red('DENIED');
   lines.push(`${label('Verdict')}${style.bold(word)}`);
   return `${lines.join('\n')}\n`;
@@ -137,4 +139,37 @@ function ruleLines(verdict: UrlVerdict, style: Style): string[] {
         `${cont}so every URL is disallowed (RFC 9309 §2.3.1.4)`,
       ];
   }
+}
+
+/**
+ * The usage preferences robots.txt states for the URL, each with the line(s) that set it;
+ * nothing when robots.txt states none for this agent and path.
+ */
+function usageLines(verdict: UrlVerdict, style: Style): string[] {
+  const usage = verdict.usage;
+  if (usage === null || (usage.reason !== 'rule' && usage.extensions.length === 0)) return [];
+  const quote = (line: number): string => {
+    const rule = usage.rules.find((candidate) => candidate.line === line);
+    return rule === undefined ? `line ${line}` : `line ${line}: ${quoteLine(rule)}`;
+  };
+  const lines: string[] = [];
+  for (const category of ['train-ai', 'search'] as const) {
+    const preference = usage[category];
+    const paint =
+      preference === 'allowed' ? style.green : preference === 'disallowed' ? style.red : style.dim;
+    const from = usage.lines[category].map(quote);
+    const head = `${lines.length === 0 ? label('Usage') : cont}${category}: ${paint(preference)}`;
+    lines.push(from.length === 0 ? head : `${head} (${from[0]})`);
+    for (const more of from.slice(1)) lines.push(`${cont}  ${style.dim(`and ${more}`)}`);
+  }
+  for (const extension of usage.extensions) {
+    const where = extension.line === null ? '' : `, line ${extension.line}`;
+    lines.push(
+      `${cont}${extension.label}: ${extension.value} ${style.dim(`(not a vocabulary category${where})`)}`,
+    );
+  }
+  lines.push(
+    `${cont}${style.dim("(robots.txt only: a page's Content-Usage header may restrict further)")}`,
+  );
+  return lines;
 }

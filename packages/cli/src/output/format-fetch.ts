@@ -8,7 +8,10 @@ import type { Style } from './style.js';
 
 /** The robots directives in `polite fetch --json` (`response.robots`). */
 export interface DirectivesJson {
+  /** True for a `noindex` rule and for an `unavailable_after` that has passed. */
   readonly noindex: boolean;
+  /** Why `noindex` is true: `rule` or `unavailable_after`; null when it is false. */
+  readonly noindexReason: 'rule' | 'unavailable_after' | null;
   readonly nofollow: boolean;
   readonly nosnippet: boolean;
   readonly noarchive: boolean;
@@ -69,6 +72,7 @@ export interface FetchJson {
 export function directivesJson(directives: RobotsDirectives): DirectivesJson {
   return {
     noindex: directives.noindex,
+    noindexReason: directives.noindexReason ?? null,
     nofollow: directives.nofollow,
     nosnippet: directives.nosnippet,
     noarchive: directives.noarchive,
@@ -153,8 +157,10 @@ export function formatFetch(result: FetchJson, style: Style): string {
     });
   }
   const yes = (allowed: boolean): string => (allowed ? style.green('yes') : style.red('no'));
+  const expired =
+    robots.noindexReason === 'unavailable_after' ? ' (unavailable_after has passed)' : '';
   lines.push(
-    `${cont}index: ${yes(!robots.noindex)} · follow links: ${yes(!robots.nofollow)} · snippet: ${yes(!robots.nosnippet && robots.maxSnippet !== 0)} · archive: ${yes(!robots.noarchive)}`,
+    `${cont}index: ${yes(!robots.noindex)}${expired} · follow links: ${yes(!robots.nofollow)} · snippet: ${yes(!robots.nosnippet && robots.maxSnippet !== 0)} · archive: ${yes(!robots.noarchive)}`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,6 @@
 import { PoliteError, PoliteTypeError, errorBrand, guardOf } from './polite-error.js';
 import type { MatchedRule } from '@polite-crawler/robots-txt';
-import type { RobotsDirectives } from '@polite-crawler/robots-tag';
+import type { RobotsDirectives, UsageCategory, UsagePreferences } from '@polite-crawler/robots-tag';
 import type { Decision, DeniedReason } from '../policy/decision.js';
 
 /**
@@ -12,6 +12,7 @@ import type { Decision, DeniedReason } from '../policy/decision.js';
 export const ERROR_CODES = Object.freeze([
   'ERR_ROBOTS_DENIED',
   'ERR_ROBOTS_NOINDEX',
+  'ERR_ROBOTS_USAGE',
   'ERR_ROBOTS_TOO_MANY_REDIRECTS',
   'ERR_ROBOTS_REDIRECT',
   'ERR_ROBOTS_INVALID_OPTION',
@@ -144,7 +145,7 @@ export class RobotsNoIndexError extends PoliteError {
   readonly directives: RobotsDirectives;
 
   constructor(init: { url: string; status: number; directives: RobotsDirectives }) {
-    const unavailable = !init.directives.noindex;
+    const unavailable = init.directives.noindexReason === 'unavailable_after';
     super(
       `Page refused by its robots directives: ${init.url} (${unavailable ? 'unavailable_after has passed' : 'noindex'})`,
     );
@@ -162,6 +163,59 @@ export class RobotsNoIndexError extends PoliteError {
  */
 export const isRobotsNoIndexError: (value: unknown) => value is RobotsNoIndexError =
   guardOf(RobotsNoIndexError);
+
+/**
+ * With `usage: { <category>: 'reject' }`, the page's combined usage preferences (robots.txt
+ * `Content-Usage` / `Content-Signal` for its URL and its `Content-Usage` response field) say
+ * `disallowed` for a category the crawler declared. The body was discarded.
+ * @example
+ * const fetch = createPoliteFetch({ userAgent, usage: { 'train-ai': 'reject' } });
+ * await fetch(url).catch((e) => { if (isRobotsUsageError(e)) console.log(e.categories, e.usage.sources); });
+ */
+export class RobotsUsageError extends PoliteError {
+  static override readonly brand = errorBrand('RobotsUsageError');
+  override readonly name = 'RobotsUsageError' as const;
+  readonly code = 'ERR_ROBOTS_USAGE' as const;
+  readonly url: string;
+  readonly origin: string;
+  readonly status: number;
+  /** The declared categories whose preference is `disallowed`. */
+  readonly categories: readonly UsageCategory[];
+  /** The combined preferences, with the statements (robots.txt lines, field) behind each. */
+  readonly usage: UsagePreferences;
+
+  constructor(init: {
+    url: string;
+    status: number;
+    categories: readonly UsageCategory[];
+    usage: UsagePreferences;
+  }) {
+    const why = init.categories
+      .map((category) => {
+        const where = init.usage.sources[category].map((source) =>
+          source.kind === 'content-usage-field'
+            ? 'Content-Usage field'
+            : `robots.txt line ${source.line}`,
+        );
+        return `${category} disallowed by ${where.join(' and ')}`;
+      })
+      .join('; ');
+    super(`Page refused by its usage preferences: ${init.url} (${why})`);
+    this.url = init.url;
+    this.origin = new URL(init.url).origin;
+    this.status = init.status;
+    this.categories = init.categories;
+    this.usage = init.usage;
+  }
+}
+
+/**
+ * Whether `value` is a {@link RobotsUsageError}, also from another copy of this package.
+ * @example
+ * if (isRobotsUsageError(error)) skipForTraining(error.url);
+ */
+export const isRobotsUsageError: (value: unknown) => value is RobotsUsageError =
+  guardOf(RobotsUsageError);
 
 /**
  * A page redirected more than `maxRedirects` times. A `TypeError`, as fetch's own redirect

@@ -1,5 +1,5 @@
 import type { RequestInit as UndiciRequestInit } from 'undici';
-import type { RobotsDirectives } from '@polite-crawler/robots-tag';
+import type { RobotsDirectives, UsagePreferences } from '@polite-crawler/robots-tag';
 import type { RobotsPolicy } from '../policy/robots-policy.js';
 
 /**
@@ -13,6 +13,12 @@ import type { RobotsPolicy } from '../policy/robots-policy.js';
 export interface PoliteResponse extends globalThis.Response {
   /** Robots-Tag / X-Robots-Tag header rules and `<head>` robots metas, for this crawler. */
   readonly robots: RobotsDirectives;
+  /**
+   * What the site says this content may be used for (IETF AIPREF): robots.txt's
+   * `Content-Usage` / `Content-Signal` preferences for the final URL combined with the
+   * response's `Content-Usage` field (any `disallowed` wins), with the statements behind each.
+   */
+  readonly usage: UsagePreferences;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { PoliteFetchOptions } from '../options/option-types.js';
 import { resolvePageOptions } from '../options/options.js';
 import { toHttpUrl } from '../policy/policy.js';
 import { policyFromOptions } from '../policy/policy-from-options.js';
+import type { HeaderInput } from '../policy/robots-policy.js';
 import { walkRedirects } from '../redirects/redirect-walker.js';
 import type { WalkHop } from '../redirects/redirect-walker.js';
 import { checkResponse } from '../response/response-checker.js';
@@ -143,6 +144,8 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     productToken: policy.productToken,
     none: Object.freeze(none),
     noindex: page.noindex,
+    rejectUsage: page.rejectUsage,
+    usageOf: (url: string, headers: HeaderInput) => policy.usage(url, headers),
     clock: policy.clock,
     metaDirectives: new WeakMap(),
   };

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { UsageCategory } from '@polite-crawler/robots-tag';
 import type { Pacer } from '../pacing/pacer.js';
 import type { PoliteEvent } from '../policy/events.js';
 import type { RobotsPolicy } from '../policy/robots-policy.js';
@@ -179,6 +180,13 @@ export type SharedPolicyOptions = { readonly policy: RobotsPolicy } & {
 };
 
 /**
+ * Per usage category (draft-ietf-aipref-vocab), what a `disallowed` page does.
+ * @example
+ * createPoliteFetch({ userAgent, usage: { 'train-ai': 'reject' } satisfies UsageActions });
+ */
+export type UsageActions = { readonly [Category in UsageCategory]?: 'annotate' | 'reject' };
+
+/**
  * Options about the pages themselves (not robots.txt).
  * @example
  * createPoliteFetch({ userAgent, maxRedirects: 5, scanMeta: false });
@@ -196,6 +204,15 @@ export interface PageOptions {
    * @default 'annotate'
    */
   readonly noindex?: 'annotate' | 'reject';
+  /**
+   * What the crawler does with a page whose combined usage preference (robots.txt
+   * `Content-Usage` / `Content-Signal` for the URL, plus the response's `Content-Usage` field)
+   * is `disallowed`, per category it declares a use for: `annotate` returns it with
+   * `response.usage[category] === 'disallowed'`; `reject` rejects with {@link RobotsUsageError}
+   * and discards the body. Categories left out are annotated only.
+   * @default {} (annotate only)
+   */
+  readonly usage?: UsageActions;
   /**
    * Read `<meta name="robots">` / `<meta name="<token>">` in the `<head>` of HTML responses.
    * @default true

@@ -4,6 +4,7 @@ import { systemClock } from '../time/clock.js';
 import { booleanOption, functionOption, integerOption, oneOfOption } from './validate-option.js';
 import type { Clock } from '../time/clock.js';
 import type { PageOptions, RobotsPolicyOptions } from './option-types.js';
+import type { UsageCategory } from '@polite-crawler/robots-tag';
 import type { PoliteEvent } from '../policy/events.js';
 import type { RobotsStore } from '../robots/robots-store.js';
 import type { Dispatcher } from 'undici';
@@ -123,6 +124,8 @@ export interface ResolvedPolicyOptions {
 export interface ResolvedPageOptions {
   readonly maxRedirects: number;
   readonly noindex: 'annotate' | 'reject';
+  /** The categories whose `disallowed` pages are rejected (empty: annotate only). */
+  readonly rejectUsage: readonly UsageCategory[];
   readonly scanMeta: boolean;
   readonly maxHeadBytes: number;
 }
@@ -130,6 +133,40 @@ export interface ResolvedPageOptions {
 function numberOption(options: object, name: NumericOption): number {
   const value: unknown = (options as Record<string, unknown>)[name];
   return integerOption(name, value, OPTION_BOUNDS[name], DEFAULTS[name]);
+}
+
+const USAGE_CATEGORIES: readonly UsageCategory[] = ['train-ai', 'search'];
+
+/**
+ * The `usage` option: an object whose keys are vocabulary categories and whose values are
+ * `'annotate'` or `'reject'`; the categories to reject. An unknown category is refused (a typo
+ * would otherwise silently annotate only).
+ * @example
+ * usageOption({ 'train-ai': 'reject' }); // ['train-ai']
+ */
+export function usageOption(value: unknown): readonly UsageCategory[] {
+  if (value === undefined) return [];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new RobotsInvalidOptionError(
+      'usage',
+      value,
+      "an object such as { 'train-ai': 'reject' }",
+    );
+  }
+  const rejected: UsageCategory[] = [];
+  for (const [key, action] of Object.entries(value)) {
+    if (!(USAGE_CATEGORIES as readonly string[]).includes(key)) {
+      throw new RobotsInvalidOptionError(
+        'usage',
+        value,
+        `categories ${USAGE_CATEGORIES.map((c) => `'${c}'`).join(', ')} only (not '${key}')`,
+      );
+    }
+    if (oneOfOption(`usage.${key}`, action, ['annotate', 'reject'], 'annotate') === 'reject') {
+      rejected.push(key as UsageCategory);
+    }
+  }
+  return Object.freeze(rejected);
 }
 
 /**
@@ -374,6 +411,7 @@ export function resolvePageOptions(options: PageOptions): ResolvedPageOptions {
   return {
     maxRedirects: numberOption(options, 'maxRedirects'),
     noindex: oneOfOption('noindex', options.noindex, ['annotate', 'reject'], DEFAULTS.noindex),
+    rejectUsage: usageOption(options.usage),
     scanMeta: booleanOption('scanMeta', options.scanMeta, DEFAULTS.scanMeta),
     maxHeadBytes: numberOption(options, 'maxHeadBytes'),
   };

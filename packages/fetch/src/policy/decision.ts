@@ -1,4 +1,5 @@
-import type { MatchedRule, Verdict } from '@polite-crawler/robots-txt';
+import type { ContentUsageVerdict, MatchedRule, Verdict } from '@polite-crawler/robots-txt';
+import type { UsagePreferences } from '@polite-crawler/robots-tag';
 import type { RobotsFetchRecord, RobotsStatus } from '../robots/robots-store.js';
 
 /**
@@ -45,6 +46,13 @@ export interface Decision {
   readonly robotsStatus: RobotsStatus;
   /** True when the origin is unreachable now and an older good copy is being served. */
   readonly stale: boolean;
+  /**
+   * The robots.txt part of the URL's usage preferences (`Content-Usage` / `Content-Signal`
+   * rules of the groups chosen for this crawler; all `unknown` when robots.txt was not read or
+   * the groups disallow the path). Computed on first read. Always set on the policy's
+   * decisions; optional in the type so that decisions built elsewhere (tests, stores) stay valid.
+   */
+  readonly usage?: UsagePreferences;
 }
 
 /**
@@ -96,4 +104,9 @@ export interface RobotsTxtReport {
  */
 export interface Explanation extends Decision {
   readonly robotsTxt: RobotsTxtReport;
+  /**
+   * How robots.txt set `usage`: the deciding `Content-Usage` / `Content-Signal` rules with
+   * their lines, the groups, the reason. Absent when robots.txt was not read.
+   */
+  readonly contentUsage?: ContentUsageVerdict;
 }

@@ -1,8 +1,18 @@
 import pLimit from 'p-limit';
 import { getGlobalDispatcher } from 'undici';
 import type { Agent } from '@polite-crawler/robots-txt';
-import { directivesFor, parseRobotsTagHeaders } from '@polite-crawler/robots-tag';
-import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
+import {
+  combineUsage,
+  directivesFor,
+  parseContentUsage,
+  parseRobotsTagHeaders,
+  rulesFreshness,
+} from '@polite-crawler/robots-tag';
+import type {
+  RobotsDirectives,
+  RobotsTagRules,
+  UsagePreferences,
+} from '@polite-crawler/robots-tag';
 import { RobotsClosedError, RobotsDeniedError, RobotsInvalidUrlError } from '../errors/errors.js';
 import { createEventSink } from './events.js';
 import { headerLines } from '../response/header-input.js';
@@ -19,6 +29,7 @@ import type { Dispatcher } from 'undici';
 import type {
   AssertOptions,
   CheckOptions,
+  DirectivesAt,
   EnterOptions,
   HeaderInput,
   HopSlot,
@@ -85,6 +96,7 @@ export function decide(entry: CacheEntry, url: URL, origin: string = url.origin)
       reason: 'unavailable',
       robotsStatus: inForce,
       stale: entry.stale,
+      usage: NO_USAGE,
     };
   }
   if (inForce === 'unreachable' || rules === undefined) {
@@ -95,12 +107,13 @@ export function decide(entry: CacheEntry, url: URL, origin: string = url.origin)
       reason: 'unreachable',
       robotsStatus: 'unreachable',
       stale: false,
+      usage: NO_USAGE,
     };
   }
   const verdict = rules.explain(url);
   const { allowed, rule } = verdict;
   const reason = allowed ? 'allowed' : 'disallowed';
-  const base = {
+  const decision: Omit<Decision, 'usage'> = {
     allowed,
     url: href,
     origin,
@@ -108,8 +121,27 @@ export function decide(entry: CacheEntry, url: URL, origin: string = url.origin)
     robotsStatus: inForce,
     stale: entry.stale,
     verdict,
-  } as const;
-  return rule === undefined ? base : { ...base, rule, line: rule.line };
+    ...(rule === undefined ? {} : { rule, line: rule.line }),
+  };
+  // Read on first use: most checks never look at it, and it costs a second match.
+  let usage: UsagePreferences | undefined;
+  return Object.defineProperty(decision, 'usage', {
+    enumerable: true,
+    get: () => (usage ??= rules.contentUsage(url)),
+  });
+}
+
+/** No statement: every category `unknown` (robots.txt unavailable, unreachable, not read). */
+const NO_USAGE: UsagePreferences = combineUsage();
+
+/**
+ * The robots.txt part of a URL's usage preferences under the copy in memory for its origin
+ * (fresh or expired: the copy the request was admitted under); all `unknown` without one.
+ */
+function robotsUsage(entry: CacheEntry | undefined, url: URL): UsagePreferences {
+  return entry?.inForce === 'ok' && entry.rules !== undefined
+    ? entry.rules.contentUsage(url)
+    : NO_USAGE;
 }
 
 /** Whether `entry` allows `url`: `decide(entry, url).allowed` without building the decision. */
@@ -393,7 +425,16 @@ class Policy implements RobotsPolicy {
     options.signal?.throwIfAborted();
     const parsed = toHttpUrl(url);
     const resolved = await this.#resolve(parsed.origin, options.signal);
-    return { ...decide(resolved.entry, parsed), robotsTxt: report(resolved, parsed, this.#agent) };
+    const { rules } = resolved.entry;
+    const contentUsage =
+      resolved.entry.inForce === 'ok' && rules !== undefined
+        ? rules.explainContentUsage(parsed)
+        : undefined;
+    return {
+      ...decide(resolved.entry, parsed),
+      robotsTxt: report(resolved, parsed, this.#agent),
+      ...(contentUsage === undefined ? {} : { contentUsage }),
+    };
   }
 
   peek(url: string | URL): Decision | undefined {
@@ -484,6 +525,7 @@ class Policy implements RobotsPolicy {
   directives(
     headerLinesOrHeaders: string | readonly string[] | HeaderInput,
     metaRules?: RobotsTagRules,
+    options: DirectivesAt = {},
   ): RobotsDirectives {
     const lines =
       typeof headerLinesOrHeaders === 'string'
@@ -495,10 +537,36 @@ class Policy implements RobotsPolicy {
               ...headerLines(headerLinesOrHeaders as HeaderInput, 'x-robots-tag'),
             ];
     const headerRules = parseRobotsTagHeaders([...lines]);
+    // One clock for every surface: an `unavailable_after` that has passed is `noindex` here,
+    // and whole headers also give the freshness the rules stay valid for (repext-03).
+    const now = options.now ?? this.clock.now();
+    // Field values (strings) carry no Cache-Control; headers in any shape, pairs included, do.
+    const whole =
+      typeof headerLinesOrHeaders !== 'string' &&
+      !(
+        Array.isArray(headerLinesOrHeaders) &&
+        headerLinesOrHeaders.every((line) => typeof line === 'string')
+      );
     return directivesFor(
       metaRules === undefined ? headerRules : [headerRules, metaRules],
       this.productToken,
+      whole
+        ? { now, freshness: rulesFreshness(headerLinesOrHeaders as HeaderInput, now) }
+        : { now },
     );
+  }
+
+  usage(url: string | URL, headers?: string | readonly string[] | HeaderInput): UsagePreferences {
+    const parsed = toHttpUrl(url);
+    const fromRobots = robotsUsage(this.#cache.latest(parsed.origin), parsed);
+    if (headers === undefined) return fromRobots;
+    const lines =
+      typeof headers === 'string'
+        ? [headers]
+        : Array.isArray(headers) && headers.every((line) => typeof line === 'string')
+          ? (headers as readonly string[])
+          : headerLines(headers as HeaderInput, 'content-usage');
+    return lines.length === 0 ? fromRobots : combineUsage(fromRobots, parseContentUsage(lines));
   }
 
   async forget(origin: string | URL): Promise<void> {

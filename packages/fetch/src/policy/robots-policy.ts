@@ -1,5 +1,9 @@
 import type { Dispatcher } from 'undici';
-import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
+import type {
+  RobotsDirectives,
+  RobotsTagRules,
+  UsagePreferences,
+} from '@polite-crawler/robots-tag';
 import type { Clock } from '../time/clock.js';
 import type { Decision, Explanation } from './decision.js';
 
@@ -17,6 +21,16 @@ export interface CheckOptions {
  * @example
  * policy.noteResponse(url, 429, { 'retry-after': '120' } satisfies HeaderInput);
  */
+/**
+ * The instant {@link RobotsPolicy.directives} reads directives at.
+ * @example
+ * policy.directives(response.headers, undefined, { now: Date.UTC(2031, 0, 1) } satisfies DirectivesAt);
+ */
+export interface DirectivesAt {
+  /** Epoch milliseconds. @default the policy's `clock.now()` */
+  readonly now?: number;
+}
+
 export type HeaderInput =
   | Headers
   | { get(name: string): string | null }
@@ -94,11 +108,24 @@ export interface RobotsPolicy {
    * that long (capped at `maxRetryAfter`).
    */
   noteResponse(url: string | URL, status: number, headers: HeaderInput): void;
-  /** The robots-tag directives for this crawler from header lines and optional meta rules. */
+  /**
+   * The robots-tag directives for this crawler from header lines and optional meta rules, at
+   * the policy clock's instant (or `options.now`): an `unavailable_after` that has passed makes
+   * `noindex` true with `noindexReason: 'unavailable_after'`. Given whole headers (not field
+   * values), the directives also carry the response's `freshness` (`rulesFreshness`).
+   */
   directives(
     headerLines: string | readonly string[] | HeaderInput,
     metaRules?: RobotsTagRules,
+    options?: DirectivesAt,
   ): RobotsDirectives;
+  /**
+   * The usage preferences of a response (IETF AIPREF): the robots.txt `Content-Usage` /
+   * `Content-Signal` preferences for `url` under the copy in memory (all `unknown` when none),
+   * combined most-restrictively with the response's `Content-Usage` field lines (`headers`: the
+   * field values, or the headers in any shape `directives` takes). Synchronous.
+   */
+  usage(url: string | URL, headers?: string | readonly string[] | HeaderInput): UsagePreferences;
   /** Forgets an origin's robots.txt (memory and store). */
   forget(origin: string | URL): Promise<void>;
   /** Aborts waits and in-flight robots.txt fetches; later calls reject with `ERR_ROBOTS_CLOSED`. */

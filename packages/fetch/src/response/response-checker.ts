@@ -1,9 +1,16 @@
 import type { Response } from 'undici';
-import { directivesFor, isUnavailable, parseRobotsTagHeaders } from '@polite-crawler/robots-tag';
-import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
-import { RobotsNoIndexError } from '../errors/errors.js';
+import { directivesFor, parseRobotsTagHeaders, rulesFreshness } from '@polite-crawler/robots-tag';
+import type {
+  DirectivesOptions,
+  RobotsDirectives,
+  RobotsTagRules,
+  UsageCategory,
+  UsagePreferences,
+} from '@polite-crawler/robots-tag';
+import { RobotsNoIndexError, RobotsUsageError } from '../errors/errors.js';
 import type { RawHeaders, TapRecord } from '../transport/response-tap.js';
 import type { Clock } from '../time/clock.js';
+import type { HeaderInput } from '../policy/robots-policy.js';
 import type { PoliteResponse } from '../fetch/polite-fetch-types.js';
 
 /**
@@ -15,6 +22,10 @@ export interface ResponseCheckSettings {
   /** The directives of a response that says nothing (shared, frozen). */
   readonly none: RobotsDirectives;
   readonly noindex: 'annotate' | 'reject';
+  /** The usage categories whose `disallowed` pages reject (`usage` option). */
+  readonly rejectUsage: readonly UsageCategory[];
+  /** The usage preferences of a final response (the policy's `usage`). */
+  readonly usageOf: (url: string, headers: HeaderInput) => UsagePreferences;
   readonly clock: Clock;
   /**
    * The directives of pages whose only robots rules are their metas, by the scanner's rules
@@ -24,12 +35,22 @@ export interface ResponseCheckSettings {
   readonly metaDirectives: WeakMap<RobotsTagRules, RobotsDirectives>;
 }
 
-/** The directives of meta rules alone, remembered while the rules object lives. */
-function directivesOfMeta(meta: RobotsTagRules, settings: ResponseCheckSettings): RobotsDirectives {
+/**
+ * The directives of meta rules alone, remembered while the rules object lives. Only for a
+ * response that declares no freshness (`when` then holds the instant alone): directives with
+ * a freshness belong to their response.
+ */
+function directivesOfMeta(
+  meta: RobotsTagRules,
+  settings: ResponseCheckSettings,
+  when: DirectivesOptions,
+): RobotsDirectives {
+  if (when.freshness !== undefined) return directivesFor(meta, settings.productToken, when);
   let directives = settings.metaDirectives.get(meta);
   if (directives === undefined) {
-    directives = directivesFor(meta, settings.productToken);
-    // A Date can be changed even inside a frozen object: directives holding one are not shared.
+    directives = directivesFor(meta, settings.productToken, when);
+    // A Date can be changed even inside a frozen object, and whether `unavailable_after` has
+    // passed depends on the instant: directives holding one are not shared.
     if (directives.unavailableAfter === undefined) settings.metaDirectives.set(meta, directives);
   }
   return directives;
@@ -78,39 +99,58 @@ export function checkResponse(
 ): PoliteResponse | Promise<never> {
   const { headers: raw, meta } = tap;
   const noMeta = meta === undefined || meta.rules.length === 0;
+  const now = settings.clock.now();
+  // The freshness the response declares (Cache-Control / Expires) travels with its rules.
+  const freshness = rulesFreshness(response.headers, now);
+  const when: DirectivesOptions = freshness.source === 'none' ? { now } : { now, freshness };
+  const none =
+    when.freshness === undefined ? settings.none : directivesFor([], settings.productToken, when);
   let robots: RobotsDirectives;
   if (raw !== undefined && raw['robots-tag'] === undefined && raw['x-robots-tag'] === undefined) {
     // The common case: no header lines to parse (and no array to build).
-    robots = noMeta ? settings.none : directivesOfMeta(meta, settings);
+    robots = noMeta ? none : directivesOfMeta(meta, settings, when);
   } else {
     const lines = robotsTagLines(raw, response.headers);
     if (lines.length === 0) {
-      robots = noMeta ? settings.none : directivesOfMeta(meta, settings);
+      robots = noMeta ? none : directivesOfMeta(meta, settings, when);
     } else {
       robots = directivesFor(
         meta === undefined ? parseRobotsTagHeaders(lines) : [parseRobotsTagHeaders(lines), meta],
         settings.productToken,
+        when,
       );
     }
   }
-  if (
-    settings.noindex === 'reject' &&
-    (robots.noindex || isUnavailable(robots, settings.clock.now()))
-  ) {
-    const error = new RobotsNoIndexError({
-      url: response.url,
-      status: response.status,
-      directives: robots,
-    });
-    const cancelled = response.body?.cancel() ?? Promise.resolve();
-    return cancelled.then(
-      () => Promise.reject(error),
-      () => Promise.reject(error),
+  // `noindex` already says so when `unavailable_after` has passed (one source of truth).
+  if (settings.noindex === 'reject' && robots.noindex) {
+    return discard(
+      response,
+      new RobotsNoIndexError({ url: response.url, status: response.status, directives: robots }),
     );
   }
-  // A plain own property: defining it with a descriptor goes through the runtime on every
+  const usage = settings.usageOf(response.url, response.headers);
+  if (settings.rejectUsage.length > 0) {
+    const categories = settings.rejectUsage.filter((category) => usage[category] === 'disallowed');
+    if (categories.length > 0) {
+      return discard(
+        response,
+        new RobotsUsageError({ url: response.url, status: response.status, categories, usage }),
+      );
+    }
+  }
+  // Plain own properties: defining them with a descriptor goes through the runtime on every
   // response, an assignment takes the same transition from an inline cache.
   (response as Response & { robots: RobotsDirectives }).robots = robots;
+  (response as Response & { usage: UsagePreferences }).usage = usage;
   if (redirected) Object.defineProperty(response, 'redirected', { value: true, enumerable: true });
   return response as Response & PoliteResponse;
+}
+
+/** Rejects with `error` once the response's body is cancelled (its bytes are never read). */
+function discard(response: Response, error: Error): Promise<never> {
+  const cancelled = response.body?.cancel() ?? Promise.resolve();
+  return cancelled.then(
+    () => Promise.reject(error),
+    () => Promise.reject(error),
+  );
 }
