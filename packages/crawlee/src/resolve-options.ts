@@ -5,6 +5,7 @@ import {
   integerOption,
   oneOfOption,
   robotsPolicyOption,
+  usageOption,
 } from '@polite-crawler/fetch/internal';
 import type { RobotsPolicy, UsageCategory } from '@polite-crawler/fetch';
 import { CRAWLEE_OPTION_BOUNDS, DEFAULTS } from './defaults.js';
@@ -96,32 +97,4 @@ export function resolveCrawleeOptions(
     now,
     onEvent,
   };
-}
-
-const USAGE_CATEGORIES: readonly string[] = ['train-ai', 'search'];
-
-/** The `usage` option: `{ [category]: 'annotate' | 'reject' }`; the categories to skip. */
-function usageOption(value: unknown): readonly UsageCategory[] {
-  if (value === undefined) return [];
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new RobotsInvalidOptionError(
-      'usage',
-      value,
-      "an object such as { 'train-ai': 'reject' }",
-    );
-  }
-  const skipped: UsageCategory[] = [];
-  for (const [key, action] of Object.entries(value)) {
-    if (!USAGE_CATEGORIES.includes(key)) {
-      throw new RobotsInvalidOptionError(
-        'usage',
-        value,
-        `categories 'train-ai', 'search' only (not '${key}')`,
-      );
-    }
-    if (oneOfOption(`usage.${key}`, action, ['annotate', 'reject'], 'annotate') === 'reject') {
-      skipped.push(key as UsageCategory);
-    }
-  }
-  return Object.freeze(skipped);
 }
