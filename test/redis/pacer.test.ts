@@ -3,7 +3,6 @@
  * process) sharing one Redis. Assertions are on what Redis booked (`startedAt`, Redis clock)
  * and on Redis's own keys, never on how long the test took.
  */
-import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisFleet, isFleetUnavailableError } from '@polite-crawler/redis';
 import type { FleetEvent, FleetSlot, RedisFleet } from '@polite-crawler/redis';
@@ -39,15 +38,6 @@ async function fleetsOf(count: number, options: Parameters<typeof createRedisFle
     made.push(fleet);
   }
   return { keyPrefix, fleets: made };
-}
-
-async function redisCommand<T>(args: string[]): Promise<T> {
-  const client = await createClient({ url: redis.url }).connect();
-  try {
-    return await client.sendCommand<T>(args);
-  } finally {
-    client.destroy();
-  }
 }
 
 const origin = 'http://127.0.0.1:1';
@@ -88,10 +78,10 @@ describe('grant and release', () => {
     });
     // Redis itself says two leases are held and one request is queued.
     await expect
-      .poll(() => redisCommand<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`]))
+      .poll(() => redis.command<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`]))
       .toBe(1);
     expect(thirdGranted).toBe(false);
-    const released = await redisCommand<string[]>([
+    const released = await redis.command<string[]>([
       'ZRANGE',
       `${prefixOf(a!)}{${origin}}:leases`,
       '0',
@@ -131,10 +121,10 @@ describe('grant and release', () => {
     const pausedUntil = Number(
       await expect
         .poll(() =>
-          redisCommand<string | null>(['HGET', `${prefixOf(a!)}{${origin}}:pace`, 'pause']),
+          redis.command<string | null>(['HGET', `${prefixOf(a!)}{${origin}}:pace`, 'pause']),
         )
         .not.toBeNull()
-        .then(() => redisCommand<string>(['HGET', `${prefixOf(a!)}{${origin}}:pace`, 'pause'])),
+        .then(() => redis.command<string>(['HGET', `${prefixOf(a!)}{${origin}}:pace`, 'pause'])),
     );
     const s2 = await pb.acquire(origin, { concurrency: 1, interval: 0 });
     expect(s2.startedAt).toBeGreaterThanOrEqual(pausedUntil);
@@ -165,7 +155,7 @@ describe('grant and release', () => {
           slot.release();
         }),
       );
-      await expect.poll(() => redisCommand<number>(['ZCARD', queuePrefix])).toBe(count + 1);
+      await expect.poll(() => redis.command<number>(['ZCARD', queuePrefix])).toBe(count + 1);
     }
     holder.release();
     await Promise.all(waits);
@@ -178,10 +168,10 @@ describe('grant and release', () => {
     } = await fleetsOf(1);
     const slot = await a!.policyOptions.pacer.acquire(origin, { concurrency: 1, interval: 50 });
     slot.release();
-    const keys = await redisCommand<string[]>(['KEYS', `${prefixOf(a!)}*`]);
+    const keys = await redis.command<string[]>(['KEYS', `${prefixOf(a!)}*`]);
     expect(keys.length).toBeGreaterThan(0);
     for (const key of keys) {
-      const ttl = await redisCommand<number>(['PTTL', key]);
+      const ttl = await redis.command<number>(['PTTL', key]);
       expect(ttl, key).toBeGreaterThan(0);
       expect(ttl, key).toBeLessThanOrEqual(3_000 + 50);
     }
@@ -235,11 +225,11 @@ describe('leases', () => {
     const controller = new AbortController();
     const waiting = pacer.acquire(origin, { concurrency: 1, interval: 0 }, controller.signal);
     const queue = `${prefixOf(a!)}{${origin}}:queue`;
-    await expect.poll(() => redisCommand<number>(['ZCARD', queue])).toBe(1);
+    await expect.poll(() => redis.command<number>(['ZCARD', queue])).toBe(1);
     const reason = new Error('stop');
     controller.abort(reason);
     await expect(waiting).rejects.toBe(reason);
-    await expect.poll(() => redisCommand<number>(['ZCARD', queue])).toBe(0);
+    await expect.poll(() => redis.command<number>(['ZCARD', queue])).toBe(0);
     held.release();
   });
 });
@@ -294,7 +284,7 @@ describe('Redis unavailable', () => {
     redis.resume();
     // The grant Redis ran late was released again: the origin is free for the next request.
     await expect
-      .poll(() => redisCommand<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:leases`]))
+      .poll(() => redis.command<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:leases`]))
       .toBe(0);
     const slot = await pacer.acquire(origin, { concurrency: 1, interval: 0 });
     slot.release();
@@ -312,7 +302,7 @@ describe('Redis unavailable', () => {
     await redis.restart();
     // Renewal (at once on reconnect) puts a's lease back: b must wait for a's release.
     const leases = `${prefixOf(a!)}{${origin}}:leases`;
-    await expect.poll(() => redisCommand<number>(['ZCARD', leases]), { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => redis.command<number>(['ZCARD', leases]), { timeout: 5_000 }).toBe(1);
     let granted = false;
     const waiting = b!.policyOptions.pacer
       .acquire(origin, { concurrency: 1, interval: 0 })
@@ -321,7 +311,7 @@ describe('Redis unavailable', () => {
         return s;
       });
     await expect
-      .poll(() => redisCommand<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`]))
+      .poll(() => redis.command<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`]))
       .toBe(1);
     expect(granted).toBe(false);
     held.release();
@@ -337,11 +327,11 @@ describe('Redis unavailable', () => {
     const held = await a!.policyOptions.pacer.acquire(origin, rules);
     const waiting = b!.policyOptions.pacer.acquire(origin, rules);
     await expect
-      .poll(() => redisCommand<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`]))
+      .poll(() => redis.command<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`]))
       .toBe(1);
     // Every key gone, as after a restart without persistence; a's booking of the next start
     // went with them, and a holds no lease any more that renewal would put back.
-    await redisCommand(['FLUSHALL']);
+    await redis.command(['FLUSHALL']);
     held.release();
     const next = await waiting;
     next.release();
@@ -355,7 +345,7 @@ function prefixOf(fleet: RedisFleet): string {
 
 /** The expiry (Redis ms) of the first lease in `key` (RESP3 pairs or RESP2 flat list). */
 async function leaseExpiry(key: string): Promise<number> {
-  const reply = await redisCommand<unknown[]>(['ZRANGE', key, '0', '0', 'WITHSCORES']);
+  const reply = await redis.command<unknown[]>(['ZRANGE', key, '0', '0', 'WITHSCORES']);
   const flat = reply.flat();
   return Number(flat[1]);
 }

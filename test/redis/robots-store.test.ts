@@ -2,7 +2,6 @@
  * The fleet's robots.txt store against a real redis-server: entries round-trip, distrusted
  * entries count as absent, and `claimFetch` lets exactly one of many concurrent callers fetch.
  */
-import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsPolicy } from '@polite-crawler/fetch';
 import type { RobotsFetchClaim, StoredRobots } from '@polite-crawler/fetch';
@@ -45,15 +44,6 @@ async function fleetsOf(count: number, options: Parameters<typeof createRedisFle
   return made;
 }
 
-async function redisCommand<T>(args: string[]): Promise<T> {
-  const client = await createClient({ url: redis.url }).connect();
-  try {
-    return await client.sendCommand<T>(args);
-  } finally {
-    client.destroy();
-  }
-}
-
 const origin = 'https://example.com';
 const entry: StoredRobots = {
   version: 1,
@@ -69,7 +59,7 @@ describe('get, set, delete', () => {
     expect(await store.get(origin)).toBeUndefined();
     await store.set(origin, entry);
     expect(await store.get(origin)).toEqual(entry);
-    const ttl = await redisCommand<number>(['PTTL', `${fleet!.keyPrefix}{${origin}}:robots`]);
+    const ttl = await redis.command<number>(['PTTL', `${fleet!.keyPrefix}{${origin}}:robots`]);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(120_000);
     await store.delete(origin);
@@ -83,7 +73,7 @@ describe('get, set, delete', () => {
     ['not an object', '42'],
   ])('distrusts an entry that is %s', async (_name, raw) => {
     const [fleet] = await fleetsOf(1);
-    await redisCommand(['HSET', `${fleet!.keyPrefix}{${origin}}:robots`, 'e', raw, 'g', '1']);
+    await redis.command(['HSET', `${fleet!.keyPrefix}{${origin}}:robots`, 'e', raw, 'g', '1']);
     expect(await fleet!.store.get(origin)).toBeUndefined();
   });
 
@@ -100,7 +90,7 @@ describe('get, set, delete', () => {
       latest: { ...entry.latest, status: 'ok' },
       expiresAt: Date.now() + 60_000,
     };
-    await redisCommand([
+    await redis.command([
       'HSET',
       `${fleet!.keyPrefix}{${target}}:robots`,
       'e',
@@ -134,10 +124,10 @@ describe('claimFetch', () => {
   it('a claim left by a dead process expires (leaseTtl) and another process fetches', async () => {
     const [a, b] = await fleetsOf(2, { leaseTtl: 300 });
     // The dead holder: a claim set directly, never renewed nor released.
-    await redisCommand(['SET', `${a!.keyPrefix}{${origin}}:claim`, 'dead', 'PX', '300']);
+    await redis.command(['SET', `${a!.keyPrefix}{${origin}}:claim`, 'dead', 'PX', '300']);
     const claim = await b!.store.claimFetch!(origin);
     expect(claim.fetch).toBe(true);
-    expect(await redisCommand<string>(['GET', `${a!.keyPrefix}{${origin}}:claim`])).not.toBe(
+    expect(await redis.command<string>(['GET', `${a!.keyPrefix}{${origin}}:claim`])).not.toBe(
       'dead',
     );
   });

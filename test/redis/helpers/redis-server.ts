@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { createClient } from '@redis/client';
 
 export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 
@@ -41,6 +42,16 @@ export class TestRedis {
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** Sends one command on a connection of its own (to inspect keys the fleet wrote). */
+  async command<T>(args: string[]): Promise<T> {
+    const client = await createClient({ url: this.url }).connect();
+    try {
+      return await client.sendCommand<T>(args);
+    } finally {
+      client.destroy();
+    }
   }
 
   get running(): boolean {
