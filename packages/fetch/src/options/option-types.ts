@@ -35,8 +35,10 @@ export interface RobotsPolicyOptions {
   readonly purpose?: string;
   /**
    * The undici dispatcher used for robots.txt and, unless a request passes its own, for pages
-   * (proxies, TLS settings, connection limits).
-   * @default undici's global dispatcher
+   * (proxies, TLS settings, connection limits). An undici 7 dispatcher.
+   * @default undici's global dispatcher when it is this undici's (set with `setGlobalDispatcher`),
+   * else an Agent shared by the process (Node's built-in fetch may register its own undici 6
+   * Agent, which cannot carry this package's interceptors)
    */
   readonly dispatcher?: Dispatcher;
   /**

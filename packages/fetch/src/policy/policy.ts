@@ -1,5 +1,4 @@
 import pLimit from 'p-limit';
-import { getGlobalDispatcher } from 'undici';
 import type { Agent } from '@polite-crawler/robots-txt';
 import {
   combineUsage,
@@ -23,6 +22,7 @@ import { isPending } from '../pacing/pacer.js';
 import type { PaceRules, Pacer, PacerSlot } from '../pacing/pacer.js';
 import { parseRetryAfter } from '../pacing/retry-after.js';
 import { raceSignal } from '../time/signals.js';
+import { defaultDispatcher } from '../transport/default-dispatcher.js';
 import { RobotsCache } from '../robots/robots-cache.js';
 import type { CacheEntry, Resolved } from '../robots/robots-cache.js';
 import type { Dispatcher } from 'undici';
@@ -244,7 +244,7 @@ class Policy implements RobotsPolicy {
     this.userAgent = options.userAgent;
     this.productToken = options.productToken;
     this.purpose = options.purpose;
-    this.dispatcher = options.dispatcher ?? getGlobalDispatcher();
+    this.dispatcher = options.dispatcher ?? defaultDispatcher();
     this.clock = options.clock;
     this.#agent =
       options.purpose === undefined
