@@ -4,7 +4,7 @@ import {
   RequestQueueV1,
   log as crawleeLog,
 } from '@crawlee/core';
-import type { BaseHttpClient, IRequestManager, SkippedRequestCallback } from '@crawlee/core';
+import type { BaseHttpClient, IRequestManager, Log, SkippedRequestCallback } from '@crawlee/core';
 import {
   RobotsInvalidOptionError,
   isRobotsDeniedError,
@@ -20,6 +20,7 @@ import type { RequestPacer } from './polite-request-manager.js';
 import { takeTicket } from './origin-ticket.js';
 import { SlotLeases } from './slot-leases.js';
 import { ReportedSkips } from './reported-skips.js';
+import { Refusals, quietRefusals } from './refusal-logger.js';
 import { DEFAULTS } from './defaults.js';
 import { resolveCrawleeOptions } from './resolve-options.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
@@ -79,7 +80,11 @@ interface ContextLike extends HttpContextLike {
     readonly skipNavigation?: boolean;
   };
   readonly page?: unknown;
-  readonly crawler?: { readonly router?: (context: never) => unknown; readonly config?: unknown };
+  readonly crawler?: {
+    readonly router?: (context: never) => unknown;
+    readonly config?: unknown;
+    readonly log?: unknown;
+  };
   robots?: PageRobots;
 }
 
@@ -215,6 +220,7 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     ((context: ContextLike, error: unknown) => unknown) | undefined;
   const navigations = new WeakMap<object, HttpNavigation>();
   const reported = new ReportedSkips(DEFAULTS.maxRememberedSkips);
+  const refusals = new Refusals(DEFAULTS.maxRememberedSkips);
 
   const skipped = async (
     url: string,
@@ -228,8 +234,16 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     await userSkipped?.({ url, reason: 'robotsTxt' });
   };
 
-  const denied = async (url: string, error: RobotsDeniedError): Promise<void> => {
+  const denied = async (
+    url: string,
+    error: RobotsDeniedError,
+    request: object | undefined,
+  ): Promise<void> => {
     if (error.reason !== 'redirect-disallowed') return;
+    // Crawlee fails the request (its navigation has started: there is no public way to end it as
+    // skipped) and would log that at ERROR: its line is dropped, this skip line says it instead.
+    const uniqueKey = (request as { uniqueKey?: unknown } | undefined)?.uniqueKey;
+    if (typeof uniqueKey === 'string') refusals.add(uniqueKey);
     // A refusal is the policy working, not a bug: Crawlee logs a failed request's stack, and
     // this one would only point into the adapter.
     error.stack = `${error.name}: ${error.message}`;
@@ -276,7 +290,7 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     options: { ...resolved, policy: leases.policy },
     inner: options.httpClient ?? new GotScrapingHttpClient(),
     navigations,
-    onRedirectDenied: async (_owner, error) => denied(error.originalUrl ?? '', error),
+    onRedirectDenied: async (owner, error) => denied(error.originalUrl ?? '', error, owner),
   });
 
   // The first request shows the crawler's own Configuration: too late to open the queue with it
@@ -297,6 +311,8 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     navigationOptions: Record<PropertyKey, unknown>,
   ): Promise<void> => {
     checkConfig(context);
+    const crawlerLog = context.crawler?.log;
+    if (isLog(crawlerLog)) quietRefusals(crawlerLog, refusals);
     if (context.page !== undefined) {
       if (browser === undefined) {
         throw new Error(
@@ -368,7 +384,7 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     if (refusal !== undefined) {
       // A refusal does not change on retry: fail now.
       context.request.noRetry = true;
-      if (!isRobotsDeniedError(error)) await denied(context.request.url, refusal);
+      if (!isRobotsDeniedError(error)) await denied(context.request.url, refusal, context.request);
     }
     return userErrorHandler?.(context, error);
   };
@@ -383,6 +399,16 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     errorHandler,
     ...(userSkipped === undefined ? {} : { onSkippedRequest: userSkipped }),
   };
+}
+
+/** Whether `value` is a Crawlee `Log` (`crawler.log`): what {@link quietRefusals} needs of it. */
+function isLog(value: unknown): value is Log {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Partial<Log>).getOptions === 'function' &&
+    typeof (value as Partial<Log>).setOptions === 'function'
+  );
 }
 
 /**
