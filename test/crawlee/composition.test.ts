@@ -205,5 +205,13 @@ describe('options are validated once, naming the bad one', () => {
     expect(optionError({ maxHeadBytes: 1023 })).toMatchObject({ option: 'maxHeadBytes' });
     expect(optionError({ noindex: 'drop' as 'skip' })).toMatchObject({ option: 'noindex' });
     expect(isRobotsInvalidOptionError(optionError({ browser: {} as BrowserGate }))).toBe(true);
+    // A gate that cannot send through the adapter's view of the policy (no withPolicy) would pace
+    // its navigations inside Crawlee's timeout again: refused.
+    const withoutView = {
+      attach: () => Promise.resolve(),
+      robots: () => Promise.reject(new Error('unused')),
+      deniedNavigation: () => undefined,
+    } as unknown as BrowserGate;
+    expect(optionError({ browser: withoutView })).toMatchObject({ option: 'browser' });
   });
 });

@@ -1,13 +1,17 @@
 /**
- * What the adapter reports, and how often: a skipped URL once, however many pages link to it.
+ * What the adapter reports, and how often: a skipped URL once, however many pages link to it;
+ * a refused redirect as a skip, never at ERROR.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import core from '@crawlee/core';
+import type { LogLevel } from '@crawlee/core';
 import { politeCrawlee } from '@polite-crawler/crawlee';
 import { DEFAULTS } from '@polite-crawler/crawlee';
 import { ReportedSkips } from '../../packages/crawlee/src/reported-skips.js';
+import { Refusals } from '../../packages/crawlee/src/refusal-logger.js';
 import { startSite } from './helpers/site-server.js';
 import type { Answer, SiteServer } from './helpers/site-server.js';
-import { CheerioCrawler } from './helpers/crawlee.js';
+import { CheerioCrawler, log } from './helpers/crawlee.js';
 import { newRun } from './helpers/polite-run.js';
 import type { RunRecord } from './helpers/polite-run.js';
 
@@ -72,5 +76,73 @@ describe('a skipped URL is reported once', () => {
     expect(reported.first('a')).toBe(true);
     expect(reported.first('d')).toBe(false);
     expect(DEFAULTS.maxRememberedSkips).toBe(10_000);
+  });
+});
+
+/** Keeps what Crawlee's logger would print: level and message (prefix and data apart). */
+class Capture extends core.Logger {
+  readonly lines: Array<{ level: LogLevel; message: string }> = [];
+  override _log(level: LogLevel, message: string): void {
+    this.lines.push({ level, message });
+  }
+}
+
+describe('a refused redirect is logged as a skip', () => {
+  it("not at ERROR by Crawlee: the adapter's skip line says it, other failures still log their ERROR", async () => {
+    site = await startSite({
+      '/robots.txt': {
+        headers: { 'content-type': 'text/plain' },
+        body: 'User-agent: *\nDisallow: /private/\n',
+      },
+      '/go': { status: 302, headers: { location: '/private/target' } },
+      '/broken': { status: 500, headers: { 'content-type': 'text/plain' }, body: 'oops' },
+    });
+    run = newRun();
+    const record = run;
+    const saved = log.getOptions();
+    const capture = new Capture(saved);
+    log.setOptions({ logger: capture, level: log.LEVELS.INFO });
+    try {
+      const crawler = new CheerioCrawler(
+        politeCrawlee(
+          record.policy,
+          {
+            maxRequestRetries: 0,
+            requestHandler: () => undefined,
+            onSkippedRequest: record.onSkippedRequest,
+          },
+          { config: record.config },
+        ),
+        record.config,
+      );
+      await crawler.run([`${site.origin}/go`, `${site.origin}/broken`]);
+      expect(crawler.stats.state.requestsFailed).toBe(2);
+    } finally {
+      log.setOptions({ logger: saved.logger, level: saved.level });
+    }
+
+    const errors = capture.lines.filter((line) => line.level === log.LEVELS.ERROR);
+    expect(errors.map((line) => line.message).join('\n')).not.toMatch(/RobotsDenied|private/);
+    // The 500 is a failure of its own: still at ERROR.
+    expect(errors.filter((line) => line.message.includes('500'))).toHaveLength(1);
+    expect(capture.lines).toContainEqual({
+      level: log.LEVELS.INFO,
+      message: `Skipped (robots.txt): ${site.origin}/private/target, the redirect target of ${site.origin}/go (line 2 "Disallow: /private/")`,
+    });
+    expect(record.skipped).toEqual([{ url: `${site.origin}/private/target`, reason: 'robotsTxt' }]);
+    expect(site.hits('/private/target')).toEqual([]);
+  });
+
+  it('remembers at most maxRememberedSkips refused requests: the oldest key is forgotten one past it', () => {
+    const refusals = new Refusals(2);
+    refusals.add('a');
+    refusals.add('b');
+    expect(refusals.size).toBe(2);
+    refusals.add('c'); // one past: 'a' is forgotten
+    expect(refusals.size).toBe(2);
+    expect(refusals.consume('a')).toBe(false);
+    expect(refusals.consume('b')).toBe(true);
+    expect(refusals.consume('b')).toBe(false); // once
+    expect(refusals.consume(undefined)).toBe(false);
   });
 });

@@ -53,6 +53,17 @@ async function granted(url: string, record: RunRecord) {
 }
 
 describe('SlotLeases: the lent slot is the first hop of its request', () => {
+  it("matches the hop without the request URL's fragment (a browser never sends it)", async () => {
+    const { leases, origin, record } = await setup();
+    const request = { url: `${origin}/a#section` };
+    leases.lend(request, await granted(request.url, record));
+    const entered = leases.policy.enter(`${origin}/a`);
+    expect(isPending(entered)).toBe(false);
+    expect(leases.size).toBe(0);
+    (entered as HopSlot).release();
+    leases.settle(request);
+  });
+
   it('hands the lent HopSlot to the first hop at once, while the origin has no other slot', async () => {
     const { leases, origin, record } = await setup();
     const request = { url: `${origin}/a` };

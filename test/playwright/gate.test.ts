@@ -1,5 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRobotsPolicy, isRobotsDeniedError } from '@polite-crawler/fetch';
+import {
+  createRobotsPolicy,
+  isRobotsDeniedError,
+  isRobotsInvalidOptionError,
+} from '@polite-crawler/fetch';
 import type { RobotsPolicy } from '@polite-crawler/fetch';
 import { createPlaywrightGate } from '@polite-crawler/playwright';
 import type { GateEvent, PlaywrightGate, PlaywrightGateOptions } from '@polite-crawler/playwright';
@@ -219,3 +223,90 @@ describe('redirect chains, hop by hop', () => {
     );
   });
 });
+
+describe('withPolicy: the same gate sending through a view of its policy', () => {
+  it("sends every hop through the view's enter, and the original gate reads what the view served", async () => {
+    const policy = createRobotsPolicy({ userAgent: USER_AGENT, minInterval: 0, concurrency: 4 });
+    const entered: string[] = [];
+    const view: RobotsPolicy = {
+      ...policyMethods(policy),
+      enter: (url, options) => {
+        entered.push(
+          `${new URL(String(url)).pathname}${options?.redirectedFrom === undefined ? '' : ' (redirect)'}`,
+        );
+        return policy.enter(url, options);
+      },
+    };
+    const gate = createPlaywrightGate({ policy, pace: 'documents' });
+    const paced = gate.withPolicy(view);
+    expect(paced.policy).toBe(view);
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    open.push({ policy, gate, context, page: await context.newPage(), events: [] });
+    await paced.attach(context);
+    const page = await context.newPage();
+
+    const response = await page.goto(`${site.origin}/r1`);
+    expect(entered.filter((line) => !line.startsWith('/favicon'))).toEqual([
+      '/r1',
+      '/r2 (redirect)',
+      '/final (redirect)',
+    ]);
+    expect((await gate.robots(response!)).redirects).toEqual([
+      `${site.origin}/r2`,
+      `${site.origin}/final`,
+    ]);
+
+    await expect(page.goto(`${site.origin}/private/secret`)).rejects.toThrow(
+      /ERR_BLOCKED_BY_CLIENT/,
+    );
+    expect(gate.deniedNavigation(page)?.reason).toBe('disallowed');
+    expect(site.hits('/private/secret')).toEqual([]);
+  });
+
+  it('throws RobotsInvalidOptionError, naming it, for a view that is not a policy', () => {
+    const policy = createRobotsPolicy({ userAgent: USER_AGENT });
+    const gate = createPlaywrightGate({ policy });
+    let thrown: unknown;
+    try {
+      gate.withPolicy({} as RobotsPolicy);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isRobotsInvalidOptionError(thrown)).toBe(true);
+    expect((thrown as { option?: string }).option).toBe('view');
+    void policy.close();
+  });
+});
+
+/** The policy's members, bound, as an object a test can override one of. */
+function policyMethods(policy: RobotsPolicy): RobotsPolicy {
+  return {
+    get userAgent() {
+      return policy.userAgent;
+    },
+    get productToken() {
+      return policy.productToken;
+    },
+    get purpose() {
+      return policy.purpose;
+    },
+    get dispatcher() {
+      return policy.dispatcher;
+    },
+    get clock() {
+      return policy.clock;
+    },
+    check: (url, options) => policy.check(url, options),
+    assertAllowed: (url, options) => policy.assertAllowed(url, options),
+    explain: (url, options) => policy.explain(url, options),
+    peek: (url) => policy.peek(url),
+    prefetch: (origins, options) => policy.prefetch(origins, options),
+    enter: (url, options) => policy.enter(url, options),
+    schedule: (url, task, options) => policy.schedule(url, task, options),
+    noteResponse: (url, status, headers) => policy.noteResponse(url, status, headers),
+    directives: (lines, metaRules, options) => policy.directives(lines, metaRules, options),
+    usage: (url, headers) => policy.usage(url, headers),
+    forget: (origin) => policy.forget(origin),
+    close: () => policy.close(),
+  };
+}

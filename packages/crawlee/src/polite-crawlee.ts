@@ -4,7 +4,7 @@ import {
   RequestQueueV1,
   log as crawleeLog,
 } from '@crawlee/core';
-import type { BaseHttpClient, IRequestManager, SkippedRequestCallback } from '@crawlee/core';
+import type { BaseHttpClient, IRequestManager, Log, SkippedRequestCallback } from '@crawlee/core';
 import {
   RobotsInvalidOptionError,
   isRobotsDeniedError,
@@ -20,6 +20,7 @@ import type { RequestPacer } from './polite-request-manager.js';
 import { takeTicket } from './origin-ticket.js';
 import { SlotLeases } from './slot-leases.js';
 import { ReportedSkips } from './reported-skips.js';
+import { Refusals, quietRefusals } from './refusal-logger.js';
 import { DEFAULTS } from './defaults.js';
 import { resolveCrawleeOptions } from './resolve-options.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
@@ -79,7 +80,11 @@ interface ContextLike extends HttpContextLike {
     readonly skipNavigation?: boolean;
   };
   readonly page?: unknown;
-  readonly crawler?: { readonly router?: (context: never) => unknown; readonly config?: unknown };
+  readonly crawler?: {
+    readonly router?: (context: never) => unknown;
+    readonly config?: unknown;
+    readonly log?: unknown;
+  };
   robots?: PageRobots;
 }
 
@@ -138,11 +143,12 @@ async function openQueue(
  *   `onSkippedRequest` with reason `robotsTxt` — also when it was added by `enqueueLinks` or
  *   `addRequests` (requests whose robots.txt is already cached and disallows them are dropped
  *   when added).
- * - HTTP crawlers are paced through the queue: a request is handed to the crawler once its
- *   origin grants it a pacing slot, so the wait never counts against Crawlee's timeouts; a polite
- *   HTTP client sends it in that slot with the policy's User-Agent and checks every redirect hop
+ * - Requests are paced through the queue: a request is handed to the crawler once its origin
+ *   grants it a pacing slot, so the wait never counts against Crawlee's timeouts; a polite HTTP
+ *   client sends it in that slot with the policy's User-Agent and checks every redirect hop
  *   before requesting it. Browser crawlers attach the Playwright gate (`options.browser`) to
- *   each page (and must be given it: the call throws otherwise).
+ *   each page's browser context (and must be given it: the call throws otherwise); its route
+ *   sends the navigation in the slot.
  * - The directives of each page (Robots-Tag / X-Robots-Tag lines and `<head>` robots metas) are
  *   on `context.robots` (see {@link robotsOf}) in the request handler; `noindex: 'reject'` does
  *   not call the handler for noindex pages.
@@ -214,6 +220,7 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     ((context: ContextLike, error: unknown) => unknown) | undefined;
   const navigations = new WeakMap<object, HttpNavigation>();
   const reported = new ReportedSkips(DEFAULTS.maxRememberedSkips);
+  const refusals = new Refusals(DEFAULTS.maxRememberedSkips);
 
   const skipped = async (
     url: string,
@@ -227,8 +234,16 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     await userSkipped?.({ url, reason: 'robotsTxt' });
   };
 
-  const denied = async (url: string, error: RobotsDeniedError): Promise<void> => {
+  const denied = async (
+    url: string,
+    error: RobotsDeniedError,
+    request: object | undefined,
+  ): Promise<void> => {
     if (error.reason !== 'redirect-disallowed') return;
+    // Crawlee fails the request (its navigation has started: there is no public way to end it as
+    // skipped) and would log that at ERROR: its line is dropped, this skip line says it instead.
+    const uniqueKey = (request as { uniqueKey?: unknown } | undefined)?.uniqueKey;
+    if (typeof uniqueKey === 'string') refusals.add(uniqueKey);
     // A refusal is the policy working, not a bug: Crawlee logs a failed request's stack, and
     // this one would only point into the adapter.
     error.stack = `${error.name}: ${error.message}`;
@@ -239,20 +254,18 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     if (reported.first(error.url)) await userSkipped?.({ url: error.url, reason: 'robotsTxt' });
   };
 
-  // HTTP crawlers are paced through the queue: a request is handed out once its origin grants
-  // it a slot, and the HTTP client sends it in that slot. (A browser crawler's requests are
-  // paced by the gate, inside the browser.)
-  const leases = resolved.browser === undefined ? new SlotLeases(policy) : undefined;
-  const pacer: RequestPacer | undefined =
-    leases === undefined
-      ? undefined
-      : {
-          ticket: (url) => takeTicket(policy, url),
-          lend: (request, ticket) => leases.lend(request, ticket),
-          settle: (request) => leases.settle(request),
-          offer: (origin, ticket) => leases.offer(origin, ticket),
-          maxWaitingRequests: resolved.maxWaitingRequests,
-        };
+  // Paced through the queue: a request is handed out once its origin grants it a slot, and its
+  // first hop is sent in that slot (by the HTTP client, or by the browser gate's route for the
+  // navigation of a browser crawler).
+  const leases = new SlotLeases(policy);
+  const pacer: RequestPacer = {
+    ticket: (url) => takeTicket(policy, url),
+    lend: (request, ticket) => leases.lend(request, ticket),
+    settle: (request) => leases.settle(request),
+    offer: (origin, ticket) => leases.offer(origin, ticket),
+    maxWaitingRequests: resolved.maxWaitingRequests,
+  };
+  const browser = resolved.browser?.withPolicy(leases.policy);
 
   const requestQueue = new PoliteRequestManager(
     () => openQueue(options, resolved),
@@ -271,13 +284,13 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     pacer,
   );
 
-  leases?.stealFrom((origin) => requestQueue.stealReady(origin));
+  leases.stealFrom((origin) => requestQueue.stealReady(origin));
 
   const httpClient = new PoliteHttpClient({
-    options: leases === undefined ? resolved : { ...resolved, policy: leases.policy },
+    options: { ...resolved, policy: leases.policy },
     inner: options.httpClient ?? new GotScrapingHttpClient(),
     navigations,
-    onRedirectDenied: async (_owner, error) => denied(error.originalUrl ?? '', error),
+    onRedirectDenied: async (owner, error) => denied(error.originalUrl ?? '', error, owner),
   });
 
   // The first request shows the crawler's own Configuration: too late to open the queue with it
@@ -298,22 +311,24 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     navigationOptions: Record<PropertyKey, unknown>,
   ): Promise<void> => {
     checkConfig(context);
+    const crawlerLog = context.crawler?.log;
+    if (isLog(crawlerLog)) quietRefusals(crawlerLog, refusals);
     if (context.page !== undefined) {
-      if (resolved.browser === undefined) {
+      if (browser === undefined) {
         throw new Error(
           'politeCrawlee: a browser crawler needs the `browser` option (createPlaywrightGate({ policy }) from @polite-crawler/playwright); refusing to browse ungated',
         );
       }
       // The page's whole browser context: popups and other pages it opens are gated too.
       const page = context.page as { context?: () => unknown };
-      await resolved.browser.attach(typeof page.context === 'function' ? page.context() : page);
+      await browser.attach(typeof page.context === 'function' ? page.context() : page);
       return;
     }
     navigationOptions[CRAWLEE_REQUEST] = context.request;
   };
 
   const readRobots = async (context: ContextLike): Promise<PageRobots> => {
-    if (context.page !== undefined && resolved.browser !== undefined) {
+    if (context.page !== undefined && browser !== undefined) {
       if (context.response === undefined || context.response === null) {
         return {
           directives: policy.directives([]),
@@ -322,7 +337,7 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
           redirects: [],
         };
       }
-      return resolved.browser.robots(context.response);
+      return browser.robots(context.response);
     }
     return readHttpRobots(context, navigations.get(context.request), resolved);
   };
@@ -364,12 +379,12 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     const refusal = isRobotsDeniedError(error)
       ? error
       : context.page !== undefined && blockedNavigation(error)
-        ? resolved.browser?.deniedNavigation(context.page)
+        ? browser?.deniedNavigation(context.page)
         : undefined;
     if (refusal !== undefined) {
       // A refusal does not change on retry: fail now.
       context.request.noRetry = true;
-      if (!isRobotsDeniedError(error)) await denied(context.request.url, refusal);
+      if (!isRobotsDeniedError(error)) await denied(context.request.url, refusal, context.request);
     }
     return userErrorHandler?.(context, error);
   };
@@ -384,6 +399,16 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     errorHandler,
     ...(userSkipped === undefined ? {} : { onSkippedRequest: userSkipped }),
   };
+}
+
+/** Whether `value` is a Crawlee `Log` (`crawler.log`): what {@link quietRefusals} needs of it. */
+function isLog(value: unknown): value is Log {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Partial<Log>).getOptions === 'function' &&
+    typeof (value as Partial<Log>).setOptions === 'function'
+  );
 }
 
 /**

@@ -55,7 +55,8 @@ export function resolveCrawleeOptions(
       browser === null ||
       typeof browser.attach !== 'function' ||
       typeof browser.robots !== 'function' ||
-      typeof browser.deniedNavigation !== 'function')
+      typeof browser.deniedNavigation !== 'function' ||
+      typeof browser.withPolicy !== 'function')
   ) {
     throw new RobotsInvalidOptionError('browser', browser, 'a gate from createPlaywrightGate()');
   }

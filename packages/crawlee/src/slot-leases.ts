@@ -110,9 +110,12 @@ export class SlotLeases {
   }
 }
 
+/** The URL as sent: a fragment never reaches the server (a browser drops it from the request). */
 function keyOf(url: string | URL): string {
   try {
-    return new URL(String(url)).href;
+    const parsed = new URL(String(url));
+    parsed.hash = '';
+    return parsed.href;
   } catch {
     return String(url);
   }
@@ -149,7 +152,7 @@ function inTicket(
 ): HopSlot | Promise<HopSlot> {
   const paced = ticket.claim();
   if (paced === undefined) return policy.enter(url, options);
-  if (paced.url.href === keyOf(url) && options?.redirectedFrom === undefined) return paced;
+  if (keyOf(paced.url) === keyOf(url) && options?.redirectedFrom === undefined) return paced;
   const combine = (admitted: HopSlot): HopSlot => ({
     url: admitted.url,
     noteResponse: (status, headers) => paced.noteResponse(status, headers),

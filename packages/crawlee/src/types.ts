@@ -6,6 +6,7 @@ import type {
   Decision,
   RobotsDeniedError,
   RobotsDirectives,
+  RobotsPolicy,
   UsageCategory,
   UsagePreferences,
 } from '@polite-crawler/fetch';
@@ -48,6 +49,11 @@ export interface BrowserGate {
   robots(response: unknown): Promise<PageRobots>;
   /** The refusal of the page's latest navigation (its URL or a redirect hop), if any. */
   deniedNavigation(page: unknown): RobotsDeniedError | undefined;
+  /**
+   * The same gate sending through `view` (a view of its policy): the adapter passes one that
+   * hands each navigation the pacing slot its request manager obtained for the request.
+   */
+  withPolicy(view: RobotsPolicy): BrowserGate;
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { RobotsDeniedError } from '@polite-crawler/fetch';
 import type { BrowserContext, Page, Request, Response, Route } from 'playwright-core';
+import { robotsPolicyOption } from '@polite-crawler/fetch/internal';
 import { readNavigationRobots } from './navigation-robots.js';
 import { resolveGateOptions } from './resolve-options.js';
+import type { ResolvedGateOptions } from './resolve-options.js';
 import { createRouteHandler } from './route-handler.js';
 import type { ServedRecord } from './route-handler.js';
 import type { NavigationRobots, PlaywrightGate, PlaywrightGateOptions } from './types.js';
@@ -30,9 +32,20 @@ function isPage(target: BrowserContext | Page): target is Page {
  * if (response && (await gate.robots(response)).directives.noindex) console.log('not for the index');
  */
 export function createPlaywrightGate(options: PlaywrightGateOptions): PlaywrightGate {
-  const resolved = resolveGateOptions(options);
-  const served = new WeakMap<Request, ServedRecord>();
-  const deniedNavigations = new WeakMap<Page, RobotsDeniedError>();
+  return gateOver(resolveGateOptions(options), {
+    served: new WeakMap<Request, ServedRecord>(),
+    deniedNavigations: new WeakMap<Page, RobotsDeniedError>(),
+  });
+}
+
+/** What a gate and the gates made from it with `withPolicy` share. */
+interface GateRecords {
+  readonly served: WeakMap<Request, ServedRecord>;
+  readonly deniedNavigations: WeakMap<Page, RobotsDeniedError>;
+}
+
+function gateOver(resolved: ResolvedGateOptions, records: GateRecords): PlaywrightGate {
+  const { served, deniedNavigations } = records;
   const handlers = new WeakMap<BrowserContext | Page, (route: Route) => Promise<void>>();
 
   return {
@@ -64,6 +77,10 @@ export function createPlaywrightGate(options: PlaywrightGateOptions): Playwright
 
     deniedNavigation(page) {
       return deniedNavigations.get(page);
+    },
+
+    withPolicy(view) {
+      return gateOver({ ...resolved, policy: robotsPolicyOption('view', view) }, records);
     },
   };
 }

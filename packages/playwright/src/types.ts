@@ -158,4 +158,15 @@ export interface PlaywrightGate {
    * redirect hop); cleared when a later navigation of that page is served.
    */
   deniedNavigation(page: Page): RobotsDeniedError | undefined;
+  /**
+   * The same gate (options, served responses, refusals) sending through `view`, a view of this
+   * gate's policy that decides how each hop takes its pacing slot: the Crawlee adapter passes
+   * one that hands a navigation the slot its request manager obtained before giving the request
+   * to the crawler. It is attached on its own (a target may have both; the view's route, added
+   * last, answers first). Throws `RobotsInvalidOptionError` if `view` is not a policy.
+   * @example
+   * const paced = gate.withPolicy(leases.policy);
+   * await paced.attach(page.context());
+   */
+  withPolicy(view: RobotsPolicy): PlaywrightGate;
 }
