@@ -107,10 +107,9 @@ function isAsyncIterable(value: RequestsLike): value is AsyncIterable<SourceLike
  * robots.txt is already cached and disallows them are dropped when they are added
  * (`crawler.addRequests`, `enqueueLinks`); the others are decided when their turn comes.
  *
- * With a pacer (HTTP crawlers), a request is handed out only when its origin can take it
- * now: the request waits for its origin's pacing slot here, in the queue, not inside the
- * crawler's navigation and request timeouts, and the crawler's concurrency goes to requests whose
- * origins are ready. An origin has one place in the policy's queue at a time; the requests
+ * A request is handed out only when its origin can take it now: it waits for its origin's
+ * pacing slot here, in the queue, not inside the crawler's navigation and request timeouts, and
+ * the crawler's concurrency goes to requests whose origins are ready. An origin has one place in the policy's queue at a time; the requests
  * pulled behind it wait in its line, up to `maxWaitingRequests` in all. A request that has
  * waited half of the queue's lock (`requestLockSecs`) is given back to the queue for later,
  * so that its lock never runs out while it is held.
@@ -118,12 +117,12 @@ function isAsyncIterable(value: RequestsLike): value is AsyncIterable<SourceLike
  * The inner manager is opened on first use, so that the crawler options can be built
  * synchronously.
  * @example
- * new CheerioCrawler({ requestManager: new PoliteRequestManager(() => RequestQueue.open(), gate) });
+ * new CheerioCrawler({ requestManager: new PoliteRequestManager(() => RequestQueue.open(), gate, pacer) });
  */
 export class PoliteRequestManager implements IRequestManager {
   readonly #open: () => Promise<IRequestManager>;
   readonly #gate: SkipGate;
-  readonly #pacer: RequestPacer | undefined;
+  readonly #pacer: RequestPacer;
   readonly #lines = new Map<string, Line>();
   readonly #ready: Ready[] = [];
   /** Requests pulled and not handed out yet (in lines or ready). */
@@ -133,7 +132,7 @@ export class PoliteRequestManager implements IRequestManager {
   /** Set by Crawlee's constructor on `crawler.requestQueue`; applied to the inner queue. */
   #tuning: Record<string, number> = {};
 
-  constructor(open: () => Promise<IRequestManager>, gate: SkipGate, pacer?: RequestPacer) {
+  constructor(open: () => Promise<IRequestManager>, gate: SkipGate, pacer: RequestPacer) {
     this.#open = open;
     this.#gate = gate;
     this.#pacer = pacer;
@@ -199,7 +198,7 @@ export class PoliteRequestManager implements IRequestManager {
     const inner = await this.inner();
     await this.#giveBackOld(inner);
     if (this.#ready.length > 0) return false;
-    if (this.#pacer !== undefined && this.#held >= this.#pacer.maxWaitingRequests) return true;
+    if (this.#held >= this.#pacer.maxWaitingRequests) return true;
     return inner.isEmpty();
   }
 
@@ -222,10 +221,10 @@ export class PoliteRequestManager implements IRequestManager {
       const ready = this.#ready.shift();
       if (ready !== undefined) {
         this.#held -= 1;
-        if (ready.ticket !== undefined) pacer?.lend(ready.request, ready.ticket);
+        if (ready.ticket !== undefined) pacer.lend(ready.request, ready.ticket);
         return ready.request;
       }
-      if (pacer !== undefined && this.#held >= pacer.maxWaitingRequests) return null;
+      if (this.#held >= pacer.maxWaitingRequests) return null;
       const request = await inner.fetchNextRequest<T>();
       if (request === null || request.skipNavigation) return request;
       const decision = await this.#gate.decide(request.url);
@@ -236,8 +235,8 @@ export class PoliteRequestManager implements IRequestManager {
         await this.#gate.skipped(request.url, decision, 'fetch');
         continue;
       }
-      const origin = pacer === undefined ? undefined : originOf(request.url);
-      if (pacer === undefined || origin === undefined) return request;
+      const origin = originOf(request.url);
+      if (origin === undefined) return request;
       const line = this.#lines.get(origin);
       if (line !== undefined) {
         // Behind the origin's place in the queue.
@@ -255,9 +254,7 @@ export class PoliteRequestManager implements IRequestManager {
       if (ticket.granted && mine.waiting[0]?.request === request) {
         mine.waiting.shift();
         this.#held -= 1;
-        const next = mine.waiting[0];
-        if (next === undefined) this.#lines.delete(origin);
-        else this.#await(origin, pacer.ticket(next.request.url));
+        this.#queueNext(origin, mine);
         pacer.lend(request, ticket);
         return request;
       }
@@ -278,8 +275,8 @@ export class PoliteRequestManager implements IRequestManager {
       () => {
         line.ticket = undefined;
         // A running request's redirect hop goes first: it holds a crawler task already.
-        if (line.waiting.length > 0 && this.#pacer?.offer(origin, ticket) === true) {
-          this.#await(origin, this.#pacer.ticket(line.waiting[0]!.request.url));
+        if (line.waiting.length > 0 && this.#pacer.offer(origin, ticket)) {
+          this.#queueNext(origin, line);
           return;
         }
         const first = line.waiting.shift();
@@ -300,10 +297,7 @@ export class PoliteRequestManager implements IRequestManager {
           ready.ticket.release();
           ready.ticket = undefined;
         }, this.#holdMillis()).unref();
-        const next = line.waiting[0];
-        if (next === undefined) this.#lines.delete(origin);
-        else if (this.#pacer !== undefined)
-          this.#await(origin, this.#pacer.ticket(next.request.url));
+        this.#queueNext(origin, line);
       },
       (error: unknown) => {
         line.ticket = undefined;
@@ -316,10 +310,7 @@ export class PoliteRequestManager implements IRequestManager {
           // the rest of the line asks again.
           const [{ request }] = line.waiting.splice(refused, 1) as [Waiting];
           this.#ready.push({ request, ticket: undefined });
-          const next = line.waiting[0];
-          if (next === undefined) this.#lines.delete(origin);
-          else if (this.#pacer !== undefined)
-            this.#await(origin, this.#pacer.ticket(next.request.url));
+          this.#queueNext(origin, line);
           return;
         }
         // The wait failed (the policy closed): nothing left to wait for; the HTTP client reports it.
@@ -331,6 +322,13 @@ export class PoliteRequestManager implements IRequestManager {
     );
   }
 
+  /** The origin's place in the queue goes to the first request of its line; no line without one. */
+  #queueNext(origin: string, line: Line): void {
+    const next = line.waiting[0];
+    if (next === undefined) this.#lines.delete(origin);
+    else this.#await(origin, this.#pacer.ticket(next.request.url));
+  }
+
   /**
    * Takes the granted slot of a ready request of `origin` the crawler has not taken yet, for a
    * hop of a running request; the ready request goes back to the head of its origin's line.
@@ -340,9 +338,7 @@ export class PoliteRequestManager implements IRequestManager {
       (ready) => ready.ticket !== undefined && originOf(ready.request.url) === origin,
     );
     const ready = this.#ready[at];
-    if (ready === undefined || ready.ticket === undefined || this.#pacer === undefined) {
-      return undefined;
-    }
+    if (ready?.ticket === undefined) return undefined;
     const { ticket } = ready;
     this.#ready.splice(at, 1);
     const line = this.#lines.get(origin);
@@ -389,7 +385,7 @@ export class PoliteRequestManager implements IRequestManager {
   }
 
   async markRequestHandled(request: Request): Promise<RequestQueueOperationInfo | void | null> {
-    this.#pacer?.settle(request);
+    this.#pacer.settle(request);
     return (await this.inner()).markRequestHandled(request);
   }
 
@@ -397,7 +393,7 @@ export class PoliteRequestManager implements IRequestManager {
     request: Request,
     options?: RequestQueueOperationOptions,
   ): Promise<RequestQueueOperationInfo | null> {
-    this.#pacer?.settle(request);
+    this.#pacer.settle(request);
     return (await this.inner()).reclaimRequest(request, options);
   }
 

@@ -219,33 +219,14 @@ function leasingView(policy: RobotsPolicy, leases: LeaseAccess): RobotsPolicy {
       );
     });
   };
-  return {
-    get userAgent() {
-      return policy.userAgent;
+  // Everything but `enter` is the policy's own (methods bound to it: its fields are private).
+  return new Proxy(policy, {
+    get(target, key) {
+      if (key === 'enter') return enter;
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function'
+        ? (value as (...args: unknown[]) => unknown).bind(target)
+        : value;
     },
-    get productToken() {
-      return policy.productToken;
-    },
-    get purpose() {
-      return policy.purpose;
-    },
-    get dispatcher() {
-      return policy.dispatcher;
-    },
-    get clock() {
-      return policy.clock;
-    },
-    check: (url, options) => policy.check(url, options),
-    assertAllowed: (url, options) => policy.assertAllowed(url, options),
-    explain: (url, options) => policy.explain(url, options),
-    peek: (url) => policy.peek(url),
-    prefetch: (origins, options) => policy.prefetch(origins, options),
-    enter,
-    schedule: (url, task, options) => policy.schedule(url, task, options),
-    noteResponse: (url, status, headers) => policy.noteResponse(url, status, headers),
-    directives: (lines, metaRules, options) => policy.directives(lines, metaRules, options),
-    usage: (url, headers) => policy.usage(url, headers),
-    forget: (origin) => policy.forget(origin),
-    close: () => policy.close(),
-  };
+  });
 }
