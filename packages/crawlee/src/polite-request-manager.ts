@@ -13,6 +13,7 @@ import type {
 
 import { isRobotsDeniedError } from '@polite-crawler/fetch';
 import type { Decision } from '@polite-crawler/fetch';
+import { originOf } from './origin-ticket.js';
 import type { OriginTicket } from './origin-ticket.js';
 
 /** How the manager asks the policy and reports a skip. */
@@ -55,11 +56,8 @@ interface Waiting {
   readonly since: number;
 }
 
-/** An origin's line: the requests pulled for it, and its one place in the policy's queue. */
-interface Line {
-  readonly waiting: Waiting[];
-  ticket: OriginTicket | undefined;
-}
+/** An origin's line: the requests pulled for it, behind its one place in the policy's queue. */
+type Line = Waiting[];
 
 /** A request whose origin granted it a slot (or that no longer waits for one), for the crawler. */
 interface Ready {
@@ -70,15 +68,6 @@ interface Ready {
 
 /** Crawlee locks a fetched request for `requestLockSecs` (at least 60 s): held ones go back well before. */
 const DEFAULT_LOCK_SECS = 60;
-
-function originOf(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Lets every settled promise run its callbacks (a free slot is granted in microtasks). */
 function settle(): Promise<void> {
@@ -240,19 +229,19 @@ export class PoliteRequestManager implements IRequestManager {
       const line = this.#lines.get(origin);
       if (line !== undefined) {
         // Behind the origin's place in the queue.
-        line.waiting.push({ request, since: Date.now() });
+        line.push({ request, since: Date.now() });
         this.#held += 1;
         continue;
       }
       // The origin's line exists from now on, so that requests of the same origin pulled by
       // other crawler tasks while this one looks at its ticket queue behind it.
       const ticket = pacer.ticket(request.url);
-      const mine: Line = { waiting: [{ request, since: Date.now() }], ticket };
+      const mine: Line = [{ request, since: Date.now() }];
       this.#lines.set(origin, mine);
       this.#held += 1;
       await settle();
-      if (ticket.granted && mine.waiting[0]?.request === request) {
-        mine.waiting.shift();
+      if (ticket.granted && mine[0]?.request === request) {
+        mine.shift();
         this.#held -= 1;
         this.#queueNext(origin, mine);
         pacer.lend(request, ticket);
@@ -270,16 +259,14 @@ export class PoliteRequestManager implements IRequestManager {
       ticket.release();
       return;
     }
-    line.ticket = ticket;
     ticket.ready.then(
       () => {
-        line.ticket = undefined;
         // A running request's redirect hop goes first: it holds a crawler task already.
-        if (line.waiting.length > 0 && this.#pacer.offer(origin, ticket)) {
+        if (line.length > 0 && this.#pacer.offer(origin, ticket)) {
           this.#queueNext(origin, line);
           return;
         }
-        const first = line.waiting.shift();
+        const first = line.shift();
         if (first === undefined) {
           // Everything waiting went back to the queue meanwhile.
           this.#lines.delete(origin);
@@ -300,22 +287,21 @@ export class PoliteRequestManager implements IRequestManager {
         this.#queueNext(origin, line);
       },
       (error: unknown) => {
-        line.ticket = undefined;
         const refused = isRobotsDeniedError(error)
-          ? line.waiting.findIndex(({ request }) => request.url === ticket.url)
+          ? line.findIndex(({ request }) => request.url === ticket.url)
           : -1;
         if (refused !== -1) {
           // The rules in force after the wait refuse the URL the slot was asked for: its request
           // goes to the crawler without a slot (the HTTP client's gate refuses and reports it);
           // the rest of the line asks again.
-          const [{ request }] = line.waiting.splice(refused, 1) as [Waiting];
+          const [{ request }] = line.splice(refused, 1) as [Waiting];
           this.#ready.push({ request, ticket: undefined });
           this.#queueNext(origin, line);
           return;
         }
         // The wait failed (the policy closed): nothing left to wait for; the HTTP client reports it.
         this.#lines.delete(origin);
-        for (const { request } of line.waiting.splice(0)) {
+        for (const { request } of line.splice(0)) {
           this.#ready.push({ request, ticket: undefined });
         }
       },
@@ -324,7 +310,7 @@ export class PoliteRequestManager implements IRequestManager {
 
   /** The origin's place in the queue goes to the first request of its line; no line without one. */
   #queueNext(origin: string, line: Line): void {
-    const next = line.waiting[0];
+    const next = line[0];
     if (next === undefined) this.#lines.delete(origin);
     else this.#await(origin, this.#pacer.ticket(next.request.url));
   }
@@ -344,10 +330,10 @@ export class PoliteRequestManager implements IRequestManager {
     const line = this.#lines.get(origin);
     const waiting: Waiting = { request: ready.request, since: Date.now() };
     if (line === undefined) {
-      this.#lines.set(origin, { waiting: [waiting], ticket: undefined });
+      this.#lines.set(origin, [waiting]);
       this.#await(origin, this.#pacer.ticket(ready.request.url));
     } else {
-      line.waiting.unshift(waiting);
+      line.unshift(waiting);
     }
     return ticket;
   }
@@ -366,11 +352,7 @@ export class PoliteRequestManager implements IRequestManager {
     const oldest = Date.now() - this.#holdMillis();
     const back: Request[] = [];
     for (const line of this.#lines.values()) {
-      for (let first = line.waiting[0]; first !== undefined && first.since <= oldest;) {
-        line.waiting.shift();
-        back.push(first.request);
-        first = line.waiting[0];
-      }
+      while (line[0] !== undefined && line[0].since <= oldest) back.push(line.shift()!.request);
     }
     this.#held -= back.length;
     for (const request of back) await inner.reclaimRequest(request);
