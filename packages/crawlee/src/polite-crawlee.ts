@@ -83,7 +83,7 @@ interface ContextLike extends HttpContextLike {
   readonly crawler?: {
     readonly router?: (context: never) => unknown;
     readonly config?: unknown;
-    readonly log?: unknown;
+    readonly log?: Log;
   };
   robots?: PageRobots;
 }
@@ -311,8 +311,7 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     navigationOptions: Record<PropertyKey, unknown>,
   ): Promise<void> => {
     checkConfig(context);
-    const crawlerLog = context.crawler?.log;
-    if (isLog(crawlerLog)) quietRefusals(crawlerLog, refusals);
+    if (context.crawler?.log !== undefined) quietRefusals(context.crawler.log, refusals);
     if (context.page !== undefined) {
       if (browser === undefined) {
         throw new Error(
@@ -399,16 +398,6 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     errorHandler,
     ...(userSkipped === undefined ? {} : { onSkippedRequest: userSkipped }),
   };
-}
-
-/** Whether `value` is a Crawlee `Log` (`crawler.log`): what {@link quietRefusals} needs of it. */
-function isLog(value: unknown): value is Log {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Partial<Log>).getOptions === 'function' &&
-    typeof (value as Partial<Log>).setOptions === 'function'
-  );
 }
 
 /**
