@@ -22,11 +22,6 @@ import type { ResolvedCrawleeOptions } from './resolve-options.js';
  */
 export const CRAWLEE_REQUEST: unique symbol = Symbol.for('polite-crawler.crawlee.request');
 
-/** The crawler request fields the client touches. */
-export interface CrawleeRequestLike {
-  noRetry: boolean;
-}
-
 /** What the client learnt about the response of one crawler request. */
 export interface HttpNavigation {
   readonly url: string;
@@ -129,7 +124,7 @@ export class PoliteHttpClient implements BaseHttpClient {
     const { options, navigations, onRedirectDenied } = this.#deps;
     const { policy } = options;
     const { [CRAWLEE_REQUEST]: owner, ...plain } = request as AnyRequest & {
-      [CRAWLEE_REQUEST]?: CrawleeRequestLike;
+      [CRAWLEE_REQUEST]?: { noRetry: boolean };
     };
     const { body: _body, ...withoutBody } = plain;
     // Crawlee passes no signal, only its navigation timeout: once that has passed it has given

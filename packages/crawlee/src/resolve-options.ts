@@ -9,10 +9,12 @@ import {
 } from '@polite-crawler/fetch/internal';
 import type { RobotsPolicy } from '@polite-crawler/fetch';
 import { CRAWLEE_OPTION_BOUNDS, DEFAULTS } from './defaults.js';
-import type { NoindexHandling, PoliteCrawleeOptions } from './types.js';
+import type { DeprecatedNoindexHandling, NoindexHandling, PoliteCrawleeOptions } from './types.js';
 
 /** The deprecated names of `noindex` values mapped onto fetch's. */
-const NOINDEX_ALIASES: Readonly<Record<NoindexHandling | 'handle' | 'skip', NoindexHandling>> = {
+const NOINDEX_ALIASES: Readonly<
+  Record<NoindexHandling | DeprecatedNoindexHandling, NoindexHandling>
+> = {
   annotate: 'annotate',
   reject: 'reject',
   handle: 'annotate',

@@ -98,16 +98,6 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
     // Aborts when the request's page closes (the request is then dropped).
     const signal = owner === undefined ? undefined : pageClosed(owner);
 
-    const refuse = async (error: RobotsDeniedError): Promise<void> => {
-      if (page !== undefined) deniedNavigations.set(page, error);
-      emit({ type: 'request-denied', ...base, error });
-      await route.abort('blockedbyclient').catch(() => undefined); // the page may be gone
-    };
-    const fail = async (error: unknown): Promise<void> => {
-      emit({ type: 'request-failed', ...base, error });
-      await route.abort('failed').catch(() => undefined);
-    };
-
     try {
       let hop: Hop | undefined;
       const {
@@ -160,8 +150,15 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
       await route.fulfill({ response });
       emit({ type: 'request-served', ...base, finalUrl: finalHref, status, redirects });
     } catch (error) {
-      if (isRobotsDeniedError(error)) await refuse(error);
-      else await fail(error);
+      const denied = isRobotsDeniedError(error);
+      if (denied && page !== undefined) deniedNavigations.set(page, error);
+      emit(
+        denied
+          ? { type: 'request-denied', ...base, error }
+          : { type: 'request-failed', ...base, error },
+      );
+      // The page may be gone.
+      await route.abort(denied ? 'blockedbyclient' : 'failed').catch(() => undefined);
     }
   };
 }
