@@ -76,14 +76,6 @@ function settle(): Promise<void> {
 
 type SourceLike = Source | string;
 
-function urlOf(source: SourceLike): string | undefined {
-  return typeof source === 'string' ? source : source.url;
-}
-
-function skipsNavigation(source: SourceLike): boolean {
-  return typeof source !== 'string' && source.skipNavigation === true;
-}
-
 function isAsyncIterable(value: RequestsLike): value is AsyncIterable<SourceLike> {
   return typeof (value as Partial<AsyncIterable<SourceLike>>)[Symbol.asyncIterator] === 'function';
 }
@@ -393,8 +385,8 @@ export class PoliteRequestManager implements IRequestManager {
     const inner = await this.inner();
     const dropped: Array<[string, Decision]> = [];
     const refused = (source: SourceLike): boolean => {
-      const url = urlOf(source);
-      if (url === undefined || skipsNavigation(source)) return false;
+      const { url, skipNavigation } = typeof source === 'string' ? { url: source } : source;
+      if (url === undefined || skipNavigation === true) return false;
       let decision: Decision | undefined;
       try {
         decision = this.#gate.peek(url);
