@@ -28,7 +28,6 @@ export interface HttpNavigation {
   readonly redirects: readonly string[];
   /** Header field lines, one entry per line, as received. */
   readonly headers: readonly (readonly [string, string])[];
-  readonly status: number;
 }
 
 /** Where the client records and reports. */
@@ -174,12 +173,7 @@ export class PoliteHttpClient implements BaseHttpClient {
       slot.release();
       response.redirectUrls = redirects.map((target) => new URL(target));
       if (owner !== undefined) {
-        navigations.set(owner, {
-          url: url.href,
-          redirects,
-          headers: headerPairs(response),
-          status: response.statusCode,
-        });
+        navigations.set(owner, { url: url.href, redirects, headers: headerPairs(response) });
       }
       return response;
     } catch (error) {

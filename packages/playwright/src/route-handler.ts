@@ -12,7 +12,6 @@ export interface ServedRecord {
   readonly redirects: readonly string[];
   /** The final response's header lines, one entry per field line, as received. */
   readonly headers: readonly (readonly [string, string])[];
-  readonly status: number;
 }
 
 /** Where the route handler reports to. */
@@ -138,16 +137,11 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
       });
       // `api.fetch` has read the whole body: the hop is over.
       slot.release();
-      const status = response.status();
       const finalHref = finalUrl.href;
-      served.set(request, {
-        finalUrl: finalHref,
-        redirects,
-        headers: headerPairs(response),
-        status,
-      });
+      served.set(request, { finalUrl: finalHref, redirects, headers: headerPairs(response) });
       if (page !== undefined) deniedNavigations.delete(page);
       await route.fulfill({ response });
+      const status = response.status();
       emit({ type: 'request-served', ...base, finalUrl: finalHref, status, redirects });
     } catch (error) {
       const denied = isRobotsDeniedError(error);
