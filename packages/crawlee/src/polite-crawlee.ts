@@ -104,16 +104,6 @@ export function robotsOf(context: object): PageRobots | undefined {
   return (context as { robots?: PageRobots }).robots;
 }
 
-function emitter(options: ResolvedCrawleeOptions): (event: CrawleeEvent) => void {
-  return (event) => {
-    try {
-      options.onEvent?.(event);
-    } catch {
-      // an observer must not break the crawl
-    }
-  };
-}
-
 function describe(decision: Decision): string {
   if (decision.reason === 'unreachable') return `robots.txt of ${decision.origin} is unreachable`;
   const rule = decision.rule;
@@ -213,7 +203,13 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     );
   }
   const log = crawleeLog.child({ prefix: 'PoliteCrawlee' });
-  const emit = emitter(resolved);
+  const emit = (event: CrawleeEvent): void => {
+    try {
+      resolved.onEvent?.(event);
+    } catch {
+      // an observer must not break the crawl
+    }
+  };
   const userSkipped = options.onSkippedRequest;
   const userHandler = options.requestHandler as Handler | undefined;
   const userErrorHandler = options.errorHandler as
