@@ -13,7 +13,7 @@ type Earlier = Readonly<Record<string, unknown>>;
  * @example
  * const minInterval: OptionSpec = { default: 1_000, bounds: [0, 3_600_000] };
  */
-export type OptionSpec =
+export type OptionSpec<Option extends string = string> =
   | {
       readonly default: number;
       readonly bounds: readonly [min: number, max: number];
@@ -21,7 +21,7 @@ export type OptionSpec =
        * The option of a pair this one may not exceed. Of the two, the one left out defaults to
        * what fits the one given; two given that contradict each other are refused.
        */
-      readonly atMost?: string;
+      readonly atMost?: Option;
     }
   | { readonly default: string; readonly allowed: readonly string[] }
   | { readonly default: boolean }

@@ -65,7 +65,9 @@ export const POLICY_OPTIONS = {
     read: (name: string, value: unknown) =>
       functionOption(name, value as ((event: PoliteEvent) => void) | undefined),
   },
-} as const satisfies { readonly [Name in keyof RobotsPolicyOptions]-?: OptionSpec };
+} as const satisfies {
+  readonly [Name in keyof RobotsPolicyOptions]-?: OptionSpec<keyof RobotsPolicyOptions>;
+};
 
 /** Every option of {@link createPoliteFetch} about the pages themselves (see {@link PageOptions}). */
 export const PAGE_OPTIONS = {
@@ -77,7 +79,7 @@ export const PAGE_OPTIONS = {
   },
   scanMeta: { default: true },
   maxHeadBytes: { default: 262_144, bounds: [1_024, 16 * 1024 * 1024] },
-} as const satisfies { readonly [Name in keyof PageOptions]-?: OptionSpec };
+} as const satisfies { readonly [Name in keyof PageOptions]-?: OptionSpec<keyof PageOptions> };
 
 /** The `concurrency` of {@link RobotsPolicy.prefetch} (robots.txt fetches at a time). */
 export const PREFETCH_CONCURRENCY = {
