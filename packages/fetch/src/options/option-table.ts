@@ -24,7 +24,7 @@ export const POLICY_OPTIONS = {
   robotsHeadersTimeout: { default: 10_000, bounds: [1, 600_000] },
   robotsBodyTimeout: { default: 10_000, bounds: [1, 600_000] },
   robotsTimeout: { default: 30_000, bounds: [1, 600_000] },
-  /** RFC 9309 §2.5: at least 500 KiB, and no less. */
+  /** RFC 9309 §2.5: at least 500 KiB. */
   robotsMaxBytes: { default: 512_000, bounds: [512_000, 64 * 1024 * 1024] },
   /** RFC 9309 §2.3.1.2: at least five consecutive redirects. */
   robotsMaxRedirects: { default: 5, bounds: [5, 50] },
