@@ -113,6 +113,25 @@ describe('numeric options: accepted at each bound, refused just past it, naming 
     );
   });
 
+  it('a pair never settles on a value outside either option’s bounds', () => {
+    // The one left out is moved to the other's value: that value must lie within its own bounds.
+    type Bounded = keyof typeof OPTION_BOUNDS & keyof typeof DEFAULTS;
+    const pairs = Object.entries(POLICY_OPTIONS).flatMap(([name, spec]) =>
+      'atMost' in spec ? [[name, spec.atMost] as [Bounded, Bounded]] : [],
+    );
+    expect(pairs).toEqual([
+      ['robotsMinTtl', 'robotsMaxTtl'],
+      ['unreachableRetryInterval', 'maxUnreachableRetryInterval'],
+    ]);
+    for (const [lower, upper] of pairs) {
+      const [lowMin, lowMax] = OPTION_BOUNDS[lower];
+      const [highMin, highMax] = OPTION_BOUNDS[upper];
+      expect(highMin, `${upper} lowers ${lower}`).toBeGreaterThanOrEqual(lowMin);
+      expect(lowMax, `${lower} raises ${upper}`).toBeLessThanOrEqual(highMax);
+      expect(DEFAULTS[lower]).toBeLessThanOrEqual(DEFAULTS[upper]);
+    }
+  });
+
   it('robotsMinTtl may not exceed robotsMaxTtl; unreachableRetryInterval not its cap', () => {
     expect(
       invalidOption(() =>

@@ -73,10 +73,7 @@ export const POLICY_OPTIONS = {
 export const PAGE_OPTIONS = {
   maxRedirects: { default: 20, bounds: [0, 100] },
   noindex: { default: 'annotate', allowed: ['annotate', 'reject'] },
-  usage: {
-    default: Object.freeze([]),
-    read: (_name: string, value: unknown) => usageOption(value),
-  },
+  usage: { read: (_name: string, value: unknown) => usageOption(value) },
   scanMeta: { default: true },
   maxHeadBytes: { default: 262_144, bounds: [1_024, 16 * 1024 * 1024] },
 } as const satisfies { readonly [Name in keyof PageOptions]-?: OptionSpec<keyof PageOptions> };
