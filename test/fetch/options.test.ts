@@ -240,6 +240,13 @@ describe('identity options', () => {
       ).toBe('userAgent');
     }
   });
+
+  it('accepts a User-Agent of 1024 characters, refuses one of 1025', async () => {
+    const at = `ExampleBot/${'1'.repeat(1_024 - 'ExampleBot/'.length)}`;
+    expect(at).toHaveLength(1_024);
+    await createRobotsPolicy({ userAgent: at }).close();
+    expect(invalidOption(() => createRobotsPolicy({ userAgent: `${at}1` }))).toBe('userAgent');
+  });
 });
 
 describe('object options', () => {
