@@ -15,7 +15,9 @@ import type {
 import { RobotsClosedError, RobotsDeniedError, RobotsInvalidUrlError } from '../errors/errors.js';
 import { createEventSink } from './events.js';
 import { headerLines } from '../response/header-input.js';
-import { resolvePolicyOptions, resolvePrefetchConcurrency } from '../options/options.js';
+import { readOption } from '../options/option-spec.js';
+import { PREFETCH_CONCURRENCY } from '../options/option-table.js';
+import { resolvePolicyOptions } from '../options/options.js';
 import type { ResolvedPolicyOptions } from '../options/options.js';
 import { OriginScheduler } from '../pacing/origin-scheduler.js';
 import { isPending } from '../pacing/pacer.js';
@@ -450,7 +452,7 @@ class Policy implements RobotsPolicy {
   ): Promise<void> {
     if (this.#closed) throw new RobotsClosedError();
     options.signal?.throwIfAborted();
-    const limit = pLimit(resolvePrefetchConcurrency(options.concurrency));
+    const limit = pLimit(readOption('concurrency', PREFETCH_CONCURRENCY, options.concurrency));
     const unique = new Set<string>();
     // One URL is one origin (a string is iterable too: character by character).
     const list = typeof origins === 'string' || origins instanceof URL ? [origins] : origins;
