@@ -114,16 +114,19 @@ describe('polite crawl --redis', { timeout: 90_000 }, () => {
     expect(site.seen).toHaveLength(0);
   });
 
-  it('--redis-timeout past its limit (3600000) is a usage error (exit 2)', async () => {
-    site = await startSite();
-    const result = await crawl(`${site.origins[0]}/`, [
-      '--redis',
-      redis.url,
-      '--redis-timeout',
-      '3600001',
-    ]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--redis-timeout <ms>.*from 0 to 3600000/);
-    expect(site.seen).toHaveLength(0);
-  });
+  it.each(['3600001', '-1', '1.5'])(
+    '--redis-timeout %s is a usage error (exit 2)',
+    async (value) => {
+      site = await startSite();
+      const result = await crawl(`${site.origins[0]}/`, [
+        '--redis',
+        redis.url,
+        '--redis-timeout',
+        value,
+      ]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/--redis-timeout <ms>.*from 0 to 3600000/);
+      expect(site.seen).toHaveLength(0);
+    },
+  );
 });
