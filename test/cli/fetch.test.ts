@@ -138,6 +138,13 @@ describe('fetch', () => {
           unavailableAfter: null,
           rules: [],
         },
+        // Neither robots.txt nor the response states a usage preference.
+        usage: {
+          'train-ai': 'unknown',
+          search: 'unknown',
+          sources: { 'train-ai': [], search: [] },
+          extensions: [],
+        },
       },
     });
   });
