@@ -141,4 +141,29 @@ describe('SlotLeases: the lent slot is the first hop of its request', () => {
     expect(slot.url.href).toBe(request.url);
     slot.release();
   });
+
+  it('counts the next start from when the lent slot is sent, not from when it was granted', async () => {
+    const { leases, origin, record, clock } = await setup();
+    const request = { url: `${origin}/a` };
+    const t0 = clock.now();
+    leases.lend(request, await granted(request.url, record));
+    // The crawler takes the request 3 s after its origin granted it (its pool's turn).
+    await clock.advance(3_000);
+    const slot = leases.policy.enter(request.url) as HopSlot;
+    slot.release();
+    leases.settle(request);
+    let nextAt: number | undefined;
+    void Promise.resolve(leases.policy.enter(`${origin}/b`)).then((next) => {
+      nextAt = clock.now();
+      next.release();
+    });
+    // Crawl-delay 10 s: from the grant the next start would be at 10 s, from the send at 13 s.
+    await clock.advance(7_000);
+    expect(nextAt).toBeUndefined();
+    await clock.advance(2_999);
+    expect(nextAt).toBeUndefined();
+    await clock.advance(1);
+    await clock.until(() => nextAt !== undefined, 'the next hop');
+    expect(nextAt! - t0).toBe(13_000);
+  });
 });
