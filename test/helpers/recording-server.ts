@@ -26,7 +26,10 @@ export interface SeenRequest {
   readonly userAgent: string | undefined;
   /** The request body (UTF-8). */
   readonly body: string;
-  /** The test's clock at arrival (`now` of {@link ServerOptions}; 0 without one). */
+  /**
+   * The test's clock when the request head arrived (`now` of {@link ServerOptions}; 0 without
+   * one). The request is recorded, and answered, once its body is in.
+   */
   readonly at: number;
   /** Requests in progress when this one arrived, itself included. */
   readonly concurrent: number;
@@ -178,6 +181,7 @@ export async function startServer(
     active += 1;
     maxConcurrent = Math.max(maxConcurrent, active);
     const concurrent = active;
+    const at = now();
     let counted = true;
     const finish = (): void => {
       if (counted) active -= 1;
@@ -196,7 +200,7 @@ export async function startServer(
         headers: req.headers,
         userAgent: req.headers['user-agent'],
         body: Buffer.concat(chunks).toString('utf8'),
-        at: now(),
+        at,
         concurrent,
       };
       seen.push(entry);
