@@ -6,8 +6,8 @@
 import type { FetchJson } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, runCli } from './helpers/run-cli.js';
-import { routes, send, startServer } from './helpers/test-server.js';
-import type { TestServer } from './helpers/test-server.js';
+import { routes, send, startServer } from '../helpers/recording-server.js';
+import type { RecordingServer } from '../helpers/recording-server.js';
 
 const ROBOTS = `User-agent: *
 Allow: /
@@ -16,7 +16,7 @@ Content-Usage: /open/ train-ai=y, search=y
 Content-Signal: /open/ ai-train=no, ai-input=yes
 `;
 
-let site: TestServer;
+let site: RecordingServer;
 
 beforeAll(async () => {
   site = await startServer(
