@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { CheckJson } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, runCli } from './helpers/run-cli.js';
-import { closedPort, routes, send, startServer, status } from './helpers/test-server.js';
-import type { TestServer } from './helpers/test-server.js';
+import { closedPort, routes, send, startServer, status } from '../helpers/recording-server.js';
+import type { RecordingServer } from '../helpers/recording-server.js';
 
 const ROBOTS = `# test robots.txt
 User-agent: *
@@ -21,8 +21,8 @@ Disallow: /not-for-example
 
 let dir: string;
 let robotsFile: string;
-let site: TestServer;
-let down: TestServer;
+let site: RecordingServer;
+let down: RecordingServer;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'polite-check-'));
@@ -174,7 +174,7 @@ describe('check --robots <file>', () => {
 
 describe('check through the policy (no --robots)', () => {
   it('fetches each origin’s robots.txt once, with the crawler’s User-Agent', async () => {
-    const before = site.requests.length;
+    const before = site.seen.length;
     const result = await runCli([
       'check',
       `${site.origin}/a`,
@@ -185,7 +185,7 @@ describe('check through the policy (no --robots)', () => {
       '--json',
     ]);
     expect(result.code).toBe(1);
-    const seen = site.requests.slice(before);
+    const seen = site.seen.slice(before);
     expect(seen.map((request) => request.path)).toEqual(['/robots.txt']);
     expect(seen[0]?.userAgent).toBe('OtherBot/1.0 (+polite-crawler CLI)');
     const json = parseJson<CheckJson>(result);

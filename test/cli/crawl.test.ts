@@ -3,8 +3,15 @@ import { CLI_DEFAULTS } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ESCAPE, parseJson, runCli } from './helpers/run-cli.js';
 import type { CliResult, RunCliOptions } from './helpers/run-cli.js';
-import { closedPort, redirect, routes, send, startServer, status } from './helpers/test-server.js';
-import type { Route, TestServer } from './helpers/test-server.js';
+import {
+  closedPort,
+  redirect,
+  routes,
+  send,
+  startServer,
+  status,
+} from '../helpers/recording-server.js';
+import type { RecordingServer } from '../helpers/recording-server.js';
 
 const html = (body: string, head = ''): string =>
   `<!doctype html><html><head><title>t</title>${head}</head><body>${body}</body></html>`;
@@ -29,51 +36,36 @@ function crawlAsExampleBot(
   return runCli(['crawl', url, '--agent', 'ExampleBot', '--delay', '0', ...flags], options);
 }
 
-let site: TestServer;
-let partner: TestServer;
-let timestamps: number[];
-let inFlight = 0;
-let maxInFlight = 0;
-
-/** Records timing and concurrency of page requests, then answers with `route`. */
-function timed(route: Route): Route {
-  return (request, response) => {
-    if (request.url !== '/robots.txt') timestamps.push(performance.now());
-    inFlight++;
-    maxInFlight = Math.max(maxInFlight, inFlight);
-    response.on('finish', () => inFlight--);
-    return route(request, response);
-  };
-}
+let site: RecordingServer;
+let partner: RecordingServer;
 
 beforeAll(async () => {
-  timestamps = [];
   partner = await startServer(routes({ '/robots.txt': status(503), '/': send(html('partner')) }));
+  // Arrivals stamped on the wall clock: the CLI runs in its own process, on the real one.
   site = await startServer(
-    timed(
-      routes({
-        '/robots.txt': send('User-agent: *\nDisallow: /private/\nCrawl-delay: 1\n', 'text/plain'),
-        '/': send(
-          html(`<a href="/a">a</a> <a href="/b" rel="nofollow">b</a> <a href="/private/x">p</a>
+    routes({
+      '/robots.txt': send('User-agent: *\nDisallow: /private/\nCrawl-delay: 1\n', 'text/plain'),
+      '/': send(
+        html(`<a href="/a">a</a> <a href="/b" rel="nofollow">b</a> <a href="/private/x">p</a>
 <a href="/nofollow-page">nf</a> <a href="/noindex">ni</a> <a href="/missing">m</a> <a href="/moved">mv</a>
 <a href="https://example.com/">ext</a> <a href="${partner.origin}/">partner</a> <a href="/big-at">ba</a> <a href="/big-past">bp</a>`),
-        ),
-        '/a': send(html('<a href="/">home</a> <a href="/a#frag">self</a>')),
-        '/b': send(html('b')),
-        '/nofollow-page': send(
-          html('<a href="/hidden">h</a>', '<meta name="robots" content="nofollow">'),
-        ),
-        '/hidden': send(html('hidden')),
-        '/noindex': send(html('<a href="/c">c</a>'), 'text/html', { 'x-robots-tag': 'noindex' }),
-        '/c': send(html('c')),
-        '/missing': status(404),
-        '/moved': redirect('/private/moved', 302),
-        '/big-at': send(pageEndingWithLink(CLI_DEFAULTS.maxHtmlBytes, '/found-at')),
-        '/big-past': send(pageEndingWithLink(CLI_DEFAULTS.maxHtmlBytes + 1, '/found-past')),
-        '/found-at': send(html('found')),
-        '/found-past': send(html('found')),
-      }),
-    ),
+      ),
+      '/a': send(html('<a href="/">home</a> <a href="/a#frag">self</a>')),
+      '/b': send(html('b')),
+      '/nofollow-page': send(
+        html('<a href="/hidden">h</a>', '<meta name="robots" content="nofollow">'),
+      ),
+      '/hidden': send(html('hidden')),
+      '/noindex': send(html('<a href="/c">c</a>'), 'text/html', { 'x-robots-tag': 'noindex' }),
+      '/c': send(html('c')),
+      '/missing': status(404),
+      '/moved': redirect('/private/moved', 302),
+      '/big-at': send(pageEndingWithLink(CLI_DEFAULTS.maxHtmlBytes, '/found-at')),
+      '/big-past': send(pageEndingWithLink(CLI_DEFAULTS.maxHtmlBytes + 1, '/found-past')),
+      '/found-at': send(html('found')),
+      '/found-past': send(html('found')),
+    }),
+    { now: () => performance.now() },
   );
 });
 
@@ -190,7 +182,10 @@ describe('crawl', () => {
   });
 
   it('paces the origin: one request at a time, spaced by the capped crawl-delay', () => {
-    expect(maxInFlight).toBe(1);
+    expect(site.maxConcurrent).toBe(1);
+    const timestamps = site.seen
+      .filter((seen) => seen.path !== '/robots.txt')
+      .map((seen) => seen.at);
     const gaps = timestamps.slice(1).map((time, index) => time - (timestamps[index] ?? time));
     // A lower bound only: a slow machine makes the gaps longer, never shorter.
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(180);
@@ -228,7 +223,7 @@ describe('crawl output', () => {
 });
 
 describe('crawl limits', () => {
-  let chain: TestServer;
+  let chain: RecordingServer;
 
   beforeAll(async () => {
     chain = await startServer(

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { ExplainJson } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, runCli } from './helpers/run-cli.js';
-import { redirect, routes, send, startServer, status } from './helpers/test-server.js';
-import type { TestServer } from './helpers/test-server.js';
+import { redirect, routes, send, startServer, status } from '../helpers/recording-server.js';
+import type { RecordingServer } from '../helpers/recording-server.js';
 
 const ROBOTS = `User-agent: *
 Disallow: /private/
@@ -28,7 +28,7 @@ Disallow: /private/
 let dir: string;
 let robotsFile: string;
 let usageFile: string;
-let site: TestServer;
+let site: RecordingServer;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'polite-explain-'));

@@ -2,8 +2,15 @@ import type { FetchJson } from '@polite-crawler/cli';
 import { CLI_DEFAULTS } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, runCli } from './helpers/run-cli.js';
-import { closedPort, redirect, routes, send, startServer, status } from './helpers/test-server.js';
-import type { Route, TestServer } from './helpers/test-server.js';
+import {
+  closedPort,
+  redirect,
+  routes,
+  send,
+  startServer,
+  status,
+} from '../helpers/recording-server.js';
+import type { Route, RecordingServer } from '../helpers/recording-server.js';
 
 const ROBOTS = 'User-agent: *\nDisallow: /private/\n';
 const PAGE = `<!doctype html><html><head>
@@ -12,7 +19,7 @@ const PAGE = `<!doctype html><html><head>
 <meta name="otherbot" content="noarchive">
 <title>t</title></head><body><a href="/a">a</a></body></html>`;
 
-let site: TestServer;
+let site: RecordingServer;
 
 /** Headers at once, then a byte every 50 ms, `bytes` of them (the response never ends for Infinity). */
 function drip(bytes: number): Route {
@@ -82,7 +89,7 @@ describe('fetch', () => {
         '',
       ].join('\n'),
     );
-    expect(site.requests.find((request) => request.path === '/page')?.userAgent).toBe(
+    expect(site.seen.find((request) => request.path === '/page')?.userAgent).toBe(
       'ExampleBot/1.0 (+polite-crawler CLI)',
     );
   });
@@ -137,6 +144,13 @@ describe('fetch', () => {
           maxVideoPreview: null,
           unavailableAfter: null,
           rules: [],
+        },
+        // Neither robots.txt nor the response states a usage preference.
+        usage: {
+          'train-ai': 'unknown',
+          search: 'unknown',
+          sources: { 'train-ai': [], search: [] },
+          extensions: [],
         },
       },
     });
@@ -244,12 +258,12 @@ describe('fetch', () => {
   });
 
   it('rejects an invalid agent token with exit 2 before any request', async () => {
-    const before = site.requests.length;
+    const before = site.seen.length;
     const result = await runCli(['fetch', `${site.origin}/plain`, '--agent', 'Bot 2']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       'polite: invalid --agent "Bot 2": a product token is letters, "_" and "-" only (RFC 9309 §2.2.1), e.g. ExampleBot\n',
     );
-    expect(site.requests.length).toBe(before);
+    expect(site.seen.length).toBe(before);
   });
 });

@@ -5,8 +5,15 @@ import type { LintJson } from '@polite-crawler/cli';
 import { CLI_DEFAULTS } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, runCli } from './helpers/run-cli.js';
-import { closedPort, redirect, routes, send, startServer, status } from './helpers/test-server.js';
-import type { TestServer } from './helpers/test-server.js';
+import {
+  closedPort,
+  redirect,
+  routes,
+  send,
+  startServer,
+  status,
+} from '../helpers/recording-server.js';
+import type { RecordingServer } from '../helpers/recording-server.js';
 
 const MESSY = [
   'Disallow: /before-any-group', // 1: rule outside a group
@@ -21,7 +28,7 @@ const MESSY = [
 ].join('\n');
 
 let dir: string;
-let site: TestServer;
+let site: RecordingServer;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'polite-lint-'));

@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isRobotsInvalidOptionError } from '@polite-crawler/fetch';
 import { politeCrawlee, robotsOf } from '@polite-crawler/crawlee';
 import type { BrowserGate, PoliteCrawleeOptions } from '@polite-crawler/crawlee';
-import { startSite } from './helpers/site-server.js';
-import type { Answer, SiteServer } from './helpers/site-server.js';
+import { startSite } from '../helpers/recording-server.js';
+import type { Answer, RecordingServer as SiteServer } from '../helpers/recording-server.js';
 import {
   CheerioCrawler,
   RequestList,

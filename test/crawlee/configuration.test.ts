@@ -5,8 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import core from '@crawlee/core';
 import { politeCrawlee } from '@polite-crawler/crawlee';
-import { startSite } from './helpers/site-server.js';
-import type { SiteServer } from './helpers/site-server.js';
+import { startSite } from '../helpers/recording-server.js';
+import type { RecordingServer as SiteServer } from '../helpers/recording-server.js';
 import { CheerioCrawler, Configuration, log } from './helpers/crawlee.js';
 import { newRun } from './helpers/polite-run.js';
 import type { RunRecord } from './helpers/polite-run.js';

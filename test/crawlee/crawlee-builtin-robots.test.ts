@@ -4,8 +4,8 @@
  * changes: they run Crawlee's option, not the adapter.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSite } from './helpers/site-server.js';
-import type { Answer, SiteServer } from './helpers/site-server.js';
+import { startSite } from '../helpers/recording-server.js';
+import type { Answer, RecordingServer as SiteServer } from '../helpers/recording-server.js';
 import { CheerioCrawler } from './helpers/crawlee.js';
 import { newRun } from './helpers/polite-run.js';
 import type { RunRecord } from './helpers/polite-run.js';

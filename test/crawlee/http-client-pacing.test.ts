@@ -8,8 +8,8 @@ import { afterEach, expect, it } from 'vitest';
 import { politeCrawlee } from '@polite-crawler/crawlee';
 import type { BaseHttpClient } from '@crawlee/core';
 import { FakeClock } from '../fetch/helpers/fake-clock.js';
-import { startSite } from './helpers/site-server.js';
-import type { SiteServer } from './helpers/site-server.js';
+import { startSite } from '../helpers/recording-server.js';
+import type { RecordingServer as SiteServer } from '../helpers/recording-server.js';
 import { newRun } from './helpers/polite-run.js';
 import type { RunRecord } from './helpers/polite-run.js';
 

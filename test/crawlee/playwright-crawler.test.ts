@@ -4,9 +4,10 @@ import type { LogLevel } from '@crawlee/core';
 import { politeCrawlee, robotsOf } from '@polite-crawler/crawlee';
 import type { PageRobots } from '@polite-crawler/crawlee';
 import { createPlaywrightGate } from '@polite-crawler/playwright';
+import type { GateEvent } from '@polite-crawler/playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright/helpers/chromium.js';
-import { startSite } from './helpers/site-server.js';
-import type { Answer, SiteServer } from './helpers/site-server.js';
+import { startSite } from '../helpers/recording-server.js';
+import type { Answer, RecordingServer as SiteServer } from '../helpers/recording-server.js';
 import { PlaywrightCrawler, log } from './helpers/crawlee.js';
 import { USER_AGENT, newRun } from './helpers/polite-run.js';
 import type { RunRecord } from './helpers/polite-run.js';
@@ -35,6 +36,33 @@ const browserOptions = {
 
 let site: SiteServer;
 let run: RunRecord;
+
+/**
+ * The gate's refusals, for `onEvent`: `refusedOrSent(path)` resolves once the gate has refused
+ * `path`, or once `path` reached the server (the test then fails on the server's record).
+ */
+function refusals(): {
+  onEvent(event: GateEvent): void;
+  refusedOrSent(path: string): Promise<unknown>;
+} {
+  const refused = new Map<string, { promise: Promise<void>; resolve: () => void }>();
+  const of = (path: string): { promise: Promise<void>; resolve: () => void } => {
+    let entry = refused.get(path);
+    if (entry === undefined) {
+      let resolve = (): void => {};
+      const promise = new Promise<void>((done) => (resolve = done));
+      entry = { promise, resolve };
+      refused.set(path, entry);
+    }
+    return entry;
+  };
+  return {
+    onEvent: (event) => {
+      if (event.type === 'request-denied') of(new URL(event.url).pathname).resolve();
+    },
+    refusedOrSent: (path) => Promise.race([of(path).promise, site.arrived(path)]),
+  };
+}
 
 beforeAll(async () => {
   site = await startSite({
@@ -215,15 +243,18 @@ describe('PlaywrightCrawler with the Playwright gate', () => {
 
   it('gates the pages a crawled page opens (popups), not only the crawled page', async () => {
     run = newRun();
-    const gate = createPlaywrightGate({ policy: run.policy });
+    const popup = refusals();
+    const gate = createPlaywrightGate({ policy: run.policy, onEvent: popup.onEvent });
     const crawler = new PlaywrightCrawler(
       politeCrawlee(
         run.policy,
         {
           ...browserOptions,
-          requestHandler: async ({ page }) => {
-            // The popup opens while the page loads; its own script navigation follows.
-            await page.waitForTimeout(1_000);
+          requestHandler: async () => {
+            // The popup opens while the page loads; its image and its own script navigation
+            // follow: done once both are refused (or sent).
+            await popup.refusedOrSent('/private/in-popup.png');
+            await popup.refusedOrSent('/private/popup-nav');
           },
         },
         { browser: gate, config: run.config },
@@ -238,7 +269,8 @@ describe('PlaywrightCrawler with the Playwright gate', () => {
 
   it('a refused script navigation does not make a later, unrelated error final: it is retried', async () => {
     run = newRun();
-    const gate = createPlaywrightGate({ policy: run.policy });
+    const script = refusals();
+    const gate = createPlaywrightGate({ policy: run.policy, onEvent: script.onEvent });
     let attempts = 0;
     const noRetry: boolean[] = [];
     const crawler = new PlaywrightCrawler(
@@ -252,8 +284,9 @@ describe('PlaywrightCrawler with the Playwright gate', () => {
             if (attempts > 1) return;
             // The page's own script tries a disallowed navigation (refused), then the handler
             // fails for a reason of its own.
+            const refused = script.refusedOrSent('/private/tracking');
             await page.evaluate("location.href = '/private/tracking'");
-            await page.waitForTimeout(300);
+            await refused;
             throw new Error('transient');
           },
           failedRequestHandler: ({ request }) => {

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { politeCrawlee } from '@polite-crawler/crawlee';
 import type { RequestSkippedEvent } from '@polite-crawler/crawlee';
-import { startSite } from './helpers/site-server.js';
-import type { Answer, SiteServer } from './helpers/site-server.js';
+import { startSite } from '../helpers/recording-server.js';
+import type { Answer, RecordingServer as SiteServer } from '../helpers/recording-server.js';
 import { CheerioCrawler, HttpCrawler } from './helpers/crawlee.js';
 import type { HttpCrawlerOptions } from './helpers/crawlee.js';
 import { USER_AGENT, newRun } from './helpers/polite-run.js';

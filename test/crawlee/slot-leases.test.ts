@@ -9,8 +9,8 @@ import { isRobotsDeniedError } from '@polite-crawler/fetch';
 import type { HopSlot } from '@polite-crawler/fetch';
 import { isPending } from '@polite-crawler/fetch/internal';
 import { FakeClock } from '../fetch/helpers/fake-clock.js';
-import { startSite } from './helpers/site-server.js';
-import type { SiteServer } from './helpers/site-server.js';
+import { startSite } from '../helpers/recording-server.js';
+import type { RecordingServer as SiteServer } from '../helpers/recording-server.js';
 import { newRun } from './helpers/polite-run.js';
 import type { RunRecord } from './helpers/polite-run.js';
 import { SlotLeases } from '../../packages/crawlee/src/slot-leases.js';
@@ -140,5 +140,30 @@ describe('SlotLeases: the lent slot is the first hop of its request', () => {
     const slot = entered as HopSlot;
     expect(slot.url.href).toBe(request.url);
     slot.release();
+  });
+
+  it('counts the next start from when the lent slot is sent, not from when it was granted', async () => {
+    const { leases, origin, record, clock } = await setup();
+    const request = { url: `${origin}/a` };
+    const t0 = clock.now();
+    leases.lend(request, await granted(request.url, record));
+    // The crawler takes the request 3 s after its origin granted it (its pool's turn).
+    await clock.advance(3_000);
+    const slot = leases.policy.enter(request.url) as HopSlot;
+    slot.release();
+    leases.settle(request);
+    let nextAt: number | undefined;
+    void Promise.resolve(leases.policy.enter(`${origin}/b`)).then((next) => {
+      nextAt = clock.now();
+      next.release();
+    });
+    // Crawl-delay 10 s: from the grant the next start would be at 10 s, from the send at 13 s.
+    await clock.advance(7_000);
+    expect(nextAt).toBeUndefined();
+    await clock.advance(2_999);
+    expect(nextAt).toBeUndefined();
+    await clock.advance(1);
+    await clock.until(() => nextAt !== undefined, 'the next hop');
+    expect(nextAt! - t0).toBe(13_000);
   });
 });

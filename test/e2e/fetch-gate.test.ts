@@ -6,7 +6,7 @@ import {
   isRobotsTooManyRedirectsError,
 } from '@polite-crawler/fetch';
 import type { PoliteEvent } from '@polite-crawler/fetch';
-import { routes } from '../fetch/helpers/server.js';
+import { routes } from '../helpers/recording-server.js';
 import { caught } from '../fetch/helpers/thrown.js';
 import { USER_AGENT, useRigs } from '../fetch/helpers/setup.js';
 import { Agent, Request as UndiciRequest } from 'undici';

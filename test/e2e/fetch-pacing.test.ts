@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { PoliteEvent } from '@polite-crawler/fetch';
-import type { Handler, TestServer } from '../fetch/helpers/server.js';
+import type { Handler, RecordingServer } from '../helpers/recording-server.js';
 import { useRigs } from '../fetch/helpers/setup.js';
 import { FakeClock, tick, until } from '../fetch/helpers/fake-clock.js';
 
@@ -22,7 +22,7 @@ function holding(robots: string): { handler: Handler; held: ServerResponse[]; re
   };
 }
 
-const pages = (s: TestServer): number[] =>
+const pages = (s: RecordingServer): number[] =>
   s.seen.filter((x) => x.path !== '/robots.txt').map((x) => x.at);
 
 describe('per-origin concurrency', () => {

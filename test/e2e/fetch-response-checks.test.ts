@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { brotliCompressSync, constants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { isRobotsNoIndexError } from '@polite-crawler/fetch';
-import { routes } from '../fetch/helpers/server.js';
+import { routes } from '../helpers/recording-server.js';
 import { useRigs } from '../fetch/helpers/setup.js';
 import { FakeClock, tick, until } from '../fetch/helpers/fake-clock.js';
 import { caught } from '../fetch/helpers/thrown.js';

@@ -5,7 +5,7 @@ import {
   isRobotsDeniedError,
 } from '@polite-crawler/fetch';
 import type { Decision, PoliteEvent, RobotsStore, StoredRobots } from '@polite-crawler/fetch';
-import type { Handler } from '../fetch/helpers/server.js';
+import type { Handler } from '../helpers/recording-server.js';
 import { USER_AGENT, localAgent, useRigs } from '../fetch/helpers/setup.js';
 import { FakeClock, tick } from '../fetch/helpers/fake-clock.js';
 

@@ -1,7 +1,7 @@
 import { brotliCompressSync, createGzip, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS, isRobotsDeniedError } from '@polite-crawler/fetch';
-import { routes } from '../fetch/helpers/server.js';
+import { routes } from '../helpers/recording-server.js';
 import { rig, useRigs } from '../fetch/helpers/setup.js';
 
 const { server, polite } = useRigs();

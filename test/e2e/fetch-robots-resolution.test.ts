@@ -3,7 +3,7 @@ import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { isRobotsDeniedError } from '@polite-crawler/fetch';
 import type { RobotsDeniedError } from '@polite-crawler/fetch';
-import { startServer, routes } from '../fetch/helpers/server.js';
+import { startServer, routes } from '../helpers/recording-server.js';
 import { useRigs } from '../fetch/helpers/setup.js';
 import { until } from '../fetch/helpers/fake-clock.js';
 

@@ -21,6 +21,7 @@
  *   `</head>`; two cases cut it inside the head and compare only what is shared (the cause).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { Agent, Headers, Response, fetch as undiciFetch } from 'undici';
@@ -240,6 +241,43 @@ async function site(handler: PageHandler): Promise<Site> {
   const result = siteOf(s.origin, received);
   await warm(result);
   return result;
+}
+
+/**
+ * Connections held mid-body until the caller has its Response, then cut (`read` cuts, then
+ * snapshots): the body read fails for certain, and no timer decides when.
+ */
+function cutOnceAnswered(): {
+  hold(res: ServerResponse): void;
+  read(response: AnyResponse): Promise<Record<string, unknown>>;
+} {
+  const held: ServerResponse[] = [];
+  return {
+    hold: (res) => {
+      held.push(res);
+    },
+    read: (response) => {
+      for (const res of held.splice(0)) res.socket?.destroy();
+      return snapshot(response);
+    },
+  };
+}
+
+const HEADERS_CHANNEL = 'undici:request:headers';
+
+/**
+ * Resolves when undici has received the response head of a request for `path` (its documented
+ * `undici:request:headers` diagnostics channel): the body, and so an HTML head, is still to come.
+ */
+function responseHeadersReceived(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    const listener = (message: unknown): void => {
+      if ((message as { request: { path: string } }).request.path !== path) return;
+      unsubscribe(HEADERS_CHANNEL, listener);
+      resolve();
+    };
+    subscribe(HEADERS_CHANNEL, listener);
+  });
 }
 
 /** The two outcomes are equal, and both fetches sent the same request (when one was sent). */
@@ -725,8 +763,8 @@ describe('failures', () => {
 
   it('the connection is destroyed after the status line and part of a header', async () => {
     const s = await site((req) => {
-      req.socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/pl');
-      setTimeout(() => req.socket.destroy(), 20);
+      // Cut once the bytes are handed to the network: the client reads them, then the end.
+      req.socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/pl', () => req.socket.destroy());
     });
     const outcome = await s.both('/page');
     expectParity(outcome);
@@ -736,6 +774,7 @@ describe('failures', () => {
   for (const type of ['application/octet-stream', 'text/html']) {
     for (const framing of ['content-length', 'chunked']) {
       it(`the connection is destroyed mid-body (${type}, ${framing})`, async () => {
+        const cut = cutOnceAnswered();
         const s = await site((req, res) => {
           res.writeHead(200, {
             'content-type': type,
@@ -743,9 +782,9 @@ describe('failures', () => {
           });
           // Past `</head>`: see the top of the file.
           res.write(PAGE_BYTES.subarray(0, 4_000));
-          setTimeout(() => res.socket?.destroy(), 20);
+          cut.hold(res);
         });
-        const outcome = await s.both('/page');
+        const outcome = await s.both('/page', undefined, cut.read);
         expectParity(outcome);
         expect(outcome.plain).toMatchObject({
           value: {
@@ -759,13 +798,14 @@ describe('failures', () => {
 
   for (const type of ['application/octet-stream', 'text/html']) {
     it(`the connection is destroyed mid-body of a gzip body (${type})`, async () => {
+      const cut = cutOnceAnswered();
       const s = await site((req, res) => {
         res.writeHead(200, { 'content-type': type, 'content-encoding': 'gzip' });
         // Past the compressed `</head>`: see the top of the file.
         res.write(NOISY_GZIP.subarray(0, Math.floor(NOISY_GZIP.length / 2)));
-        setTimeout(() => res.socket?.destroy(), 20);
+        cut.hold(res);
       });
-      const outcome = await s.both('/page');
+      const outcome = await s.both('/page', undefined, cut.read);
       expectParity(outcome);
       expect(outcome.plain).toMatchObject({
         value: { status: 200, bytes: { error: { message: 'terminated' } } },
@@ -780,8 +820,8 @@ describe('failures', () => {
     // fail, for the same reason.
     const s = await site((req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.write(PAGE.slice(0, PAGE.indexOf('</head>')));
-      setTimeout(() => res.socket?.destroy(), 20);
+      // Cut once the bytes are handed to the network: the client reads them, then the end.
+      res.write(PAGE.slice(0, PAGE.indexOf('</head>')), () => res.socket?.destroy());
     });
     const failure = async (run: () => Promise<AnyResponse>): Promise<ErrorShape> => {
       try {
@@ -896,16 +936,15 @@ describe('abort signals', () => {
       fetch: (url: string, init: RequestInit) => Promise<AnyResponse>,
     ): Promise<boolean> => {
       const controller = new AbortController();
-      const before = s.received.length;
       const reason = new Error('gave up on the head');
+      const headersIn = responseHeadersReceived('/page');
       const done = (async () => {
         await (await fetch(`${s.origin}/page`, { signal: controller.signal })).arrayBuffer();
       })().then(
         () => new Error('expected a failure'),
         (error: unknown) => error,
       );
-      await until(() => s.received.length > before, 'the request at the server');
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await headersIn;
       controller.abort(reason);
       return (await done) === reason;
     };
@@ -965,7 +1004,7 @@ describe('abort signals', () => {
           () => new Error('expected a rejection'),
           (e: unknown) => e,
         );
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        // The read is under way (the body is locked to it, the server holds the rest).
         controller.abort();
         const error = await reading;
         return { shape: errorShape(error), isReason: error === controller.signal.reason };

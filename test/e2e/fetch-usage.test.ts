@@ -7,7 +7,7 @@ import {
   politeInterceptor,
 } from '@polite-crawler/fetch';
 import type { RobotsUsageError } from '@polite-crawler/fetch';
-import { routes } from '../fetch/helpers/server.js';
+import { routes } from '../helpers/recording-server.js';
 import { USER_AGENT, localAgent, useRigs } from '../fetch/helpers/setup.js';
 import { caught, thrown } from '../fetch/helpers/thrown.js';
 import { until } from '../fetch/helpers/fake-clock.js';

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { TestRedis } from '../redis/helpers/redis-server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const ORIGIN = String.raw`http://127\.0\.0\.1:\d+`;
@@ -16,11 +17,11 @@ interface Run {
   readonly stderr: string;
 }
 
-function runExample(name: string): Promise<Run> {
+function runExample(name: string, env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', `examples/${name}/main.ts`], {
       cwd: root,
-      env: { ...process.env, NODE_OPTIONS: '' },
+      env: { ...process.env, NODE_OPTIONS: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -124,4 +125,44 @@ describe('examples', () => {
     );
     expect(stdout).toMatch(line('done'));
   });
+
+  it(
+    'fleet: two worker processes on one Redis share robots.txt and the pacing',
+    { timeout: 60_000 },
+    async () => {
+      // Its own redis-server on a free port (the example reads REDIS_URL), never the system one.
+      const redis = await TestRedis.start();
+      try {
+        const { code, stdout, stderr } = await runExample('fleet', { REDIS_URL: redis.url });
+        expect(code, `${stdout}\n${stderr}`).toBe(0);
+        expect(stdout).toMatch(line('worker A fetched 4 pages'));
+        expect(stdout).toMatch(line('worker B fetched 4 pages'));
+        expect(stdout).toMatch(line('robots\\.txt fetched 1 time\\(s\\) for 2 workers'));
+        const arrivals = [...stdout.matchAll(/^\+ *(\d+) ms {2}worker ([AB]) {2}\/[a-d]$/gm)];
+        expect(arrivals).toHaveLength(8);
+        expect(new Set(arrivals.map((arrival) => arrival[2]))).toEqual(new Set(['A', 'B']));
+        // Arrivals as the site stamped them: 250 ms apart as Redis booked them, less the hop
+        // from a granted slot to the site on a loaded machine (as in test/redis).
+        const times = arrivals.map((arrival) => Number(arrival[1]));
+        for (let i = 1; i < times.length; i += 1) {
+          expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(250 - 120);
+        }
+      } finally {
+        await redis.stop();
+      }
+    },
+  );
+
+  it(
+    'fleet: without a reachable Redis nothing is sent, and it says so',
+    { timeout: 60_000 },
+    async () => {
+      const { code, stdout } = await runExample('fleet', { REDIS_URL: 'redis://127.0.0.1:1' });
+      expect(code).toBe(1);
+      expect(stdout).toMatch(line('worker A fetched 0 pages'));
+      expect(stdout).toMatch(line('worker B failed: /a: not sent, Redis unavailable'));
+      expect(stdout).toMatch(line('Is Redis running at redis://127\\.0\\.0\\.1:1\\? .*'));
+      expect(stdout).not.toMatch(/worker [AB] {2}\//);
+    },
+  );
 });

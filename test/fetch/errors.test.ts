@@ -196,22 +196,8 @@ describe('README errors table', () => {
   });
 });
 
-describe('README options table', () => {
-  it('documents every option with its default', () => {
-    const documented = [...README.matchAll(/^\| `([A-Za-z0-9]+)` \| /gm)].map((m) => m[1]!);
-    for (const name of Object.keys(api.DEFAULTS)) {
-      if (name === 'prefetchConcurrency') {
-        expect(README).toContain('DEFAULTS.prefetchConcurrency');
-        continue;
-      }
-      expect(documented, name).toContain(name);
-      const row = README.split('\n').find((line) => line.startsWith(`| \`${name}\` |`))!;
-      const value = (api.DEFAULTS as Record<string, unknown>)[name];
-      const shown = typeof value === 'string' ? `'${value}'` : String(value);
-      expect(row.replaceAll('_', ''), name).toContain(`\`${shown}\``);
-    }
-  });
-
+// The options table is checked against the option table in options-readme.test.ts.
+describe('README diagnostics channels', () => {
   it('documents every diagnostics channel', () => {
     for (const channel of Object.values(api.CHANNELS)) expect(README).toContain(`\`${channel}\``);
   });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   DEFAULTS,
   OPTION_BOUNDS,
@@ -8,8 +8,17 @@ import {
   deriveProductToken,
   isRobotsInvalidOptionError,
 } from '@polite-crawler/fetch';
-import type { PoliteFetchOptions, RobotsPolicyOptions } from '@polite-crawler/fetch';
-import { resolvePolicyOptions } from '../../packages/fetch/src/options/options.js';
+import type { PageOptions, PoliteFetchOptions, RobotsPolicyOptions } from '@polite-crawler/fetch';
+import type { PAGE_OPTIONS } from '../../packages/fetch/src/options/option-table.js';
+import { POLICY_OPTIONS } from '../../packages/fetch/src/options/option-table.js';
+import {
+  resolvePageOptions,
+  resolvePolicyOptions,
+} from '../../packages/fetch/src/options/options.js';
+import type {
+  ResolvedPageOptions,
+  ResolvedPolicyOptions,
+} from '../../packages/fetch/src/options/options.js';
 
 const UA = 'ExampleBot/1.0 (+https://example.com/bot)';
 
@@ -47,6 +56,31 @@ describe('DEFAULTS and OPTION_BOUNDS', () => {
   });
 });
 
+describe('the option table and the public option types', () => {
+  // Compiled (tsc checks test/), so a key on one side only, or a type that differs, fails the build.
+  type Given<Options> = { [Name in keyof Options]-?: Exclude<Options[Name], undefined> };
+  type Read<Resolved> = { [Name in keyof Resolved]: Exclude<Resolved[Name], undefined> };
+
+  it('has exactly the keys of RobotsPolicyOptions and PageOptions, both ways', () => {
+    expectTypeOf<keyof typeof POLICY_OPTIONS>().toEqualTypeOf<keyof RobotsPolicyOptions>();
+    expectTypeOf<keyof typeof PAGE_OPTIONS>().toEqualTypeOf<keyof PageOptions>();
+    expect(Object.keys(resolvePolicyOptions({ userAgent: UA })).sort()).toEqual(
+      Object.keys(POLICY_OPTIONS).sort(),
+    );
+  });
+
+  it('reads each option into the type the public type declares', () => {
+    expectTypeOf<Read<ResolvedPolicyOptions>>().toEqualTypeOf<Given<RobotsPolicyOptions>>();
+    // `usage` is given per category and read as the list of categories to reject.
+    expectTypeOf<Read<Omit<ResolvedPageOptions, 'rejectUsage'>>>().toEqualTypeOf<
+      Omit<Given<PageOptions>, 'usage'>
+    >();
+    expect(resolvePageOptions({ usage: { 'train-ai': 'reject' } }).rejectUsage).toEqual([
+      'train-ai',
+    ]);
+  });
+});
+
 describe('numeric options: accepted at each bound, refused just past it, naming the option', () => {
   const page = new Set(['maxRedirects', 'maxHeadBytes']);
   for (const [name, [min, max]] of Object.entries(OPTION_BOUNDS)) {
@@ -79,6 +113,25 @@ describe('numeric options: accepted at each bound, refused just past it, naming 
     );
   });
 
+  it('a pair never settles on a value outside either option’s bounds', () => {
+    // The one left out is moved to the other's value: that value must lie within its own bounds.
+    type Bounded = keyof typeof OPTION_BOUNDS & keyof typeof DEFAULTS;
+    const pairs = Object.entries(POLICY_OPTIONS).flatMap(([name, spec]) =>
+      'atMost' in spec ? [[name, spec.atMost] as [Bounded, Bounded]] : [],
+    );
+    expect(pairs).toEqual([
+      ['robotsMinTtl', 'robotsMaxTtl'],
+      ['unreachableRetryInterval', 'maxUnreachableRetryInterval'],
+    ]);
+    for (const [lower, upper] of pairs) {
+      const [lowMin, lowMax] = OPTION_BOUNDS[lower];
+      const [highMin, highMax] = OPTION_BOUNDS[upper];
+      expect(highMin, `${upper} lowers ${lower}`).toBeGreaterThanOrEqual(lowMin);
+      expect(lowMax, `${lower} raises ${upper}`).toBeLessThanOrEqual(highMax);
+      expect(DEFAULTS[lower]).toBeLessThanOrEqual(DEFAULTS[upper]);
+    }
+  });
+
   it('robotsMinTtl may not exceed robotsMaxTtl; unreachableRetryInterval not its cap', () => {
     expect(
       invalidOption(() =>
@@ -94,6 +147,20 @@ describe('numeric options: accepted at each bound, refused just past it, naming 
         }),
       ),
     ).toBe('unreachableRetryInterval');
+  });
+});
+
+describe("prefetch's concurrency", () => {
+  it(`is accepted from 1 to 10000 (default ${DEFAULTS.prefetchConcurrency}), refused just past either end`, async () => {
+    const policy = createRobotsPolicy({ userAgent: UA });
+    for (const concurrency of [1, 10_000]) await policy.prefetch([], { concurrency });
+    for (const concurrency of [0, 10_001, 1.5]) {
+      await expect(policy.prefetch([], { concurrency })).rejects.toMatchObject({
+        code: 'ERR_ROBOTS_INVALID_OPTION',
+        option: 'concurrency',
+      });
+    }
+    await policy.close();
   });
 });
 
@@ -172,6 +239,13 @@ describe('identity options', () => {
         invalidOption(() => createRobotsPolicy({ userAgent } as unknown as RobotsPolicyOptions)),
       ).toBe('userAgent');
     }
+  });
+
+  it('accepts a User-Agent of 1024 characters, refuses one of 1025', async () => {
+    const at = `ExampleBot/${'1'.repeat(1_024 - 'ExampleBot/'.length)}`;
+    expect(at).toHaveLength(1_024);
+    await createRobotsPolicy({ userAgent: at }).close();
+    expect(invalidOption(() => createRobotsPolicy({ userAgent: `${at}1` }))).toBe('userAgent');
   });
 });
 

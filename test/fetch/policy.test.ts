@@ -5,7 +5,7 @@ import { CHANNELS, DEFAULTS, isRobotsInvalidUrlError } from '@polite-crawler/fet
 import type { PoliteEvent } from '@polite-crawler/fetch';
 import { OriginScheduler } from '../../packages/fetch/src/pacing/origin-scheduler.js';
 import { createEventSink } from '../../packages/fetch/src/policy/events.js';
-import { routes } from './helpers/server.js';
+import { routes } from '../helpers/recording-server.js';
 import { policyRig, useRigs } from './helpers/setup.js';
 import { FakeClock, tick, until } from './helpers/fake-clock.js';
 

@@ -3,7 +3,7 @@
  * socket resolves, with the bad member reported by the parser and ignored.
  */
 import { describe, expect, it } from 'vitest';
-import { routes } from './helpers/server.js';
+import { routes } from '../helpers/recording-server.js';
 import { useRigs } from './helpers/setup.js';
 
 const { server, polite } = useRigs();

@@ -1,12 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsPolicy, isRobotsInvalidOptionError } from '@polite-crawler/fetch';
+import { systemClock } from '@polite-crawler/fetch/internal';
 import type { RobotsPolicy, RobotsPolicyOptions } from '@polite-crawler/fetch';
 import { DEFAULTS, createPlaywrightGate } from '@polite-crawler/playwright';
 import type { GateEvent, PlaywrightGateOptions } from '@polite-crawler/playwright';
-import { startSite } from '../crawlee/helpers/site-server.js';
-import type { Answer, SiteServer } from '../crawlee/helpers/site-server.js';
+import { startSite } from '../helpers/recording-server.js';
+import type { Answer, RecordingServer as SiteServer } from '../helpers/recording-server.js';
 import { launchChromium } from './helpers/chromium.js';
 import { FakeClock, until } from '../fetch/helpers/fake-clock.js';
+import { heldBatch } from '../helpers/held-batch.js';
+import { WaitingPacer } from '../helpers/waiting-pacer.js';
 import type { Browser, BrowserContext } from './helpers/playwright-core.js';
 
 const USER_AGENT = 'GateBot/1.0 (+http://127.0.0.1/bot)';
@@ -174,69 +177,83 @@ describe('the directives of a navigation', () => {
 describe('pacing and options', () => {
   it('holds concurrent subresources of one origin to the policy concurrency', async () => {
     const images = Array.from({ length: 4 }, (_, i) => `/slow/${i}.png`);
-    const waiting = new Set<() => void>();
-    // Each image is held until another request arrives (or 100 ms pass), so a browser that
-    // sends them in parallel is caught with several in flight.
-    const held = (): Answer => ({
-      headers: { 'content-type': 'image/png' },
-      body: 'png',
-      hold: new Promise<void>((resolve) => {
-        for (const other of waiting) other();
-        waiting.add(resolve);
-        setTimeout(resolve, 100);
-      }),
-    });
+    const png: Answer = { headers: { 'content-type': 'image/png' }, body: 'png' };
+    const pacer = new WaitingPacer(systemClock);
+    // Each image is held until another arrives, so a browser that sends them in parallel is
+    // caught with several in flight; or, behind the gate, until the others wait for the slot.
     const slow = await startSite({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' },
       '/gallery': { body: images.map((src) => `<img src="${src}">`).join('') },
-      ...Object.fromEntries(images.map((src) => [src, held])),
+      '/plain': { body: images.map((src) => `<img src="${src}?plain">`).join('') },
+      ...heldBatch(images, png, pacer),
+      ...heldBatch(
+        images.map((src) => `${src}?plain`),
+        png,
+      ),
     });
     try {
-      const { context } = await gated();
+      const { context } = await gated({}, { pacer });
       const page = await context.newPage();
       await page.goto(`${slow.origin}/gallery`);
       expect(images.every((src) => slow.hits(src).length === 1)).toBe(true);
       expect(slow.maxConcurrent).toBe(1);
 
-      // The same page without the gate: Chromium fetches the images in parallel.
+      // The same page without the gate (its images a batch of their own): Chromium fetches the
+      // images in parallel.
       const plain = await browser.newContext();
       cleanup.push(() => plain.close());
       const before = slow.seen.length;
-      await (await plain.newPage()).goto(`${slow.origin}/gallery`);
+      await (await plain.newPage()).goto(`${slow.origin}/plain`);
       expect(slow.seen.length).toBeGreaterThan(before);
       expect(slow.seen.slice(before).some((seen) => seen.concurrent > 1)).toBe(true);
     } finally {
-      for (const resolve of waiting) resolve();
       await slow.close();
     }
   });
 
   it('a 429 with Retry-After pauses the origin before the next subresource takes the slot', async () => {
     const clock = new FakeClock();
+    const pacer = new WaitingPacer(clock);
+    const paused: number[] = [];
     const paced = await startSite({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' },
-      // The second image is asked for while the first still holds the slot.
-      '/two': {
-        body: `<img src="/busy.png"><script>setTimeout(() => { new Image().src = '/next.png'; }, 50)</script>`,
-      },
-      '/busy.png': {
+      '/two': { body: `<img src="/busy.png">` },
+      // Answered once the second image waits for the slot the first holds.
+      '/busy.png': () => ({
         status: 429,
         headers: { 'retry-after': '30' },
         body: '',
-        hold: new Promise<void>((resolve) => setTimeout(resolve, 300)),
-      },
+        hold: pacer.whenWaiting(1),
+      }),
       '/next.png': { headers: { 'content-type': 'image/png' }, body: 'png' },
     });
-    const { context } = await gated({}, { concurrency: 1, clock });
+    const { context } = await gated(
+      {},
+      {
+        concurrency: 1,
+        clock,
+        pacer,
+        onEvent: (event) => {
+          if (event.type === 'origin-paused') paused.push(event.until);
+        },
+      },
+    );
     cleanup.push(() => paced.close());
     const page = await context.newPage();
     await page.goto(`${paced.origin}/two`, { waitUntil: 'domcontentloaded' });
-    await clock.until(() => paced.hits('/busy.png').length === 1, 'the first image');
-    // Long enough for the second image to be sent if the pause were noted too late (the clock
-    // moves a little: a slot given back at once is taken at once).
-    await page.waitForTimeout(600);
+    // The second image is asked for while the first holds the slot.
+    await paced.arrived('/busy.png');
+    await page.evaluate("new Image().src = '/next.png'");
+    // The slot given back, the second image sleeps until the end of the pause; noted too late,
+    // the pause would have let it take the slot at once (and reach the server).
+    await clock.until(
+      () =>
+        paced.hits('/next.png').length > 0 ||
+        (paused.length === 1 && clock.deadlines.includes(paused[0]!)),
+      'the second image sent, or asleep until the end of the pause',
+    );
+    expect(paced.hits('/next.png')).toHaveLength(0);
     await clock.advance(1_000);
-    await page.waitForTimeout(300);
     expect(paced.hits('/next.png')).toHaveLength(0);
     await clock.advance(29_000);
     await clock.until(() => paced.hits('/next.png').length === 1, 'the second image');
@@ -258,9 +275,10 @@ describe('pacing and options', () => {
     });
     // The page takes the slot; each image must wait 10 s after it, on a clock that stands still.
     const events: GateEvent[] = [];
+    const pacer = new WaitingPacer(clock);
     const { context } = await gated(
       { onEvent: (event) => events.push(event) },
-      { minInterval: 10_000, concurrency: 1, clock },
+      { minInterval: 10_000, concurrency: 1, clock, pacer },
     );
     cleanup.push(() => queued.close());
     const warnings: Error[] = [];
@@ -274,12 +292,11 @@ describe('pacing and options', () => {
     const asked = new Set<string>();
     page.on('request', (request) => asked.add(new URL(request.url()).pathname));
     await page.goto(`${queued.origin}/gallery`, { waitUntil: 'domcontentloaded' });
+    // The route handlers of all the images have reached the wait for the slot.
     await clock.until(
-      () => images.every((src) => asked.has(src)) && clock.pending > 0,
+      () => images.every((src) => asked.has(src)) && pacer.waiting === images.length,
       'the images waiting for their slot',
     );
-    // Let the route handlers of all the images reach the wait.
-    await page.waitForTimeout(200);
     await page.close();
 
     const dropped = (): string[] =>
@@ -316,15 +333,18 @@ describe('pacing and options', () => {
     });
     // The copy is used for 1 s; the image waits 1.5 s for its slot after the page.
     const events: GateEvent[] = [];
+    const pacer = new WaitingPacer(clock);
     const { context } = await gated(
       { onEvent: (event) => events.push(event) },
-      { minInterval: 1_500, concurrency: 1, robotsMaxTtl: 1_000, robotsMinTtl: 0, clock },
+      { minInterval: 1_500, concurrency: 1, robotsMaxTtl: 1_000, robotsMinTtl: 0, clock, pacer },
     );
     cleanup.push(() => changing.close());
     const page = await context.newPage();
     await page.goto(`${changing.origin}/gallery`, { waitUntil: 'domcontentloaded' });
-    await clock.until(() => clock.pending > 0, 'the image waiting for its slot');
-    await page.waitForTimeout(100);
+    await clock.until(
+      () => pacer.waiting === 1 && clock.pending > 0,
+      'the image waiting for its slot',
+    );
     await clock.advance(1_500);
     const denied = (): GateEvent[] =>
       events.filter((event) => event.type === 'request-denied' && event.url.endsWith('/late.png'));

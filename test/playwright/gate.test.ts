@@ -7,8 +7,8 @@ import {
 import type { RobotsPolicy } from '@polite-crawler/fetch';
 import { createPlaywrightGate } from '@polite-crawler/playwright';
 import type { GateEvent, PlaywrightGate, PlaywrightGateOptions } from '@polite-crawler/playwright';
-import { startSite } from '../crawlee/helpers/site-server.js';
-import type { Answer, SiteServer } from '../crawlee/helpers/site-server.js';
+import { startSite } from '../helpers/recording-server.js';
+import type { Answer, RecordingServer as SiteServer } from '../helpers/recording-server.js';
 import { launchChromium } from './helpers/chromium.js';
 import type { Browser, BrowserContext, Page } from './helpers/playwright-core.js';
 

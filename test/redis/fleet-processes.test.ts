@@ -153,6 +153,50 @@ describe('N processes, one politeness budget per origin', { timeout: 90_000 }, (
     for (const gap of gaps(pages)) expect(gap).toBeGreaterThanOrEqual(300 - ARRIVAL_SLACK);
   });
 
+  it('paces the Crawlee adapter fleet-wide too (CheerioCrawler + politeCrawlee, two processes)', async () => {
+    site = await Site.start(2, (path) =>
+      path === '/robots.txt'
+        ? { body: 'User-agent: *\nDisallow: /private\n' }
+        : {
+            holdMs: 40,
+            headers: { 'content-type': 'text/html' },
+            body: '<html><head><title>page</title></head><body>page</body></html>',
+          },
+    );
+    const origin = site.origins[0]!;
+    const urls = [1, 2, 3, 4].map((n) => `${origin}/page/${n}`);
+    // The adapter's slot starts when the origin grants it, in the request manager; Crawlee then
+    // takes the request on its autoscaled pool's next check (every 0.5 s by default) and sends
+    // it, the first time after its HTTP client's start-up (~200 ms here). A request sent late
+    // arrives closer than the interval to the next one, in one process as in a fleet. So each
+    // worker checks every 10 ms (as test/crawlee does) and warms Crawlee up on another origin
+    // first: the site's view then measures the fleet's pacing, not Crawlee's start-up.
+    const fleet = spawnFleet(2, [...urls, `${origin}/private/x`], {
+      client: 'crawlee',
+      concurrency: 1,
+      minInterval: 300,
+      maybeRunIntervalSecs: 0.01,
+      warmUpUrl: `${site.origins[1]}/warm-up`,
+      startGate: true,
+    });
+    // Both crawls start together, so that their requests compete for the origin.
+    for (const worker of fleet) {
+      await expect.poll(() => worker.lines.some((l) => l.ready), { timeout: 30_000 }).toBe(true);
+    }
+    await redis.command(['RPUSH', `p${prefixCount}:go`, 'go', 'go']);
+    await finished(fleet);
+    const answers = results(fleet);
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(8);
+    // Crawlee's own skip report for a robots.txt refusal, once per process.
+    expect(answers.filter((r) => r.error === 'robotsTxt')).toHaveLength(2);
+    expect(site.of(origin, '/robots.txt')).toHaveLength(1);
+    expect(site.of(origin, '/private/x')).toHaveLength(0);
+    const pages = site.pages(origin);
+    expect(pages).toHaveLength(8);
+    expect(Math.max(...pages.map((p) => p.inFlight))).toBe(1);
+    for (const gap of gaps(pages)) expect(gap).toBeGreaterThanOrEqual(300 - ARRIVAL_SLACK);
+  });
+
   it('keeps crawls with different key prefixes apart', async () => {
     site = await Site.start(1, plain);
     const urls = [`${site.origins[0]}/x`];

@@ -18,12 +18,17 @@ export function createCaptureStore(maxOrigins: number): RobotsStore & {
   peek(origin: string): StoredRobots | undefined;
   /** The trimmed text of a line of the last good robots.txt of `origin`, or null. */
   lineText(origin: string, line: number): string | null;
+  /**
+   * Copies the entry of `origin` from `source` (a fleet's shared store, which the policy used
+   * instead), so that `lineText` can quote it; a failed read leaves nothing copied.
+   */
+  copyFrom(source: RobotsStore, origin: string): Promise<void>;
 } {
   const lines = new Map<string, { body: string; lines: ReturnType<typeof sourceLines> }>();
   const entries = new Map<string, StoredRobots>();
-  return {
-    get: (origin) => Promise.resolve(entries.get(origin)),
-    set: (origin, entry) => {
+  const capture = {
+    get: (origin: string) => Promise.resolve(entries.get(origin)),
+    set: (origin: string, entry: StoredRobots) => {
       entries.delete(origin);
       entries.set(origin, entry);
       if (entries.size > maxOrigins) {
@@ -35,13 +40,17 @@ export function createCaptureStore(maxOrigins: number): RobotsStore & {
       }
       return Promise.resolve();
     },
-    delete: (origin) => {
+    delete: (origin: string) => {
       entries.delete(origin);
       lines.delete(origin);
       return Promise.resolve();
     },
-    peek: (origin) => entries.get(origin),
-    lineText(origin, line) {
+    peek: (origin: string) => entries.get(origin),
+    async copyFrom(source: RobotsStore, origin: string) {
+      const entry = await source.get(origin).catch(() => undefined);
+      if (entry !== undefined) await capture.set(origin, entry);
+    },
+    lineText(origin: string, line: number) {
       const body = entries.get(origin)?.good?.body;
       if (body === undefined) return null;
       let cached = lines.get(origin);
@@ -52,4 +61,5 @@ export function createCaptureStore(maxOrigins: number): RobotsStore & {
       return cached.lines.line(line)?.trim() ?? null;
     },
   };
+  return capture;
 }

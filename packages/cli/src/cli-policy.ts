@@ -14,6 +14,7 @@ export type CliPolicySettings = Pick<
   | 'robotsHeadersTimeout'
   | 'robotsBodyTimeout'
   | 'dispatcher'
+  | 'pacer'
 >;
 
 /**

@@ -26,7 +26,13 @@ export { ExitCode } from './exit-codes.js';
 export type { CheckJson } from './output/format-check.js';
 export type { CrawlJson } from './output/format-crawl.js';
 export type { ExplainJson } from './output/format-explain.js';
-export type { DirectivesJson, FetchedJson, FetchJson } from './output/format-fetch.js';
+export type {
+  DirectivesJson,
+  FetchedJson,
+  FetchJson,
+  UsageJson,
+  UsageSourceJson,
+} from './output/format-fetch.js';
 export type { LintDiagnosticJson, LintJson } from './output/format-lint.js';
 export type { AgentJson } from './output/agent-json.js';
 export type { OutputStream, Style } from './output/style.js';

@@ -1,9 +1,11 @@
 import { Configuration } from '@crawlee/core';
-import { OPTION_BOUNDS, RobotsInvalidOptionError } from '@polite-crawler/fetch';
+import { RobotsInvalidOptionError } from '@polite-crawler/fetch';
 import {
+  PAGE_OPTIONS,
   functionOption,
   integerOption,
   oneOfOption,
+  readOption,
   robotsPolicyOption,
   usageOption,
 } from '@polite-crawler/fetch/internal';
@@ -61,18 +63,8 @@ export function resolveCrawleeOptions(policy: RobotsPolicy, options: PoliteCrawl
     skipUsage: usageOption(options.usage),
     browser,
     userAgent: oneOfOption('userAgent', options.userAgent, ['policy', 'keep'], DEFAULTS.userAgent),
-    maxRedirects: integerOption(
-      'maxRedirects',
-      options.maxRedirects,
-      OPTION_BOUNDS.maxRedirects,
-      DEFAULTS.maxRedirects,
-    ),
-    maxHeadBytes: integerOption(
-      'maxHeadBytes',
-      options.maxHeadBytes,
-      OPTION_BOUNDS.maxHeadBytes,
-      DEFAULTS.maxHeadBytes,
-    ),
+    maxRedirects: readOption('maxRedirects', PAGE_OPTIONS.maxRedirects, options.maxRedirects),
+    maxHeadBytes: readOption('maxHeadBytes', PAGE_OPTIONS.maxHeadBytes, options.maxHeadBytes),
     maxWaitingRequests: integerOption(
       'maxWaitingRequests',
       options.maxWaitingRequests,

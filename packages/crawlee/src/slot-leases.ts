@@ -185,15 +185,24 @@ function inTicket(
 ): HopSlot | Promise<HopSlot> {
   const paced = ticket.claim();
   if (paced === undefined) return policy.enter(url, options);
-  if (keyOf(paced.url) === keyOf(url) && options?.redirectedFrom === undefined) return paced;
-  const combine = (admitted: HopSlot): HopSlot => ({
-    url: admitted.url,
-    noteResponse: (status, headers) => paced.noteResponse(status, headers),
-    release: () => {
-      admitted.release();
-      paced.release();
-    },
-  });
+  if (keyOf(paced.url) === keyOf(url) && options?.redirectedFrom === undefined) {
+    // Granted when the request was handed to the crawler, sent only now: the origin's next
+    // start counts from now.
+    paced.sent();
+    return paced;
+  }
+  const combine = (admitted: HopSlot): HopSlot => {
+    paced.sent();
+    return {
+      url: admitted.url,
+      noteResponse: (status, headers) => paced.noteResponse(status, headers),
+      sent: () => {},
+      release: () => {
+        admitted.release();
+        paced.release();
+      },
+    };
+  };
   const admitted = policy.enter(url, { ...options, paced: false });
   if (!isPending(admitted)) return combine(admitted);
   return Promise.resolve(admitted).then(combine, (error: unknown) => {

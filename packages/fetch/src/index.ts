@@ -96,7 +96,8 @@ export type { RedirectHop, RedirectingRequest } from './redirects/redirect-rule.
 export { createRobotsPolicy } from './policy/policy.js';
 export { createMemoryRobotsStore } from './robots/memory-store.js';
 export type { MemoryRobotsStoreOptions } from './robots/memory-store.js';
-export { DEFAULTS, OPTION_BOUNDS, deriveProductToken } from './options/options.js';
+export { DEFAULTS, OPTION_BOUNDS } from './options/option-table.js';
+export { deriveProductToken } from './options/identity.js';
 export { CHANNELS } from './policy/events.js';
 export type { PaceRules, Pacer, PacerSlot } from './pacing/pacer.js';
 export { politeInterceptor } from './interceptor/polite-interceptor.js';

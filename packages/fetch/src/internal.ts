@@ -8,7 +8,9 @@ export {
   oneOfOption,
   robotsPolicyOption,
 } from './options/validate-option.js';
-export { usageOption } from './options/options.js';
+export { usageOption } from './options/usage-option.js';
+export { readOption } from './options/option-spec.js';
+export { PAGE_OPTIONS } from './options/option-table.js';
 export { systemClock } from './time/clock.js';
 export { readCapped } from './transport/body-reader.js';
 export type { CappedBody } from './transport/body-reader.js';

@@ -1,8 +1,9 @@
-import { OPTION_BOUNDS, RobotsInvalidOptionError } from '@polite-crawler/fetch';
+import { RobotsInvalidOptionError } from '@polite-crawler/fetch';
 import {
+  PAGE_OPTIONS,
   functionOption,
-  integerOption,
   oneOfOption,
+  readOption,
   robotsPolicyOption,
 } from '@polite-crawler/fetch/internal';
 import { DEFAULTS } from './defaults.js';
@@ -24,12 +25,7 @@ export function resolveGateOptions(options: PlaywrightGateOptions) {
   const onEvent = functionOption('onEvent', options.onEvent);
   return {
     policy,
-    maxRedirects: integerOption(
-      'maxRedirects',
-      options.maxRedirects,
-      OPTION_BOUNDS.maxRedirects,
-      DEFAULTS.maxRedirects,
-    ),
+    maxRedirects: readOption('maxRedirects', PAGE_OPTIONS.maxRedirects, options.maxRedirects),
     userAgent: oneOfOption(
       'userAgent',
       options.userAgent,
@@ -38,12 +34,7 @@ export function resolveGateOptions(options: PlaywrightGateOptions) {
     ),
     pace: oneOfOption('pace', options.pace, ['all', 'documents'], DEFAULTS.pace),
     metas: oneOfOption('metas', options.metas, ['served', 'rendered', 'both'], DEFAULTS.metas),
-    maxHeadBytes: integerOption(
-      'maxHeadBytes',
-      options.maxHeadBytes,
-      OPTION_BOUNDS.maxHeadBytes,
-      DEFAULTS.maxHeadBytes,
-    ),
+    maxHeadBytes: readOption('maxHeadBytes', PAGE_OPTIONS.maxHeadBytes, options.maxHeadBytes),
     onEvent,
   };
 }

@@ -11,8 +11,8 @@ import type {
   RobotsPolicyOptions,
 } from '@polite-crawler/fetch';
 import { FakeClock } from './fake-clock.js';
-import { startServer } from './server.js';
-import type { Handler, TestServer } from './server.js';
+import { startServer } from '../../helpers/recording-server.js';
+import type { Handler, RecordingServer } from '../../helpers/recording-server.js';
 
 export const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
 
@@ -108,7 +108,7 @@ export function policyRig(options: Partial<RobotsPolicyOptions> = {}): {
 /** What {@link useRigs} gives a test file: servers and polite fetches closed after each test. */
 export interface Rigs {
   /** A recording server ({@link startServer}; arrival times on `clock` when given). */
-  server(handler: Handler, clock?: FakeClock): Promise<TestServer>;
+  server(handler: Handler, clock?: FakeClock): Promise<RecordingServer>;
   /** A polite fetch on a fake clock ({@link rig}). */
   polite(options?: RigOptions): Rig;
   /** Runs `steps` after the test; steps run last-registered first. */
@@ -127,7 +127,7 @@ export function useRigs(): Rigs {
   });
   return {
     server: async (handler, clock) => {
-      const s = await startServer(handler, clock === undefined ? undefined : () => clock.now());
+      const s = await startServer(handler, clock === undefined ? {} : { now: () => clock.now() });
       cleanup.push(() => s.close());
       return s;
     },

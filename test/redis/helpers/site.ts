@@ -1,10 +1,13 @@
 /**
  * Loopback origins that record what they see: every request's origin, path, arrival time (this
  * process's monotonic clock, ms) and the number of requests of that origin in flight when it
- * arrived. Tests assert on this record, the site owner's view of the crawl.
+ * arrived. Tests assert on this record, the site owner's view of the crawl. Each origin is one
+ * shared recording server (test/helpers/recording-server.ts); the fleet's workers are separate
+ * processes on the wall clock, so arrivals are stamped with `performance.now()`.
  */
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import { startServer } from '../../helpers/recording-server.js';
+import type { RecordingServer, SeenRequest as Recorded } from '../../helpers/recording-server.js';
 
 export interface SeenRequest {
   readonly origin: string;
@@ -26,14 +29,18 @@ export type Route = (path: string, seenBefore: number) => Reply;
 
 export class Site {
   readonly seen: SeenRequest[] = [];
-  readonly #servers: Server[] = [];
-  readonly #inFlight = new Map<string, number>();
-  readonly #open = new Set<ServerResponse>();
+  readonly #servers: RecordingServer[] = [];
   origins: string[] = [];
 
   static async start(count: number, route: Route): Promise<Site> {
     const site = new Site();
-    for (let i = 0; i < count; i += 1) site.origins.push(await site.#listen(route));
+    for (let i = 0; i < count; i += 1) {
+      const server = await startServer((_req, res, seen) => site.#answer(route, res, seen), {
+        now: () => performance.now(),
+      });
+      site.#servers.push(server);
+      site.origins.push(server.origin);
+    }
     return site;
   }
 
@@ -46,58 +53,32 @@ export class Site {
     return this.of(origin).filter((r) => r.path !== '/robots.txt');
   }
 
+  /** Closes every origin, ending the responses still held. */
   async close(): Promise<void> {
-    for (const response of this.#open) response.destroy();
-    await Promise.all(
-      this.#servers.map(
-        (server) =>
-          new Promise<void>((resolve) => {
-            server.closeAllConnections();
-            server.close(() => resolve());
-          }),
-      ),
-    );
+    await Promise.all(this.#servers.map((server) => server.close()));
   }
 
-  #listen(route: Route): Promise<string> {
-    const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-      const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-      const path = request.url ?? '/';
-      const inFlight = (this.#inFlight.get(origin) ?? 0) + 1;
-      this.#inFlight.set(origin, inFlight);
-      const seenBefore = this.of(origin, path).length;
-      this.seen.push({
-        origin,
-        path,
-        at: performance.now(),
-        inFlight,
-        userAgent: request.headers['user-agent'],
-      });
-      const reply = route(path, seenBefore);
-      const finish = (): void => {
-        this.#open.delete(response);
-        this.#inFlight.set(origin, (this.#inFlight.get(origin) ?? 1) - 1);
-        if (response.destroyed) return;
-        response.writeHead(reply.status ?? 200, { 'content-type': 'text/plain', ...reply.headers });
-        response.end(reply.body ?? 'ok');
-      };
-      this.#open.add(response);
-      response.once('close', () => {
-        if (this.#open.delete(response)) {
-          this.#inFlight.set(origin, (this.#inFlight.get(origin) ?? 1) - 1);
-        }
-      });
-      const hold = reply.holdMs ?? 0;
-      if (hold === Infinity) return;
-      if (hold > 0) setTimeout(finish, hold);
-      else finish();
+  #answer(route: Route, res: ServerResponse, recorded: Recorded): void {
+    const origin = `http://${recorded.host}`;
+    const seenBefore = this.of(origin, recorded.path).length;
+    this.seen.push({
+      origin,
+      path: recorded.path,
+      at: recorded.at,
+      inFlight: recorded.concurrent,
+      userAgent: recorded.userAgent,
     });
-    this.#servers.push(server);
-    return new Promise((resolve) => {
-      server.listen(0, '127.0.0.1', () => {
-        resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`);
-      });
-    });
+    const reply = route(recorded.path, seenBefore);
+    const answer = (): void => {
+      if (res.destroyed) return;
+      res.writeHead(reply.status ?? 200, { 'content-type': 'text/plain', ...reply.headers });
+      res.end(reply.body ?? 'ok');
+    };
+    const hold = reply.holdMs ?? 0;
+    if (hold === Infinity) return;
+    // A slow origin on purpose: the workers run on the wall clock, in other processes.
+    if (hold > 0) setTimeout(answer, hold);
+    else answer();
   }
 }
 

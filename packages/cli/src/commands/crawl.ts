@@ -14,6 +14,12 @@ import { crawlJson, formatCrawl } from '../output/format-crawl.js';
 import { createProgressLine } from '../output/progress-line.js';
 import { writeJson } from '../output/write-json.js';
 import { startOutcome } from '../crawl/start-outcome.js';
+import {
+  REDIS_TIMEOUT_DEFAULT_MS,
+  REDIS_TIMEOUT_LIMIT_MS,
+  openCrawlFleet,
+  redisUrlOption,
+} from '../crawl/crawl-fleet.js';
 
 interface CrawlOptionValues extends AgentOptionValues {
   readonly maxPages: number;
@@ -21,13 +27,17 @@ interface CrawlOptionValues extends AgentOptionValues {
   readonly delay: number;
   readonly maxCrawlDelay: number;
   readonly pageTimeout: number;
+  readonly redis?: string;
+  readonly redisTimeout: number;
   readonly json?: boolean;
 }
 
 /**
  * Registers `polite crawl <start-url> --agent <token> [--max-pages N] [--concurrency N] [--delay ms] [--json]`:
  * a small same-site crawler on the polite fetch. Exit code 0 when the start page was
- * fetched, 1 when robots.txt refused it, 4 when it could not be fetched.
+ * fetched, 1 when robots.txt refused it, 4 when it could not be fetched. With `--redis <url>`
+ * the crawl joins a fleet: every crawl on that Redis shares one robots.txt fetch and one
+ * pacing budget per origin.
  *
  * @example
  * ```ts
@@ -69,6 +79,17 @@ export function registerCrawlCommand(program: Command, context: CliContext): voi
       30_000,
     )
     .addOption(pageTimeoutOption())
+    .option(
+      '--redis <url>',
+      'share robots.txt and per-origin pacing with every crawl on this Redis (fleet mode)',
+      redisUrlOption,
+    )
+    .option(
+      '--redis-timeout <ms>',
+      'with --redis: longest wait of a request for an unreachable Redis; then it fails unsent',
+      intOption(0, REDIS_TIMEOUT_LIMIT_MS),
+      REDIS_TIMEOUT_DEFAULT_MS,
+    )
     .option('--json', 'print a JSON document instead of text (no progress line)')
     .action(async (arg: string, options: CrawlOptionValues) => {
       const agent = resolveAgent(options);
@@ -77,6 +98,15 @@ export function registerCrawlCommand(program: Command, context: CliContext): voi
         options.json === true ? { write: () => true } : context.stderr,
         context.err,
       );
+      const fleet =
+        options.redis === undefined
+          ? undefined
+          : await openCrawlFleet(options.redis, options.redisTimeout, {
+              write: (line) => {
+                progress.clear();
+                context.stderr.write(line);
+              },
+            });
       let report;
       try {
         report = await crawlSite({
@@ -91,9 +121,11 @@ export function registerCrawlCommand(program: Command, context: CliContext): voi
           maxLinksPerPage: CLI_DEFAULTS.maxLinksPerPage,
           maxSkippedListed: CLI_DEFAULTS.maxSkippedListed,
           onProgress: (snapshot) => progress.update(snapshot),
+          ...(fleet === undefined ? {} : { fleet: fleet.policyOptions }),
         });
       } finally {
         progress.clear();
+        await fleet?.close();
       }
       const outcome = startOutcome(report);
       if (outcome.kind === 'unreachable') {

@@ -17,7 +17,7 @@ import { createCaptureStore } from '../capture-store.js';
 import { describeNetworkError } from '../network-error.js';
 import { pageDispatcher, pageTimeoutOption } from '../page-time-limit.js';
 import type { FetchedJson } from '../output/format-fetch.js';
-import { directivesJson, fetchJson, formatFetch } from '../output/format-fetch.js';
+import { directivesJson, fetchJson, formatFetch, usageJson } from '../output/format-fetch.js';
 import { writeJson } from '../output/write-json.js';
 import { robotsInfoFromReport } from '../robots-report-info.js';
 import { statusPhrase } from '../status-phrase.js';
@@ -89,8 +89,11 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
               error,
             );
           }
+          const finalUrl = answer.url === '' ? url.href : answer.url;
+          // robots.txt's preferences are those of the final URL's origin (each hop is checked).
+          const finalOrigin = new URL(finalUrl).origin;
           response = {
-            finalUrl: answer.url === '' ? url.href : answer.url,
+            finalUrl,
             redirected: answer.redirected,
             status: answer.status,
             statusText: answer.statusText,
@@ -98,6 +101,7 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
             bytes: body.bytes.byteLength,
             complete: !body.truncated,
             robots: directivesJson(answer.robots),
+            usage: usageJson(answer.usage, (line) => store.lineText(finalOrigin, line)),
           };
         }
       } finally {

@@ -1,4 +1,11 @@
-import type { PoliteEvent, PoliteResponse, UsagePreferences } from '@polite-crawler/fetch';
+import type {
+  Pacer,
+  PoliteEvent,
+  PoliteResponse,
+  RobotsStore,
+  UsagePreferences,
+} from '@polite-crawler/fetch';
+import { isFleetUnavailableError } from '@polite-crawler/redis';
 import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
 import { readCapped } from '@polite-crawler/fetch/internal';
 import type { CliAgent } from '../agent.js';
@@ -42,6 +49,11 @@ export interface CrawlSiteOptions {
   readonly maxSkippedListed: number;
   /** Called after every change, for a progress line. */
   readonly onProgress?: (progress: CrawlProgress) => void;
+  /**
+   * A fleet's robots.txt store and pacer (`fleet.policyOptions` of `@polite-crawler/redis`):
+   * robots.txt and each origin's pacing are then shared with every process of the fleet.
+   */
+  readonly fleet?: { readonly store: RobotsStore; readonly pacer: Pacer };
 }
 
 interface QueueItem {
@@ -67,6 +79,8 @@ const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
  */
 export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport> {
   const startedAt = Date.now();
+  // Robots.txt bodies the crawl read, to quote a deciding line; in a fleet the entries live in
+  // Redis and are copied here when a denial needs one.
   const store = createCaptureStore(10_000);
   let paused: CrawlProgress['paused'];
   const onEvent = (event: PoliteEvent): void => {
@@ -76,7 +90,8 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
     }
   };
   const dispatcher = pageDispatcher(options.pageTimeoutMs);
-  const policy = createCliPolicy(options.agent, store, {
+  const policy = createCliPolicy(options.agent, options.fleet?.store ?? store, {
+    ...(options.fleet === undefined ? {} : { pacer: options.fleet.pacer }),
     concurrency: 1,
     minInterval: options.minIntervalMs,
     maxCrawlDelay: options.maxCrawlDelayMs,
@@ -156,13 +171,18 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
       });
     } catch (error) {
       if (isRobotsDeniedError(error)) {
+        if (options.fleet !== undefined) await store.copyFrom(options.fleet.store, error.origin);
         pages.push({
           ...base,
           outcome: 'denied',
           denied: deniedInfo(error, (origin, line) => store.lineText(origin, line)),
         });
       } else {
-        pages.push({ ...base, outcome: 'error', error: describeNetworkError(error) });
+        // Politeness failed closed: the request was not sent (a fleet whose Redis is down).
+        const why = isFleetUnavailableError(error)
+          ? `not sent: the fleet's Redis did not answer within ${error.waited} ms`
+          : describeNetworkError(error);
+        pages.push({ ...base, outcome: 'error', error: why });
       }
       return;
     }

@@ -1,9 +1,9 @@
-import type { RobotsDirectives } from '@polite-crawler/fetch';
+import type { RobotsDirectives, UsagePreferences } from '@polite-crawler/fetch';
 import type { CliAgent } from '../agent.js';
 import type { DeniedInfo } from '../crawl/crawl-report.js';
 import type { AgentJson } from './agent-json.js';
 import { agentJson } from './agent-json.js';
-import { describeDenied } from './describe-verdict.js';
+import { describeDenied, quoteLine } from './describe-verdict.js';
 import type { Style } from './style.js';
 
 /** The robots directives in `polite fetch --json` (`response.robots`). */
@@ -36,6 +36,42 @@ export interface DirectivesJson {
   }[];
 }
 
+/**
+ * One statement that set a usage preference: a robots.txt `Content-Usage` or `Content-Signal`
+ * rule (with its line and the line's text), or the response's `Content-Usage` header field.
+ */
+export type UsageSourceJson =
+  | {
+      readonly kind: 'content-usage-rule' | 'content-signal-rule';
+      readonly line: number;
+      /** The rule's path pattern as written; `''` when it has none. */
+      readonly pattern: string;
+      /** The robots.txt line, trimmed; null when its text is not available. */
+      readonly text: string | null;
+    }
+  | { readonly kind: 'content-usage-field' };
+
+/**
+ * The usage preferences (IETF AIPREF) of the response in `polite fetch --json`
+ * (`response.usage`): robots.txt's for the URL combined with the `Content-Usage` header,
+ * most restrictive first — the library's `response.usage`.
+ */
+export interface UsageJson {
+  readonly 'train-ai': 'allowed' | 'disallowed' | 'unknown';
+  readonly search: 'allowed' | 'disallowed' | 'unknown';
+  /** Per category, the statements whose preference is the result (empty when `unknown`). */
+  readonly sources: {
+    readonly 'train-ai': readonly UsageSourceJson[];
+    readonly search: readonly UsageSourceJson[];
+  };
+  /** Labels outside the vocabulary (and `Content-Signal`'s `ai-input`), raw, not applied. */
+  readonly extensions: readonly {
+    readonly label: string;
+    readonly value: string;
+    readonly source: UsageSourceJson;
+  }[];
+}
+
 /** The response part of `polite fetch --json`. */
 export interface FetchedJson {
   /** The URL of the final response (after redirects). */
@@ -49,6 +85,7 @@ export interface FetchedJson {
   /** False when the body was longer than the read limit (`bytes` is then the limit). */
   readonly complete: boolean;
   readonly robots: DirectivesJson;
+  readonly usage: UsageJson;
 }
 
 /** The shape of `polite fetch --json`. */
@@ -90,6 +127,38 @@ export function directivesJson(directives: RobotsDirectives): DirectivesJson {
       source: rule.source,
       syntax: rule.syntax,
       known: rule.known,
+    })),
+  };
+}
+
+/**
+ * The JSON form of a response's usage preferences; `lineText(line)` gives the text of a
+ * robots.txt line of the response's origin.
+ *
+ * @example
+ * ```ts
+ * usageJson(response.usage, (line) => store.lineText(origin, line))['train-ai'];
+ * ```
+ */
+export function usageJson(
+  usage: UsagePreferences,
+  lineText: (line: number) => string | null,
+): UsageJson {
+  const source = (from: UsagePreferences['sources']['search'][number]): UsageSourceJson =>
+    from.kind === 'content-usage-field'
+      ? { kind: from.kind }
+      : { kind: from.kind, line: from.line, pattern: from.pattern, text: lineText(from.line) };
+  return {
+    'train-ai': usage['train-ai'],
+    search: usage.search,
+    sources: {
+      'train-ai': usage.sources['train-ai'].map(source),
+      search: usage.sources.search.map(source),
+    },
+    extensions: usage.extensions.map((extension) => ({
+      label: extension.label,
+      value: extension.value,
+      source: source(extension.source),
     })),
   };
 }
@@ -162,5 +231,38 @@ export function formatFetch(result: FetchJson, style: Style): string {
   lines.push(
     `${cont}index: ${yes(!robots.noindex)}${expired} · follow links: ${yes(!robots.nofollow)} · snippet: ${yes(!robots.nosnippet && robots.maxSnippet !== 0)} · archive: ${yes(!robots.noarchive)}`,
   );
+  lines.push(...usageLines(response.usage, style));
   return `${lines.join('\n')}\n`;
+}
+
+/** Where a usage statement came from, in words. */
+function describeSource(source: UsageSourceJson): string {
+  if (source.kind === 'content-usage-field') return 'Content-Usage header';
+  return `robots.txt line ${source.line}: ${quoteLine(source)}`;
+}
+
+/**
+ * The response's usage preferences, each with the statement(s) that set it; nothing when
+ * neither robots.txt nor the `Content-Usage` header states one.
+ */
+function usageLines(usage: UsageJson, style: Style): string[] {
+  const stated =
+    usage['train-ai'] !== 'unknown' || usage.search !== 'unknown' || usage.extensions.length > 0;
+  if (!stated) return [];
+  const lines: string[] = [];
+  for (const category of ['train-ai', 'search'] as const) {
+    const preference = usage[category];
+    const paint =
+      preference === 'allowed' ? style.green : preference === 'disallowed' ? style.red : style.dim;
+    const from = usage.sources[category].map(describeSource);
+    const head = `${lines.length === 0 ? label('Usage') : cont}${category}: ${paint(preference)}`;
+    lines.push(from.length === 0 ? head : `${head} (${from[0]})`);
+    for (const more of from.slice(1)) lines.push(`${cont}  ${style.dim(`and ${more}`)}`);
+  }
+  for (const extension of usage.extensions) {
+    lines.push(
+      `${cont}${extension.label}: ${extension.value} ${style.dim(`(not a vocabulary category, ${describeSource(extension.source)})`)}`,
+    );
+  }
+  return lines;
 }

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { RobotsPolicyOptions } from '../options/option-types.js';
+import type { RobotsPolicyOptions, SharedPolicyOptions } from '../options/option-types.js';
 import { isPending } from '../pacing/pacer.js';
 import { policyFromOptions } from '../policy/policy-from-options.js';
 import type { HopSlot, RobotsPolicy } from '../policy/robots-policy.js';
@@ -13,8 +13,7 @@ type HeaderObject = Record<string, string | string[] | undefined>;
  * politeInterceptor({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' } satisfies PoliteInterceptorOptions);
  */
 export type PoliteInterceptorOptions =
-  | (RobotsPolicyOptions & { readonly policy?: never })
-  | ({ readonly policy: RobotsPolicy } & { readonly [Name in keyof RobotsPolicyOptions]?: never });
+  (RobotsPolicyOptions & { readonly policy?: never }) | SharedPolicyOptions;
 
 /**
  * An undici interceptor that makes a dispatcher polite, plus the policy behind it.

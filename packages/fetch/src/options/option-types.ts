@@ -7,7 +7,8 @@ import type { RobotsStore } from '../robots/robots-store.js';
 import type { Clock } from '../time/clock.js';
 
 /**
- * Options of {@link createRobotsPolicy}. Every limit has a default in `DEFAULTS`.
+ * Options of {@link createRobotsPolicy}. Each default and limit is written once, in the option
+ * table (`option-table.ts`), and exported as `DEFAULTS` and `OPTION_BOUNDS`.
  * @example
  * const options: RobotsPolicyOptions = { userAgent: 'ExampleBot/1.0 (+https://example.com/bot)', minInterval: 2_000 };
  */

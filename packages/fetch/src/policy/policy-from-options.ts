@@ -1,6 +1,6 @@
 import { RobotsInvalidOptionError } from '../errors/errors.js';
 import type { RobotsPolicyOptions } from '../options/option-types.js';
-import { policyOptionBesidePolicy } from '../options/options.js';
+import { POLICY_OPTIONS } from '../options/option-table.js';
 import { robotsPolicyOption } from '../options/validate-option.js';
 import { createRobotsPolicy } from './policy.js';
 import type { RobotsPolicy } from './robots-policy.js';
@@ -21,7 +21,10 @@ export function policyFromOptions(options: object): { policy: RobotsPolicy; owne
     return { policy: createRobotsPolicy(options as RobotsPolicyOptions), owned: true };
   }
   const policy = robotsPolicyOption('policy', shared);
-  const besides = policyOptionBesidePolicy(options);
+  // A policy has its own options: one given beside it would be silently ignored.
+  const besides = Object.keys(POLICY_OPTIONS).find(
+    (name) => (options as Record<string, unknown>)[name] !== undefined,
+  );
   if (besides !== undefined) {
     throw new RobotsInvalidOptionError(
       'policy',

@@ -15,7 +15,9 @@ import type {
 import { RobotsClosedError, RobotsDeniedError, RobotsInvalidUrlError } from '../errors/errors.js';
 import { createEventSink } from './events.js';
 import { headerLines } from '../response/header-input.js';
-import { resolvePolicyOptions, resolvePrefetchConcurrency } from '../options/options.js';
+import { readOption } from '../options/option-spec.js';
+import { PREFETCH_CONCURRENCY } from '../options/option-table.js';
+import { resolvePolicyOptions } from '../options/options.js';
 import type { ResolvedPolicyOptions } from '../options/options.js';
 import { OriginScheduler } from '../pacing/origin-scheduler.js';
 import { isPending } from '../pacing/pacer.js';
@@ -154,21 +156,37 @@ function allows(entry: CacheEntry, url: URL): boolean {
 
 /** Notes a response of `origin` (set in the policy's static block: slots reach its state). */
 let notePause: (policy: Policy, origin: string, status: number, headers: HeaderInput) => void;
+/** Starts `origin`'s interval again from now (set in the policy's static block). */
+let restartInterval: (policy: Policy, origin: string, interval: number) => void;
 
 /** A hop's place in its origin's pacing, as {@link RobotsPolicy.enter} grants it. */
 class PolicySlot implements HopSlot {
   readonly url: URL;
   readonly #policy: Policy;
   #slot: PacerSlot | undefined;
+  /** The interval the slot was granted under, until `sent()`; 0 when there is nothing to restart. */
+  #interval: number;
+  #grantedAt: number;
 
-  constructor(policy: Policy, url: URL, slot: PacerSlot | undefined) {
+  constructor(policy: Policy, url: URL, slot: PacerSlot | undefined, interval = 0) {
     this.#policy = policy;
     this.url = url;
     this.#slot = slot;
+    this.#interval = slot === undefined ? 0 : interval;
+    this.#grantedAt = this.#interval > 0 ? policy.clock.now() : 0;
   }
 
   noteResponse(status: number, headers: HeaderInput): void {
     notePause(this.#policy, this.url.origin, status, headers);
+  }
+
+  sent(): void {
+    const interval = this.#interval;
+    this.#interval = 0;
+    if (interval === 0 || this.#slot === undefined) return;
+    if (this.#policy.clock.now() > this.#grantedAt) {
+      restartInterval(this.#policy, this.url.origin, interval);
+    }
   }
 
   release(): void {
@@ -235,6 +253,11 @@ class Policy implements RobotsPolicy {
 
   static {
     notePause = (policy, origin, status, headers) => policy.#notePause(origin, status, headers);
+    // The pacer's pause is "no slot of the origin starts before now + ms": from a hop sent
+    // later than its grant, one interval from the moment it left (the grant booked less).
+    restartInterval = (policy, origin, interval) => {
+      if (!policy.#closed) policy.#pacer.pause(origin, interval);
+    };
   }
   /** Settles once close() has stopped everything in flight. */
   #closedAll: Promise<void> = Promise.resolve();
@@ -318,9 +341,12 @@ class Policy implements RobotsPolicy {
     options: EnterOptions,
   ): HopSlot | Promise<HopSlot> {
     if (options.paced === false) return new PolicySlot(this, url, undefined);
-    const got = this.#pacer.acquire(origin, this.#rulesOf(admittedBy), this.#waitSignal(options));
-    if (!isPending(got)) return new PolicySlot(this, url, got);
-    return got.then((slot) => this.#stillAllowed(url, origin, admittedBy, options, slot));
+    const rules = this.#rulesOf(admittedBy);
+    const got = this.#pacer.acquire(origin, rules, this.#waitSignal(options));
+    if (!isPending(got)) return new PolicySlot(this, url, got, rules.interval);
+    return got.then((slot) =>
+      this.#stillAllowed(url, origin, admittedBy, options, slot, rules.interval),
+    );
   }
 
   /**
@@ -335,16 +361,17 @@ class Policy implements RobotsPolicy {
     admittedBy: CacheEntry,
     options: EnterOptions,
     slot: PacerSlot,
+    interval: number,
   ): HopSlot | Promise<HopSlot> {
     if (this.#closed) {
       slot.release();
       throw new RobotsClosedError();
     }
-    if (this.#cache.peek(origin) === admittedBy) return new PolicySlot(this, url, slot);
+    if (this.#cache.peek(origin) === admittedBy) return new PolicySlot(this, url, slot, interval);
     return this.#resolve(origin, options.signal).then(
       (resolved) => {
         const decision = decide(resolved.entry, url, origin);
-        if (decision.allowed) return new PolicySlot(this, url, slot);
+        if (decision.allowed) return new PolicySlot(this, url, slot, interval);
         slot.release();
         return this.#deny(decision, options);
       },
@@ -450,7 +477,7 @@ class Policy implements RobotsPolicy {
   ): Promise<void> {
     if (this.#closed) throw new RobotsClosedError();
     options.signal?.throwIfAborted();
-    const limit = pLimit(resolvePrefetchConcurrency(options.concurrency));
+    const limit = pLimit(readOption('concurrency', PREFETCH_CONCURRENCY, options.concurrency));
     const unique = new Set<string>();
     // One URL is one origin (a string is iterable too: character by character).
     const list = typeof origins === 'string' || origins instanceof URL ? [origins] : origins;

@@ -176,6 +176,14 @@ export interface HopSlot {
    * origin for that long (capped at `maxRetryAfter`), before the next hop takes the slot.
    */
   noteResponse(status: number, headers: HeaderInput): void;
+  /**
+   * Says the hop is being sent now. Needed only when a slot is held for a while before its
+   * request goes out (a crawler queue that takes the slot when it hands the request to a
+   * task): the origin's next start is then one interval after now, not after the grant, so the
+   * site never sees two requests closer than the interval. Once per slot; a no-op when called
+   * as soon as the slot was granted, or for an unpaced hop.
+   */
+  sent(): void;
   /** Gives the slot back; idempotent. */
   release(): void;
 }

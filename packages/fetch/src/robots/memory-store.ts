@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { RobotsInvalidOptionError } from '../errors/errors.js';
-import { DEFAULTS } from '../options/options.js';
+import { readOption } from '../options/option-spec.js';
+import { POLICY_OPTIONS } from '../options/option-table.js';
 import type { RobotsStore, StoredRobots } from './robots-store.js';
 
 /**
@@ -28,10 +29,8 @@ export function createMemoryRobotsStore(options: MemoryRobotsStoreOptions = {}):
   if (typeof options !== 'object' || options === null) {
     throw new RobotsInvalidOptionError('options', options, 'an object');
   }
-  const max: unknown = options.maxOrigins ?? DEFAULTS.maxOrigins;
-  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > 1_000_000) {
-    throw new RobotsInvalidOptionError('maxOrigins', max, 'an integer from 1 to 1000000');
-  }
+  // The policy's own maxOrigins limits: this store is what the policy keeps in memory.
+  const max = readOption('maxOrigins', POLICY_OPTIONS.maxOrigins, options.maxOrigins ?? undefined);
   const entries = new LRUCache<string, string>({ max });
   return {
     get: (origin) => {

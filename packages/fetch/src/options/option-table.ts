@@ -1,0 +1,137 @@
+import type { Dispatcher } from 'undici';
+import type { Pacer } from '../pacing/pacer.js';
+import type { PoliteEvent } from '../policy/events.js';
+import type { RobotsStore } from '../robots/robots-store.js';
+import { systemClock } from '../time/clock.js';
+import type { Clock } from '../time/clock.js';
+import { IDENTITY_OPTIONS } from './identity.js';
+import { shaped } from './option-spec.js';
+import type { OptionSpec, ValueOf } from './option-spec.js';
+import { functionOption } from './validate-option.js';
+import type { PageOptions, RobotsPolicyOptions } from './option-types.js';
+import { usageOption } from './usage-option.js';
+
+const DAY = 86_400_000;
+
+/**
+ * Every option of {@link createRobotsPolicy}: its default, limits and check, in the order they
+ * are read (`productToken` and `purpose` after the `userAgent` they must appear in). The
+ * compiler holds it to {@link RobotsPolicyOptions}, key for key. Times are milliseconds.
+ */
+export const POLICY_OPTIONS = {
+  ...IDENTITY_OPTIONS,
+  dispatcher: shaped<Dispatcher>(['dispatch'], 'an undici Dispatcher'),
+  robotsHeadersTimeout: { default: 10_000, bounds: [1, 600_000] },
+  robotsBodyTimeout: { default: 10_000, bounds: [1, 600_000] },
+  robotsTimeout: { default: 30_000, bounds: [1, 600_000] },
+  /** RFC 9309 §2.5: at least 500 KiB. */
+  robotsMaxBytes: { default: 512_000, bounds: [512_000, 64 * 1024 * 1024] },
+  /** RFC 9309 §2.3.1.2: at least five consecutive redirects. */
+  robotsMaxRedirects: { default: 5, bounds: [5, 50] },
+  /** RFC 9309 §2.4: no longer than 24 hours. */
+  robotsMaxTtl: { default: DAY, bounds: [1_000, DAY] },
+  robotsMinTtl: { default: 60_000, bounds: [0, DAY], atMost: 'robotsMaxTtl' },
+  unreachableRetryInterval: {
+    default: 60_000,
+    bounds: [1_000, DAY],
+    atMost: 'maxUnreachableRetryInterval',
+  },
+  maxUnreachableRetryInterval: { default: 3_600_000, bounds: [1_000, DAY] },
+  staleIfUnreachable: { default: 2_592_000_000, bounds: [0, 365 * DAY] }, // 30 days
+  treat429AsUnreachable: { default: true },
+  maxOrigins: { default: 10_000, bounds: [1, 1_000_000] },
+  store: shaped<RobotsStore>(
+    ['get', 'set', 'delete'],
+    'an object with get, set and delete methods',
+  ),
+  pacer: shaped<Pacer>(
+    ['acquire', 'pause', 'close'],
+    'an object with acquire, pause and close methods',
+  ),
+  /** A shared store slower than this counts as empty for that call. */
+  storeTimeout: { default: 2_000, bounds: [1, 60_000] },
+  concurrency: { default: 1, bounds: [1, 10_000] },
+  minInterval: { default: 1_000, bounds: [0, 3_600_000] },
+  crawlDelay: { default: 'honor', allowed: ['honor', 'ignore'] },
+  maxCrawlDelay: { default: 30_000, bounds: [0, 3_600_000] },
+  maxRetryAfter: { default: 600_000, bounds: [0, DAY] },
+  maxTrackedOrigins: { default: 10_000, bounds: [1, 1_000_000] },
+  clock: shaped<Clock, Clock>(
+    ['now', 'sleep'],
+    'an object with now() and sleep(ms, signal)',
+    systemClock,
+  ),
+  onEvent: {
+    read: (name: string, value: unknown) =>
+      functionOption(name, value as ((event: PoliteEvent) => void) | undefined),
+  },
+} as const satisfies {
+  readonly [Name in keyof RobotsPolicyOptions]-?: OptionSpec<keyof RobotsPolicyOptions>;
+};
+
+/** Every option of {@link createPoliteFetch} about the pages themselves (see {@link PageOptions}). */
+export const PAGE_OPTIONS = {
+  maxRedirects: { default: 20, bounds: [0, 100] },
+  noindex: { default: 'annotate', allowed: ['annotate', 'reject'] },
+  usage: { read: (_name: string, value: unknown) => usageOption(value) },
+  scanMeta: { default: true },
+  maxHeadBytes: { default: 262_144, bounds: [1_024, 16 * 1024 * 1024] },
+} as const satisfies { readonly [Name in keyof PageOptions]-?: OptionSpec<keyof PageOptions> };
+
+/** The `concurrency` of {@link RobotsPolicy.prefetch} (robots.txt fetches at a time). */
+export const PREFETCH_CONCURRENCY = {
+  default: 16,
+  bounds: [1, 10_000],
+} as const satisfies OptionSpec;
+
+/** A table's options after reading, every default applied. */
+export type ResolvedOptions<Table> = {
+  readonly [Name in keyof Table]: ValueOf<Table[Name]>;
+};
+
+type Literal = number | string | boolean;
+type DefaultsOf<Table> = {
+  readonly [
+    Name in keyof Table as Table[Name] extends { default: Literal } ? Name : never
+  ]: Table[Name] extends { default: infer D } ? D : never;
+};
+type BoundsOf<Table> = {
+  readonly [
+    Name in keyof Table as Table[Name] extends { bounds: object } ? Name : never
+  ]: readonly [min: number, max: number];
+};
+
+type AnyTable = Readonly<Record<string, OptionSpec>>;
+const specsOf = (...tables: AnyTable[]): [string, OptionSpec][] =>
+  tables.flatMap((table) => Object.entries(table));
+
+/**
+ * Every default of {@link createRobotsPolicy} and {@link createPoliteFetch} that is a plain
+ * value, in one frozen object derived from the option table and checked against the README.
+ * Times are milliseconds.
+ * @example
+ * createPoliteFetch({ userAgent, minInterval: DEFAULTS.minInterval * 2 });
+ */
+export const DEFAULTS = Object.freeze(
+  Object.fromEntries(
+    specsOf(POLICY_OPTIONS, { prefetchConcurrency: PREFETCH_CONCURRENCY }, PAGE_OPTIONS)
+      .filter(([, spec]) => ['number', 'string', 'boolean'].includes(typeof spec.default))
+      .map(([name, spec]) => [name, spec.default]),
+  ),
+) as DefaultsOf<typeof POLICY_OPTIONS & typeof PAGE_OPTIONS> & {
+  readonly prefetchConcurrency: typeof PREFETCH_CONCURRENCY.default;
+};
+
+/**
+ * Inclusive `[min, max]` bounds of every numeric option, derived from the option table; a value
+ * outside them (or not an integer) throws {@link RobotsInvalidOptionError} naming the option.
+ * @example
+ * const [min] = OPTION_BOUNDS.robotsMaxBytes; // 512000: RFC 9309 asks for at least 500 KiB
+ */
+export const OPTION_BOUNDS = Object.freeze(
+  Object.fromEntries(
+    specsOf(POLICY_OPTIONS, PAGE_OPTIONS).flatMap(([name, spec]) =>
+      'bounds' in spec ? [[name, spec.bounds]] : [],
+    ),
+  ),
+) as BoundsOf<typeof POLICY_OPTIONS & typeof PAGE_OPTIONS>;
