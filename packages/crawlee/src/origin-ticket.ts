@@ -79,3 +79,18 @@ export function takeTicket(policy: RobotsPolicy, url: string): OriginTicket {
     },
   };
 }
+
+/**
+ * The origin whose pacing queue `url` waits in; `undefined` when it is not an http(s) URL
+ * (robots.txt and pacing do not apply).
+ * @example
+ * originOf('https://example.com/a?b'); // 'https://example.com'
+ */
+export function originOf(url: string | URL): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,5 +1,4 @@
 import { parseContentUsage, rawHeaderPairs, scanRobotsMeta } from '@polite-crawler/robots-tag';
-import type { RobotsTagRules } from '@polite-crawler/robots-tag';
 import type { RobotsPolicy, UsagePreferences } from '@polite-crawler/fetch';
 import type { HttpNavigation } from './polite-http-client.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
@@ -12,7 +11,6 @@ export interface HttpContextLike {
   readonly response?: { readonly url?: string; readonly rawHeaders?: readonly string[] };
 }
 
-const EMPTY_RULES: RobotsTagRules = Object.freeze({ rules: [], diagnostics: [] });
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 /**
@@ -39,7 +37,7 @@ export function readHttpRobots(
           maxHeadBytes: options.maxHeadBytes,
           productTokens: [policy.productToken],
         })
-      : EMPTY_RULES;
+      : undefined;
   const url = navigation?.url ?? context.response?.url ?? '';
   return {
     directives: policy.directives(headers, metas, { now: options.now() }),

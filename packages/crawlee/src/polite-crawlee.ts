@@ -83,7 +83,7 @@ interface ContextLike extends HttpContextLike {
   readonly crawler?: {
     readonly router?: (context: never) => unknown;
     readonly config?: unknown;
-    readonly log?: unknown;
+    readonly log?: Log;
   };
   robots?: PageRobots;
 }
@@ -102,16 +102,6 @@ type Handler = (context: ContextLike) => unknown;
  */
 export function robotsOf(context: object): PageRobots | undefined {
   return (context as { robots?: PageRobots }).robots;
-}
-
-function emitter(options: ResolvedCrawleeOptions): (event: CrawleeEvent) => void {
-  return (event) => {
-    try {
-      options.onEvent?.(event);
-    } catch {
-      // an observer must not break the crawl
-    }
-  };
 }
 
 function describe(decision: Decision): string {
@@ -213,7 +203,13 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     );
   }
   const log = crawleeLog.child({ prefix: 'PoliteCrawlee' });
-  const emit = emitter(resolved);
+  const emit = (event: CrawleeEvent): void => {
+    try {
+      resolved.onEvent?.(event);
+    } catch {
+      // an observer must not break the crawl
+    }
+  };
   const userSkipped = options.onSkippedRequest;
   const userHandler = options.requestHandler as Handler | undefined;
   const userErrorHandler = options.errorHandler as
@@ -311,8 +307,7 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     navigationOptions: Record<PropertyKey, unknown>,
   ): Promise<void> => {
     checkConfig(context);
-    const crawlerLog = context.crawler?.log;
-    if (isLog(crawlerLog)) quietRefusals(crawlerLog, refusals);
+    if (context.crawler?.log !== undefined) quietRefusals(context.crawler.log, refusals);
     if (context.page !== undefined) {
       if (browser === undefined) {
         throw new Error(
@@ -399,16 +394,6 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     errorHandler,
     ...(userSkipped === undefined ? {} : { onSkippedRequest: userSkipped }),
   };
-}
-
-/** Whether `value` is a Crawlee `Log` (`crawler.log`): what {@link quietRefusals} needs of it. */
-function isLog(value: unknown): value is Log {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Partial<Log>).getOptions === 'function' &&
-    typeof (value as Partial<Log>).setOptions === 'function'
-  );
 }
 
 /**

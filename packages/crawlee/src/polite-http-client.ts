@@ -22,18 +22,12 @@ import type { ResolvedCrawleeOptions } from './resolve-options.js';
  */
 export const CRAWLEE_REQUEST: unique symbol = Symbol.for('polite-crawler.crawlee.request');
 
-/** The crawler request fields the client touches. */
-export interface CrawleeRequestLike {
-  noRetry: boolean;
-}
-
 /** What the client learnt about the response of one crawler request. */
 export interface HttpNavigation {
   readonly url: string;
   readonly redirects: readonly string[];
   /** Header field lines, one entry per line, as received. */
   readonly headers: readonly (readonly [string, string])[];
-  readonly status: number;
 }
 
 /** Where the client records and reports. */
@@ -129,7 +123,7 @@ export class PoliteHttpClient implements BaseHttpClient {
     const { options, navigations, onRedirectDenied } = this.#deps;
     const { policy } = options;
     const { [CRAWLEE_REQUEST]: owner, ...plain } = request as AnyRequest & {
-      [CRAWLEE_REQUEST]?: CrawleeRequestLike;
+      [CRAWLEE_REQUEST]?: { noRetry: boolean };
     };
     const { body: _body, ...withoutBody } = plain;
     // Crawlee passes no signal, only its navigation timeout: once that has passed it has given
@@ -179,12 +173,7 @@ export class PoliteHttpClient implements BaseHttpClient {
       slot.release();
       response.redirectUrls = redirects.map((target) => new URL(target));
       if (owner !== undefined) {
-        navigations.set(owner, {
-          url: url.href,
-          redirects,
-          headers: headerPairs(response),
-          status: response.statusCode,
-        });
+        navigations.set(owner, { url: url.href, redirects, headers: headerPairs(response) });
       }
       return response;
     } catch (error) {

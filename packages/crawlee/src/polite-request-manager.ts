@@ -13,6 +13,7 @@ import type {
 
 import { isRobotsDeniedError } from '@polite-crawler/fetch';
 import type { Decision } from '@polite-crawler/fetch';
+import { originOf } from './origin-ticket.js';
 import type { OriginTicket } from './origin-ticket.js';
 
 /** How the manager asks the policy and reports a skip. */
@@ -55,11 +56,8 @@ interface Waiting {
   readonly since: number;
 }
 
-/** An origin's line: the requests pulled for it, and its one place in the policy's queue. */
-interface Line {
-  readonly waiting: Waiting[];
-  ticket: OriginTicket | undefined;
-}
+/** An origin's line: the requests pulled for it, behind its one place in the policy's queue. */
+type Line = Waiting[];
 
 /** A request whose origin granted it a slot (or that no longer waits for one), for the crawler. */
 interface Ready {
@@ -71,29 +69,12 @@ interface Ready {
 /** Crawlee locks a fetched request for `requestLockSecs` (at least 60 s): held ones go back well before. */
 const DEFAULT_LOCK_SECS = 60;
 
-function originOf(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Lets every settled promise run its callbacks (a free slot is granted in microtasks). */
 function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
 type SourceLike = Source | string;
-
-function urlOf(source: SourceLike): string | undefined {
-  return typeof source === 'string' ? source : source.url;
-}
-
-function skipsNavigation(source: SourceLike): boolean {
-  return typeof source !== 'string' && source.skipNavigation === true;
-}
 
 function isAsyncIterable(value: RequestsLike): value is AsyncIterable<SourceLike> {
   return typeof (value as Partial<AsyncIterable<SourceLike>>)[Symbol.asyncIterator] === 'function';
@@ -107,10 +88,9 @@ function isAsyncIterable(value: RequestsLike): value is AsyncIterable<SourceLike
  * robots.txt is already cached and disallows them are dropped when they are added
  * (`crawler.addRequests`, `enqueueLinks`); the others are decided when their turn comes.
  *
- * With a pacer (HTTP crawlers), a request is handed out only when its origin can take it
- * now: the request waits for its origin's pacing slot here, in the queue, not inside the
- * crawler's navigation and request timeouts, and the crawler's concurrency goes to requests whose
- * origins are ready. An origin has one place in the policy's queue at a time; the requests
+ * A request is handed out only when its origin can take it now: it waits for its origin's
+ * pacing slot here, in the queue, not inside the crawler's navigation and request timeouts, and
+ * the crawler's concurrency goes to requests whose origins are ready. An origin has one place in the policy's queue at a time; the requests
  * pulled behind it wait in its line, up to `maxWaitingRequests` in all. A request that has
  * waited half of the queue's lock (`requestLockSecs`) is given back to the queue for later,
  * so that its lock never runs out while it is held.
@@ -118,12 +98,12 @@ function isAsyncIterable(value: RequestsLike): value is AsyncIterable<SourceLike
  * The inner manager is opened on first use, so that the crawler options can be built
  * synchronously.
  * @example
- * new CheerioCrawler({ requestManager: new PoliteRequestManager(() => RequestQueue.open(), gate) });
+ * new CheerioCrawler({ requestManager: new PoliteRequestManager(() => RequestQueue.open(), gate, pacer) });
  */
 export class PoliteRequestManager implements IRequestManager {
   readonly #open: () => Promise<IRequestManager>;
   readonly #gate: SkipGate;
-  readonly #pacer: RequestPacer | undefined;
+  readonly #pacer: RequestPacer;
   readonly #lines = new Map<string, Line>();
   readonly #ready: Ready[] = [];
   /** Requests pulled and not handed out yet (in lines or ready). */
@@ -133,7 +113,7 @@ export class PoliteRequestManager implements IRequestManager {
   /** Set by Crawlee's constructor on `crawler.requestQueue`; applied to the inner queue. */
   #tuning: Record<string, number> = {};
 
-  constructor(open: () => Promise<IRequestManager>, gate: SkipGate, pacer?: RequestPacer) {
+  constructor(open: () => Promise<IRequestManager>, gate: SkipGate, pacer: RequestPacer) {
     this.#open = open;
     this.#gate = gate;
     this.#pacer = pacer;
@@ -199,7 +179,7 @@ export class PoliteRequestManager implements IRequestManager {
     const inner = await this.inner();
     await this.#giveBackOld(inner);
     if (this.#ready.length > 0) return false;
-    if (this.#pacer !== undefined && this.#held >= this.#pacer.maxWaitingRequests) return true;
+    if (this.#held >= this.#pacer.maxWaitingRequests) return true;
     return inner.isEmpty();
   }
 
@@ -222,10 +202,10 @@ export class PoliteRequestManager implements IRequestManager {
       const ready = this.#ready.shift();
       if (ready !== undefined) {
         this.#held -= 1;
-        if (ready.ticket !== undefined) pacer?.lend(ready.request, ready.ticket);
+        if (ready.ticket !== undefined) pacer.lend(ready.request, ready.ticket);
         return ready.request;
       }
-      if (pacer !== undefined && this.#held >= pacer.maxWaitingRequests) return null;
+      if (this.#held >= pacer.maxWaitingRequests) return null;
       const request = await inner.fetchNextRequest<T>();
       if (request === null || request.skipNavigation) return request;
       const decision = await this.#gate.decide(request.url);
@@ -236,28 +216,26 @@ export class PoliteRequestManager implements IRequestManager {
         await this.#gate.skipped(request.url, decision, 'fetch');
         continue;
       }
-      const origin = pacer === undefined ? undefined : originOf(request.url);
-      if (pacer === undefined || origin === undefined) return request;
+      const origin = originOf(request.url);
+      if (origin === undefined) return request;
       const line = this.#lines.get(origin);
       if (line !== undefined) {
         // Behind the origin's place in the queue.
-        line.waiting.push({ request, since: Date.now() });
+        line.push({ request, since: Date.now() });
         this.#held += 1;
         continue;
       }
       // The origin's line exists from now on, so that requests of the same origin pulled by
       // other crawler tasks while this one looks at its ticket queue behind it.
       const ticket = pacer.ticket(request.url);
-      const mine: Line = { waiting: [{ request, since: Date.now() }], ticket };
+      const mine: Line = [{ request, since: Date.now() }];
       this.#lines.set(origin, mine);
       this.#held += 1;
       await settle();
-      if (ticket.granted && mine.waiting[0]?.request === request) {
-        mine.waiting.shift();
+      if (ticket.granted && mine[0]?.request === request) {
+        mine.shift();
         this.#held -= 1;
-        const next = mine.waiting[0];
-        if (next === undefined) this.#lines.delete(origin);
-        else this.#await(origin, pacer.ticket(next.request.url));
+        this.#queueNext(origin, mine);
         pacer.lend(request, ticket);
         return request;
       }
@@ -273,16 +251,14 @@ export class PoliteRequestManager implements IRequestManager {
       ticket.release();
       return;
     }
-    line.ticket = ticket;
     ticket.ready.then(
       () => {
-        line.ticket = undefined;
         // A running request's redirect hop goes first: it holds a crawler task already.
-        if (line.waiting.length > 0 && this.#pacer?.offer(origin, ticket) === true) {
-          this.#await(origin, this.#pacer.ticket(line.waiting[0]!.request.url));
+        if (line.length > 0 && this.#pacer.offer(origin, ticket)) {
+          this.#queueNext(origin, line);
           return;
         }
-        const first = line.waiting.shift();
+        const first = line.shift();
         if (first === undefined) {
           // Everything waiting went back to the queue meanwhile.
           this.#lines.delete(origin);
@@ -300,35 +276,35 @@ export class PoliteRequestManager implements IRequestManager {
           ready.ticket.release();
           ready.ticket = undefined;
         }, this.#holdMillis()).unref();
-        const next = line.waiting[0];
-        if (next === undefined) this.#lines.delete(origin);
-        else if (this.#pacer !== undefined)
-          this.#await(origin, this.#pacer.ticket(next.request.url));
+        this.#queueNext(origin, line);
       },
       (error: unknown) => {
-        line.ticket = undefined;
         const refused = isRobotsDeniedError(error)
-          ? line.waiting.findIndex(({ request }) => request.url === ticket.url)
+          ? line.findIndex(({ request }) => request.url === ticket.url)
           : -1;
         if (refused !== -1) {
           // The rules in force after the wait refuse the URL the slot was asked for: its request
           // goes to the crawler without a slot (the HTTP client's gate refuses and reports it);
           // the rest of the line asks again.
-          const [{ request }] = line.waiting.splice(refused, 1) as [Waiting];
+          const [{ request }] = line.splice(refused, 1) as [Waiting];
           this.#ready.push({ request, ticket: undefined });
-          const next = line.waiting[0];
-          if (next === undefined) this.#lines.delete(origin);
-          else if (this.#pacer !== undefined)
-            this.#await(origin, this.#pacer.ticket(next.request.url));
+          this.#queueNext(origin, line);
           return;
         }
         // The wait failed (the policy closed): nothing left to wait for; the HTTP client reports it.
         this.#lines.delete(origin);
-        for (const { request } of line.waiting.splice(0)) {
+        for (const { request } of line.splice(0)) {
           this.#ready.push({ request, ticket: undefined });
         }
       },
     );
+  }
+
+  /** The origin's place in the queue goes to the first request of its line; no line without one. */
+  #queueNext(origin: string, line: Line): void {
+    const next = line[0];
+    if (next === undefined) this.#lines.delete(origin);
+    else this.#await(origin, this.#pacer.ticket(next.request.url));
   }
 
   /**
@@ -340,18 +316,16 @@ export class PoliteRequestManager implements IRequestManager {
       (ready) => ready.ticket !== undefined && originOf(ready.request.url) === origin,
     );
     const ready = this.#ready[at];
-    if (ready === undefined || ready.ticket === undefined || this.#pacer === undefined) {
-      return undefined;
-    }
+    if (ready?.ticket === undefined) return undefined;
     const { ticket } = ready;
     this.#ready.splice(at, 1);
     const line = this.#lines.get(origin);
     const waiting: Waiting = { request: ready.request, since: Date.now() };
     if (line === undefined) {
-      this.#lines.set(origin, { waiting: [waiting], ticket: undefined });
+      this.#lines.set(origin, [waiting]);
       this.#await(origin, this.#pacer.ticket(ready.request.url));
     } else {
-      line.waiting.unshift(waiting);
+      line.unshift(waiting);
     }
     return ticket;
   }
@@ -370,11 +344,7 @@ export class PoliteRequestManager implements IRequestManager {
     const oldest = Date.now() - this.#holdMillis();
     const back: Request[] = [];
     for (const line of this.#lines.values()) {
-      for (let first = line.waiting[0]; first !== undefined && first.since <= oldest;) {
-        line.waiting.shift();
-        back.push(first.request);
-        first = line.waiting[0];
-      }
+      while (line[0] !== undefined && line[0].since <= oldest) back.push(line.shift()!.request);
     }
     this.#held -= back.length;
     for (const request of back) await inner.reclaimRequest(request);
@@ -389,7 +359,7 @@ export class PoliteRequestManager implements IRequestManager {
   }
 
   async markRequestHandled(request: Request): Promise<RequestQueueOperationInfo | void | null> {
-    this.#pacer?.settle(request);
+    this.#pacer.settle(request);
     return (await this.inner()).markRequestHandled(request);
   }
 
@@ -397,7 +367,7 @@ export class PoliteRequestManager implements IRequestManager {
     request: Request,
     options?: RequestQueueOperationOptions,
   ): Promise<RequestQueueOperationInfo | null> {
-    this.#pacer?.settle(request);
+    this.#pacer.settle(request);
     return (await this.inner()).reclaimRequest(request, options);
   }
 
@@ -415,8 +385,8 @@ export class PoliteRequestManager implements IRequestManager {
     const inner = await this.inner();
     const dropped: Array<[string, Decision]> = [];
     const refused = (source: SourceLike): boolean => {
-      const url = urlOf(source);
-      if (url === undefined || skipsNavigation(source)) return false;
+      const { url, skipNavigation } = typeof source === 'string' ? { url: source } : source;
+      if (url === undefined || skipNavigation === true) return false;
       let decision: Decision | undefined;
       try {
         decision = this.#gate.peek(url);

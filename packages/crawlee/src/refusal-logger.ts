@@ -1,42 +1,26 @@
 import { LogLevel, Logger } from '@crawlee/core';
 import type { Log } from '@crawlee/core';
+import { BoundedKeys } from './reported-skips.js';
 
 /**
  * The requests whose failure the adapter has already logged as a skip (a redirect hop refused
- * by robots.txt), by unique key. Bounded: past `max` keys the oldest are forgotten (Crawlee
- * does not call the logger at all when its level hides errors, so a key may never be consumed).
+ * by robots.txt), by unique key. Bounded: Crawlee does not call the logger at all when its
+ * level hides errors, so a key may never be consumed.
  * @example
  * const refusals = new Refusals(10_000);
  * refusals.add(request.uniqueKey); // when the adapter logs the skip
  * refusals.consume(data.uniqueKey); // true once: Crawlee's failure line for it is dropped
  */
-export class Refusals {
-  readonly #max: number;
-  readonly #keys = new Set<string>();
-
-  constructor(max: number) {
-    this.#max = max;
-  }
-
-  add(uniqueKey: string): void {
-    this.#keys.delete(uniqueKey);
-    this.#keys.add(uniqueKey);
-    if (this.#keys.size > this.#max) {
-      // A Set iterates in insertion order: the first one is the oldest.
-      for (const oldest of this.#keys) {
-        this.#keys.delete(oldest);
-        break;
-      }
-    }
+export class Refusals extends BoundedKeys {
+  /** Adds `uniqueKey` as the newest (again, if it was there). */
+  override add(uniqueKey: string): this {
+    this.delete(uniqueKey);
+    return super.add(uniqueKey);
   }
 
   /** `true` (once) when `uniqueKey` was added: the caller drops the line it is about. */
   consume(uniqueKey: unknown): boolean {
-    return typeof uniqueKey === 'string' && this.#keys.delete(uniqueKey);
-  }
-
-  get size(): number {
-    return this.#keys.size;
+    return typeof uniqueKey === 'string' && this.delete(uniqueKey);
   }
 }
 

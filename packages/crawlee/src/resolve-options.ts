@@ -9,43 +9,31 @@ import {
   robotsPolicyOption,
   usageOption,
 } from '@polite-crawler/fetch/internal';
-import type { RobotsPolicy, UsageCategory } from '@polite-crawler/fetch';
+import type { RobotsPolicy } from '@polite-crawler/fetch';
 import { CRAWLEE_OPTION_BOUNDS, DEFAULTS } from './defaults.js';
-import type { BrowserGate, CrawleeEvent, NoindexHandling, PoliteCrawleeOptions } from './types.js';
+import type { DeprecatedNoindexHandling, NoindexHandling, PoliteCrawleeOptions } from './types.js';
 
 /** The deprecated names of `noindex` values mapped onto fetch's. */
-const NOINDEX_ALIASES: Readonly<Record<NoindexHandling | 'handle' | 'skip', NoindexHandling>> = {
+const NOINDEX_ALIASES: Readonly<
+  Record<NoindexHandling | DeprecatedNoindexHandling, NoindexHandling>
+> = {
   annotate: 'annotate',
   reject: 'reject',
   handle: 'annotate',
   skip: 'reject',
 };
 
+const GATE_METHODS = ['attach', 'robots', 'deniedNavigation', 'withPolicy'] as const;
+
 /** Adapter options after validation, every default applied. */
-export interface ResolvedCrawleeOptions {
-  readonly policy: RobotsPolicy;
-  readonly noindex: NoindexHandling;
-  /** The usage categories whose `disallowed` pages are not handed to the handler. */
-  readonly skipUsage: readonly UsageCategory[];
-  readonly browser: BrowserGate | undefined;
-  readonly userAgent: 'policy' | 'keep';
-  readonly maxRedirects: number;
-  readonly maxHeadBytes: number;
-  readonly maxWaitingRequests: number;
-  readonly config: Configuration;
-  readonly now: () => number;
-  readonly onEvent: ((event: CrawleeEvent) => void) | undefined;
-}
+export type ResolvedCrawleeOptions = ReturnType<typeof resolveCrawleeOptions>;
 
 /**
  * Validates the policy and {@link PoliteCrawleeOptions} once, naming the bad option, and applies defaults.
  * @example
  * resolveCrawleeOptions(policy, { noindex: 'reject' }).maxRedirects; // 20
  */
-export function resolveCrawleeOptions(
-  policy: RobotsPolicy,
-  options: PoliteCrawleeOptions = {},
-): ResolvedCrawleeOptions {
+export function resolveCrawleeOptions(policy: RobotsPolicy, options: PoliteCrawleeOptions = {}) {
   robotsPolicyOption('policy', policy);
   if (typeof options !== 'object' || options === null) {
     throw new RobotsInvalidOptionError('options', options, 'an object');
@@ -55,10 +43,7 @@ export function resolveCrawleeOptions(
     browser !== undefined &&
     (typeof browser !== 'object' ||
       browser === null ||
-      typeof browser.attach !== 'function' ||
-      typeof browser.robots !== 'function' ||
-      typeof browser.deniedNavigation !== 'function' ||
-      typeof browser.withPolicy !== 'function')
+      GATE_METHODS.some((method) => typeof browser[method] !== 'function'))
   ) {
     throw new RobotsInvalidOptionError('browser', browser, 'a gate from createPlaywrightGate()');
   }

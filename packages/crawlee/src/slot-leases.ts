@@ -1,5 +1,6 @@
 import type { EnterOptions, HopSlot, RobotsPolicy } from '@polite-crawler/fetch';
 import { isPending } from '@polite-crawler/fetch/internal';
+import { originOf } from './origin-ticket.js';
 import type { OriginTicket } from './origin-ticket.js';
 
 /**
@@ -24,12 +25,11 @@ export class SlotLeases {
   /** The policy as the HTTP client sees it: `enter` hands out a lent slot when there is one. */
   readonly policy: RobotsPolicy;
 
+  readonly #policy: RobotsPolicy;
+
   constructor(policy: RobotsPolicy) {
-    this.policy = leasingView(policy, {
-      take: (url) => this.#take(url),
-      steal: (origin) => this.#steal(origin),
-      wait: (origin, accept) => this.#wait(origin, accept),
-    });
+    this.#policy = policy;
+    this.policy = withEnter(policy, (url, options) => this.#enter(url, options));
   }
 
   /**
@@ -101,6 +101,56 @@ export class SlotLeases {
     return size;
   }
 
+  /**
+   * The view's `enter`: hands out a lent slot for the first hop of the request it was lent
+   * for. Otherwise (a redirect hop, a `sendRequest`) the hop enters the policy for a slot of its
+   * own, but takes a slot granted to the manager for the same origin if one is there or comes
+   * first: a hop belongs to a request already running, and must never wait for a slot held for a
+   * request that waits for a crawler task.
+   */
+  #enter(url: string | URL, options?: EnterOptions): HopSlot | Promise<HopSlot> {
+    if (options?.paced === false) return this.#policy.enter(url, options);
+    const lent = options?.redirectedFrom === undefined ? this.#take(url) : undefined;
+    if (lent !== undefined) return inTicket(this.#policy, url, lent, options);
+    const origin = originOf(url);
+    if (origin === undefined) return this.#policy.enter(url, options);
+    const ready = this.#steal(origin);
+    if (ready !== undefined) return inTicket(this.#policy, url, ready, options);
+    const mine = new AbortController();
+    const signal =
+      options?.signal === undefined ? mine.signal : AbortSignal.any([mine.signal, options.signal]);
+    const own = this.#policy.enter(url, { ...options, signal });
+    if (!isPending(own)) return own;
+    return new Promise<HopSlot>((resolve, reject) => {
+      let settled = false;
+      const leave = this.#wait(origin, (ticket) => {
+        if (settled) return false;
+        settled = true;
+        mine.abort(new DOMException('a granted slot came first', 'AbortError'));
+        Promise.resolve(inTicket(this.#policy, url, ticket, options)).then(resolve, reject);
+        return true;
+      });
+      Promise.resolve(own).then(
+        (slot) => {
+          leave();
+          // A granted slot was offered first: this one is not needed.
+          if (settled) slot.release();
+          else {
+            settled = true;
+            resolve(slot);
+          }
+        },
+        (error: unknown) => {
+          leave();
+          // Lost the race to a granted slot: that one settles the promise.
+          if (settled) return;
+          settled = true;
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  }
+
   #take(url: string | URL): OriginTicket | undefined {
     const key = keyOf(url);
     const list = this.#byUrl.get(key);
@@ -118,23 +168,6 @@ function keyOf(url: string | URL): string {
     return parsed.href;
   } catch {
     return String(url);
-  }
-}
-
-interface LeaseAccess {
-  /** The slot lent for exactly this URL, if any. */
-  take(url: string | URL): OriginTicket | undefined;
-  /** A slot granted for a request of `origin` that the crawler has not taken yet, if any. */
-  steal(origin: string): OriginTicket | undefined;
-  /** Waits for a slot granted to the manager for `origin`; returns the unregister function. */
-  wait(origin: string, accept: (ticket: OriginTicket) => boolean): () => void;
-}
-
-function originOf(url: string | URL): string | undefined {
-  try {
-    return new URL(String(url)).origin;
-  } catch {
-    return undefined;
   }
 }
 
@@ -178,83 +211,15 @@ function inTicket(
   });
 }
 
-/**
- * `policy` with `enter` handing out a lent slot for the first hop of the request it was lent
- * for. Otherwise (a redirect hop, a `sendRequest`) the hop enters the policy for a slot of its
- * own, but takes a slot granted to the manager for the same origin if one is there or comes
- * first: a hop belongs to a request already running, and must never wait for a slot held for a
- * request that waits for a crawler task. Everything else is the policy's.
- */
-function leasingView(policy: RobotsPolicy, leases: LeaseAccess): RobotsPolicy {
-  const enter = (url: string | URL, options?: EnterOptions): HopSlot | Promise<HopSlot> => {
-    if (options?.paced === false) return policy.enter(url, options);
-    const lent = options?.redirectedFrom === undefined ? leases.take(url) : undefined;
-    if (lent !== undefined) return inTicket(policy, url, lent, options);
-    const origin = originOf(url);
-    if (origin === undefined) return policy.enter(url, options);
-    const ready = leases.steal(origin);
-    if (ready !== undefined) return inTicket(policy, url, ready, options);
-    const mine = new AbortController();
-    const signal =
-      options?.signal === undefined ? mine.signal : AbortSignal.any([mine.signal, options.signal]);
-    const own = policy.enter(url, { ...options, signal });
-    if (!isPending(own)) return own;
-    return new Promise<HopSlot>((resolve, reject) => {
-      let settled = false;
-      const leave = leases.wait(origin, (ticket) => {
-        if (settled) return false;
-        settled = true;
-        mine.abort(new DOMException('a granted slot came first', 'AbortError'));
-        Promise.resolve(inTicket(policy, url, ticket, options)).then(resolve, reject);
-        return true;
-      });
-      Promise.resolve(own).then(
-        (slot) => {
-          leave();
-          // A granted slot was offered first: this one is not needed.
-          if (settled) slot.release();
-          else {
-            settled = true;
-            resolve(slot);
-          }
-        },
-        (error: unknown) => {
-          leave();
-          // Lost the race to a granted slot: that one settles the promise.
-          if (settled) return;
-          settled = true;
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
-  };
-  return {
-    get userAgent() {
-      return policy.userAgent;
+/** `policy` with its own `enter` replaced; everything else is the policy's (methods bound to it). */
+function withEnter(policy: RobotsPolicy, enter: RobotsPolicy['enter']): RobotsPolicy {
+  return new Proxy(policy, {
+    get(target, key) {
+      if (key === 'enter') return enter;
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function'
+        ? (value as (...args: unknown[]) => unknown).bind(target)
+        : value;
     },
-    get productToken() {
-      return policy.productToken;
-    },
-    get purpose() {
-      return policy.purpose;
-    },
-    get dispatcher() {
-      return policy.dispatcher;
-    },
-    get clock() {
-      return policy.clock;
-    },
-    check: (url, options) => policy.check(url, options),
-    assertAllowed: (url, options) => policy.assertAllowed(url, options),
-    explain: (url, options) => policy.explain(url, options),
-    peek: (url) => policy.peek(url),
-    prefetch: (origins, options) => policy.prefetch(origins, options),
-    enter,
-    schedule: (url, task, options) => policy.schedule(url, task, options),
-    noteResponse: (url, status, headers) => policy.noteResponse(url, status, headers),
-    directives: (lines, metaRules, options) => policy.directives(lines, metaRules, options),
-    usage: (url, headers) => policy.usage(url, headers),
-    forget: (origin) => policy.forget(origin),
-    close: () => policy.close(),
-  };
+  });
 }

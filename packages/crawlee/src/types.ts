@@ -95,12 +95,6 @@ export interface NoindexSkippedEvent {
 }
 
 /**
- * One state object per adapter event; new fields may be added.
- * @example
- * const events: CrawleeEvent[] = [];
- * politeCrawlee(policy, options, { onEvent: (event) => events.push(event) });
- */
-/**
  * With `usage: { <category>: 'reject' }`, a page was fetched but not handed to the request
  * handler: its usage preference for a declared category is `disallowed`.
  * @example
@@ -114,6 +108,12 @@ export interface UsageSkippedEvent {
   readonly robots: PageRobots;
 }
 
+/**
+ * One state object per adapter event; new fields may be added.
+ * @example
+ * const events: CrawleeEvent[] = [];
+ * politeCrawlee(policy, options, { onEvent: (event) => events.push(event) });
+ */
 export type CrawleeEvent =
   RequestSkippedEvent | RedirectDeniedEvent | NoindexSkippedEvent | UsageSkippedEvent;
 

@@ -1,11 +1,10 @@
-import type { RobotsDeniedError } from '@polite-crawler/fetch';
-import type { BrowserContext, Page, Request, Response, Route } from 'playwright-core';
+import type { BrowserContext, Page, Response, Route } from 'playwright-core';
 import { robotsPolicyOption } from '@polite-crawler/fetch/internal';
 import { readNavigationRobots } from './navigation-robots.js';
 import { resolveGateOptions } from './resolve-options.js';
 import type { ResolvedGateOptions } from './resolve-options.js';
 import { createRouteHandler } from './route-handler.js';
-import type { ServedRecord } from './route-handler.js';
+import type { RouteHandlerDeps } from './route-handler.js';
 import type { NavigationRobots, PlaywrightGate, PlaywrightGateOptions } from './types.js';
 
 const ALL_URLS = '**/*';
@@ -33,16 +32,13 @@ function isPage(target: BrowserContext | Page): target is Page {
  */
 export function createPlaywrightGate(options: PlaywrightGateOptions): PlaywrightGate {
   return gateOver(resolveGateOptions(options), {
-    served: new WeakMap<Request, ServedRecord>(),
-    deniedNavigations: new WeakMap<Page, RobotsDeniedError>(),
+    served: new WeakMap(),
+    deniedNavigations: new WeakMap(),
   });
 }
 
 /** What a gate and the gates made from it with `withPolicy` share. */
-interface GateRecords {
-  readonly served: WeakMap<Request, ServedRecord>;
-  readonly deniedNavigations: WeakMap<Page, RobotsDeniedError>;
-}
+type GateRecords = Pick<RouteHandlerDeps, 'served' | 'deniedNavigations'>;
 
 function gateOver(resolved: ResolvedGateOptions, records: GateRecords): PlaywrightGate {
   const { served, deniedNavigations } = records;
@@ -54,12 +50,7 @@ function gateOver(resolved: ResolvedGateOptions, records: GateRecords): Playwrig
     async attach(target) {
       if (handlers.has(target)) return;
       const context = isPage(target) ? target.context() : target;
-      const handler = createRouteHandler({
-        options: resolved,
-        api: context.request,
-        served,
-        deniedNavigations,
-      });
+      const handler = createRouteHandler({ options: resolved, api: context.request, ...records });
       handlers.set(target, handler);
       await target.route(ALL_URLS, handler);
     },

@@ -16,8 +16,6 @@ interface BrowserDocument {
   } | null;
 }
 
-const EMPTY_RULES: RobotsTagRules = Object.freeze({ rules: [], diagnostics: [] });
-
 function isHtml(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
   const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
@@ -97,10 +95,7 @@ export async function readNavigationRobots(
     if (options.metas !== 'rendered') metas.push(await servedMetas(response, options));
     if (options.metas !== 'served') metas.push(await renderedMetas(response, options));
   }
-  const directives = options.policy.directives(
-    headers,
-    metas.length === 0 ? EMPTY_RULES : merge(metas),
-  );
+  const directives = options.policy.directives(headers, merge(metas));
   const url = record?.finalUrl ?? response.url();
   return {
     directives,

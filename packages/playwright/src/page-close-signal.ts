@@ -16,15 +16,6 @@ export function pageOfRequest(request: Request): Page | undefined {
 }
 
 /**
- * Why a request of a closed page was dropped: an `AbortError`, as for any cancelled request.
- * @example
- * pageClosedReason().name; // 'AbortError'
- */
-export function pageClosedReason(): DOMException {
-  return new DOMException('the page closed before this request was sent', 'AbortError');
-}
-
-/**
  * Hands out one signal per page, aborted when the page closes (closing its browser context
  * closes it too). A request still waiting for robots.txt or for its origin's pacing slot when
  * its page closes is then dropped, never sent: it would only be paced, answered and thrown
@@ -39,13 +30,18 @@ export function pageCloseSignals(): (page: Page) => AbortSignal {
     let signal = signals.get(page);
     if (signal === undefined) {
       const controller = new AbortController();
+      // An `AbortError`, as for any cancelled request.
+      const abort = (): void =>
+        controller.abort(
+          new DOMException('the page closed before this request was sent', 'AbortError'),
+        );
       signal = controller.signal;
       // One listener per request of the page still waiting (each removed as it leaves): a page
       // with many images would otherwise set off Node's warning about a leak.
       setMaxListeners(0, signal);
       signals.set(page, signal);
-      if (page.isClosed()) controller.abort(pageClosedReason());
-      else page.once('close', () => controller.abort(pageClosedReason()));
+      if (page.isClosed()) abort();
+      else page.once('close', abort);
     }
     return signal;
   };

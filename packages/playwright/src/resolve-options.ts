@@ -6,27 +6,18 @@ import {
   readOption,
   robotsPolicyOption,
 } from '@polite-crawler/fetch/internal';
-import type { RobotsPolicy } from '@polite-crawler/fetch';
 import { DEFAULTS } from './defaults.js';
-import type { GateEvent, PlaywrightGateOptions } from './types.js';
+import type { PlaywrightGateOptions } from './types.js';
 
 /** Gate options after validation, every default applied. */
-export interface ResolvedGateOptions {
-  readonly policy: RobotsPolicy;
-  readonly maxRedirects: number;
-  readonly userAgent: 'policy' | 'browser';
-  readonly pace: 'all' | 'documents';
-  readonly metas: 'served' | 'rendered' | 'both';
-  readonly maxHeadBytes: number;
-  readonly onEvent: ((event: GateEvent) => void) | undefined;
-}
+export type ResolvedGateOptions = ReturnType<typeof resolveGateOptions>;
 
 /**
  * Validates {@link PlaywrightGateOptions} once, naming the bad option, and applies defaults.
  * @example
  * resolveGateOptions({ policy, maxRedirects: 5 }).pace; // 'all'
  */
-export function resolveGateOptions(options: PlaywrightGateOptions): ResolvedGateOptions {
+export function resolveGateOptions(options: PlaywrightGateOptions) {
   if (typeof options !== 'object' || options === null) {
     throw new RobotsInvalidOptionError('options', options, 'an object with a policy');
   }

@@ -12,7 +12,6 @@ export interface ServedRecord {
   readonly redirects: readonly string[];
   /** The final response's header lines, one entry per field line, as received. */
   readonly headers: readonly (readonly [string, string])[];
-  readonly status: number;
 }
 
 /** Where the route handler reports to. */
@@ -98,16 +97,6 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
     // Aborts when the request's page closes (the request is then dropped).
     const signal = owner === undefined ? undefined : pageClosed(owner);
 
-    const refuse = async (error: RobotsDeniedError): Promise<void> => {
-      if (page !== undefined) deniedNavigations.set(page, error);
-      emit({ type: 'request-denied', ...base, error });
-      await route.abort('blockedbyclient').catch(() => undefined); // the page may be gone
-    };
-    const fail = async (error: unknown): Promise<void> => {
-      emit({ type: 'request-failed', ...base, error });
-      await route.abort('failed').catch(() => undefined);
-    };
-
     try {
       let hop: Hop | undefined;
       const {
@@ -148,20 +137,22 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
       });
       // `api.fetch` has read the whole body: the hop is over.
       slot.release();
-      const status = response.status();
       const finalHref = finalUrl.href;
-      served.set(request, {
-        finalUrl: finalHref,
-        redirects,
-        headers: headerPairs(response),
-        status,
-      });
+      served.set(request, { finalUrl: finalHref, redirects, headers: headerPairs(response) });
       if (page !== undefined) deniedNavigations.delete(page);
       await route.fulfill({ response });
+      const status = response.status();
       emit({ type: 'request-served', ...base, finalUrl: finalHref, status, redirects });
     } catch (error) {
-      if (isRobotsDeniedError(error)) await refuse(error);
-      else await fail(error);
+      const denied = isRobotsDeniedError(error);
+      if (denied && page !== undefined) deniedNavigations.set(page, error);
+      emit(
+        denied
+          ? { type: 'request-denied', ...base, error }
+          : { type: 'request-failed', ...base, error },
+      );
+      // The page may be gone.
+      await route.abort(denied ? 'blockedbyclient' : 'failed').catch(() => undefined);
     }
   };
 }
