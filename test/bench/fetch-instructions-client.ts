@@ -25,8 +25,23 @@ type LegacyHandler = {
   onData?(chunk: Buffer): boolean;
   onComplete?(trailers: string[]): void;
 };
+type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[0];
 
-/** Answers every request on the next turn of the event loop, as one chunk, in undici's callback API. */
+/** What an in-process response needs of a controller: it never pauses, aborts nothing real. */
+const CONTROLLER: Controller = {
+  abort: () => {},
+  pause: () => {},
+  resume: () => {},
+  aborted: false,
+  paused: false,
+  reason: null,
+};
+
+/**
+ * Answers every request on the next turn of the event loop, as one chunk, in whichever of
+ * undici's two handler APIs the handler speaks (fetch's own handler uses the callback one; an
+ * interceptor such as the polite fetch's tap hands on a handler of the current one).
+ */
 class InProcessDispatcher extends undici.Dispatcher {
   override dispatch(options: Dispatcher.DispatchOptions, handler: unknown): boolean {
     const path = options.path;
@@ -36,18 +51,29 @@ class InProcessDispatcher extends undici.Dispatcher {
         : path.startsWith('/html')
           ? [HTML, 'text/html']
           : [PAGE, 'text/plain'];
-    const callbacks = handler as LegacyHandler;
     setImmediate(() => {
-      callbacks.onConnect?.(() => {});
+      // The header lines as a socket gives them to undici.
       const raw = [
         Buffer.from('content-type'),
         Buffer.from(type),
         Buffer.from('content-length'),
         Buffer.from(String(body.length)),
       ];
-      callbacks.onHeaders?.(200, raw, () => {}, 'OK');
       // A fresh buffer, as a socket read would give.
-      callbacks.onData?.(Buffer.from(body));
+      const chunk = Buffer.from(body);
+      const current = handler as Dispatcher.DispatchHandler;
+      if (typeof current.onRequestStart === 'function') {
+        // What undici's own dispatchers do for such a handler: parse the lines into an object.
+        current.onRequestStart(CONTROLLER, {});
+        current.onResponseStart?.(CONTROLLER, 200, undici.util.parseHeaders(raw), 'OK');
+        current.onResponseData?.(CONTROLLER, chunk);
+        current.onResponseEnd?.(CONTROLLER, {});
+        return;
+      }
+      const callbacks = handler as LegacyHandler;
+      callbacks.onConnect?.(() => {});
+      callbacks.onHeaders?.(200, raw, () => {}, 'OK');
+      callbacks.onData?.(chunk);
       callbacks.onComplete?.([]);
     });
     return true;
