@@ -159,16 +159,19 @@ let notePause: (policy: Policy, origin: string, status: number, headers: HeaderI
 class PolicySlot implements HopSlot {
   readonly url: URL;
   readonly #policy: Policy;
+  /** `url.origin`, as the policy computed it (the getter builds a new string on each read). */
+  readonly #origin: string;
   #slot: PacerSlot | undefined;
 
-  constructor(policy: Policy, url: URL, slot: PacerSlot | undefined) {
+  constructor(policy: Policy, url: URL, origin: string, slot: PacerSlot | undefined) {
     this.#policy = policy;
     this.url = url;
+    this.#origin = origin;
     this.#slot = slot;
   }
 
   noteResponse(status: number, headers: HeaderInput): void {
-    notePause(this.#policy, this.url.origin, status, headers);
+    notePause(this.#policy, this.#origin, status, headers);
   }
 
   release(): void {
@@ -317,9 +320,9 @@ class Policy implements RobotsPolicy {
     admittedBy: CacheEntry,
     options: EnterOptions,
   ): HopSlot | Promise<HopSlot> {
-    if (options.paced === false) return new PolicySlot(this, url, undefined);
+    if (options.paced === false) return new PolicySlot(this, url, origin, undefined);
     const got = this.#pacer.acquire(origin, this.#rulesOf(admittedBy), this.#waitSignal(options));
-    if (!isPending(got)) return new PolicySlot(this, url, got);
+    if (!isPending(got)) return new PolicySlot(this, url, origin, got);
     return got.then((slot) => this.#stillAllowed(url, origin, admittedBy, options, slot));
   }
 
@@ -340,11 +343,11 @@ class Policy implements RobotsPolicy {
       slot.release();
       throw new RobotsClosedError();
     }
-    if (this.#cache.peek(origin) === admittedBy) return new PolicySlot(this, url, slot);
+    if (this.#cache.peek(origin) === admittedBy) return new PolicySlot(this, url, origin, slot);
     return this.#resolve(origin, options.signal).then(
       (resolved) => {
         const decision = decide(resolved.entry, url, origin);
-        if (decision.allowed) return new PolicySlot(this, url, slot);
+        if (decision.allowed) return new PolicySlot(this, url, origin, slot);
         slot.release();
         return this.#deny(decision, options);
       },
