@@ -46,6 +46,8 @@ type RequestLike = {
 };
 
 const NO_INIT: PoliteRequestInit = Object.freeze({});
+/** The tap record of a call before its first hop is sent (shared, never written). */
+const NOTHING_TAPPED: TapRecord = Object.freeze({ headers: undefined, meta: undefined });
 
 /**
  * The request of a call. Synchronous unless the input is a Request whose body must be read
@@ -140,8 +142,8 @@ class Call implements RedirectWalk<Response> {
   readonly maxRedirects: number;
   readonly redirect: 'follow' | 'manual' | 'error';
   readonly signal: AbortSignal | undefined;
-  /** What the tap saw of the latest hop's response. */
-  tap: TapRecord = { headers: undefined, meta: undefined };
+  /** What the tap saw of the latest hop's response (nothing before the first). */
+  tap: TapRecord = NOTHING_TAPPED;
   readonly #prepared: Prepared;
   readonly #shared: Shared;
   #headers: Headers | HeadersInit;
