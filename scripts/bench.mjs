@@ -1,6 +1,7 @@
 // `pnpm bench`: builds the packages, then runs every test/bench/*.bench.ts in its own Node
 // process (with --expose-gc for the memory figures). Each benchmark prints its table and
-// writes it to test/bench/results/<name>.md.
+// writes it to test/bench/results/<name>.md. tsx is given test/bench/tsconfig.dist.json (no
+// `paths`): a built package then loads its built dependencies, as it does for a user.
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -18,5 +19,6 @@ for (const file of benches) {
   execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', `test/bench/${file}`], {
     cwd: root,
     stdio: 'inherit',
+    env: { ...process.env, TSX_TSCONFIG_PATH: 'test/bench/tsconfig.dist.json' },
   });
 }

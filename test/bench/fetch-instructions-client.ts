@@ -6,61 +6,12 @@
  * that what is counted is the client's own work, the same on every run.
  */
 import * as undici from 'undici';
-import type { Dispatcher } from 'undici';
 // The built package, as users run it (see fetch.bench.ts).
 import { createPoliteFetch } from '../../packages/fetch/dist/index.js';
-import { BENCH_HTML, BENCH_PAGE, BENCH_ROBOTS } from './bench-bodies.js';
+import { InProcessDispatcher } from './in-process-dispatcher.js';
 
 const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
 const IN_FLIGHT = 64;
-
-// The bodies of the loopback benchmark (test/bench/fetch.bench.ts).
-const ROBOTS = Buffer.from(BENCH_ROBOTS);
-const PAGE = Buffer.from(BENCH_PAGE);
-const HTML = Buffer.from(BENCH_HTML);
-
-type LegacyHandler = {
-  onConnect?(abort: () => void): void;
-  onHeaders?(status: number, raw: Buffer[], resume: () => void, statusText: string): boolean;
-  onData?(chunk: Buffer): boolean;
-  onComplete?(trailers: string[]): void;
-};
-
-/** Answers every request on the next turn of the event loop, as one chunk, in undici's callback API. */
-class InProcessDispatcher extends undici.Dispatcher {
-  override dispatch(options: Dispatcher.DispatchOptions, handler: unknown): boolean {
-    const path = options.path;
-    const [body, type] =
-      path === '/robots.txt'
-        ? [ROBOTS, 'text/plain']
-        : path.startsWith('/html')
-          ? [HTML, 'text/html']
-          : [PAGE, 'text/plain'];
-    const callbacks = handler as LegacyHandler;
-    setImmediate(() => {
-      callbacks.onConnect?.(() => {});
-      const raw = [
-        Buffer.from('content-type'),
-        Buffer.from(type),
-        Buffer.from('content-length'),
-        Buffer.from(String(body.length)),
-      ];
-      callbacks.onHeaders?.(200, raw, () => {}, 'OK');
-      // A fresh buffer, as a socket read would give.
-      callbacks.onData?.(Buffer.from(body));
-      callbacks.onComplete?.([]);
-    });
-    return true;
-  }
-
-  override close(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  override destroy(): Promise<void> {
-    return Promise.resolve();
-  }
-}
 
 const [mode, path, count] = process.argv.slice(2);
 const requests = Number(count);

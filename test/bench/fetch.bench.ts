@@ -1,6 +1,6 @@
 /**
  * Benchmark of @polite-crawler/fetch on loopback. Not a vitest test: run it with
- *   node --expose-gc --import tsx test/bench/fetch.bench.ts
+ *   TSX_TSCONFIG_PATH=test/bench/tsconfig.dist.json node --expose-gc --import tsx test/bench/fetch.bench.ts
  * It prints a markdown table and writes it to test/bench/results/fetch.md.
  *
  * - throughput: requests/s through createPoliteFetch (warm robots cache, high per-origin

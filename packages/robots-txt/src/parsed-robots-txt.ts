@@ -14,6 +14,7 @@ import {
   type TableLayout,
 } from './scan-robots-txt.js';
 import { toMatchPath } from './to-match-path.js';
+import { UNKNOWN_USAGE } from './usage-statement.js';
 import type {
   Agent,
   AgentRules,
@@ -134,6 +135,12 @@ class SelectedRules implements AgentRules {
   }
 
   contentUsage(url: string | URL): UsagePreferences {
+    // A file without usage rules states nothing for any path (most files: a polite fetch asks
+    // on every response). `url` is still read, so that a bad one throws as `explain` does.
+    if (!this.#file.hasUsageRules) {
+      toMatchPath(url);
+      return UNKNOWN_USAGE;
+    }
     return this.#file.usageFor(this.explain(url)).preferences;
   }
 
@@ -226,6 +233,11 @@ export class ParsedRobotsTxt implements RobotsTxt {
 
   explainContentUsage(url: string | URL, agent: Agent): ContentUsageVerdict {
     return this.usageFor(this.explain(url, agent));
+  }
+
+  /** @internal Whether the file has `Content-Usage` / `Content-Signal` rules. */
+  get hasUsageRules(): boolean {
+    return this.#extras?.usage !== undefined;
   }
 
   /** @internal The usage preferences for the path of an Allow/Disallow verdict. */

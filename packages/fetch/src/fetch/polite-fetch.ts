@@ -5,13 +5,14 @@ import type { PoliteFetchOptions } from '../options/option-types.js';
 import { resolvePageOptions } from '../options/options.js';
 import { toHttpUrl } from '../policy/policy.js';
 import { policyFromOptions } from '../policy/policy-from-options.js';
-import type { HeaderInput } from '../policy/robots-policy.js';
+import type { HeaderInput, RobotsPolicy } from '../policy/robots-policy.js';
 import { walkRedirects } from '../redirects/redirect-walker.js';
-import type { WalkHop } from '../redirects/redirect-walker.js';
+import type { RedirectWalk, WalkHop } from '../redirects/redirect-walker.js';
+import type { RedirectHop } from '../redirects/redirect-rule.js';
 import { checkResponse } from '../response/response-checker.js';
 import { upperCaseMethod } from '../transport/request-method.js';
 import { tapResponse, tapSettings } from '../transport/response-tap.js';
-import type { TapRecord } from '../transport/response-tap.js';
+import type { TapRecord, TapSettings } from '../transport/response-tap.js';
 import type {
   PoliteFetch,
   PoliteRequestInit,
@@ -45,6 +46,8 @@ type RequestLike = {
 };
 
 const NO_INIT: PoliteRequestInit = Object.freeze({});
+/** The tap record of a call before its first hop is sent (shared, never written). */
+const NOTHING_TAPPED: TapRecord = Object.freeze({ headers: undefined, meta: undefined });
 
 /**
  * The request of a call. Synchronous unless the input is a Request whose body must be read
@@ -121,6 +124,108 @@ export function isReplayableBody(body: Body | null): boolean {
   return body instanceof URLSearchParams || body instanceof FormData || body instanceof Blob;
 }
 
+/** What every call of one polite fetch shares (made once, in the factory). */
+interface Shared {
+  readonly policy: RobotsPolicy;
+  readonly maxRedirects: number;
+  readonly tapConfig: TapSettings;
+}
+
+/**
+ * One call of a polite fetch, as the redirect walker drives it: the request's state across its
+ * hops, and the walk's callbacks as methods (one object per call, no closures made per call).
+ */
+class Call implements RedirectWalk<Response> {
+  readonly url: URL;
+  readonly method: string;
+  readonly replayableBody: boolean;
+  readonly maxRedirects: number;
+  readonly redirect: 'follow' | 'manual' | 'error';
+  readonly signal: AbortSignal | undefined;
+  /** What the tap saw of the latest hop's response (nothing before the first). */
+  tap: TapRecord = NOTHING_TAPPED;
+  readonly #prepared: Prepared;
+  readonly #shared: Shared;
+  #headers: Headers | HeadersInit;
+  #body: Body | null;
+
+  constructor(prepared: Prepared, shared: Shared) {
+    this.url = prepared.url;
+    this.method = prepared.method;
+    this.replayableBody = isReplayableBody(prepared.body);
+    this.maxRedirects = shared.maxRedirects;
+    this.redirect = prepared.redirect;
+    this.signal = prepared.signal;
+    this.#prepared = prepared;
+    this.#shared = shared;
+    this.#headers = prepared.headers;
+    this.#body = prepared.body;
+  }
+
+  /** One hop through undici's fetch, redirects left to the walker. */
+  send(hop: WalkHop): Promise<Response> {
+    const { redirect } = hop;
+    if (redirect !== undefined) {
+      if (redirect.dropHeaders.length > 0) {
+        const next = new Headers(this.#headers);
+        for (const name of redirect.dropHeaders) next.delete(name);
+        this.#headers = next;
+      }
+      if (!redirect.keepBody) this.#body = null;
+    }
+    const prepared = this.#prepared;
+    const shared = this.#shared;
+    const tap: TapRecord = { headers: undefined, meta: undefined };
+    this.tap = tap;
+    const dispatcher = tapResponse(
+      prepared.dispatcher ?? shared.policy.dispatcher,
+      shared.tapConfig,
+      tap,
+    );
+    const headers = this.#headers;
+    const body = this.#body;
+    if (prepared.init === NO_INIT && hop.method === 'GET' && body === null) {
+      // A bare GET: only what differs from fetch's defaults (undici converts and checks every
+      // member it is given, each on a path of its own).
+      return undiciFetch(hop.url.href, { headers, redirect: 'manual', dispatcher });
+    }
+    const hopInit: RequestInit = {
+      ...prepared.init,
+      method: hop.method,
+      headers,
+      body,
+      redirect: 'manual',
+      // The caller's own signal goes to undici, so that it also aborts the body later.
+      signal: prepared.signal ?? null,
+      dispatcher,
+    };
+    if (isStream(body)) (hopInit as { duplex?: string }).duplex = 'half';
+    return undiciFetch(hop.url.href, hopInit);
+  }
+
+  statusOf(response: Response): number {
+    return response.status;
+  }
+
+  locationOf(response: Response): string | undefined {
+    return response.headers.get('location') ?? undefined;
+  }
+
+  headersOf(response: Response): HeaderInput {
+    return this.tap.headers ?? response.headers;
+  }
+
+  discard(response: Response): unknown {
+    return response.body?.cancel().catch(() => {});
+  }
+
+  redirectTarget(_response: Response, next: RedirectHop): URL {
+    // Fetch keeps the fragment when `Location` has none.
+    if (next.url.hash === '' && this.url.hash !== '') next.url.hash = this.url.hash;
+    return next.url;
+  }
+}
+
 /**
  * Wraps fetch once: every request (and every redirect hop) is checked against its origin's
  * robots.txt and refused with a {@link RobotsDeniedError} before anything is sent when
@@ -145,7 +250,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     none: Object.freeze(none),
     noindex: page.noindex,
     rejectUsage: page.rejectUsage,
-    usageOf: (url: string, headers: HeaderInput) => policy.usage(url, headers),
+    usageOf: (url: URL, headers: HeaderInput | undefined) => policy.usage(url, headers),
     clock: policy.clock,
     metaDirectives: new WeakMap(),
   };
@@ -155,6 +260,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     maxHeadBytes: page.maxHeadBytes,
   });
   const defaultHeaders: HeadersInit = Object.freeze({ 'user-agent': policy.userAgent });
+  const shared: Shared = { policy, maxRedirects: page.maxRedirects, tapConfig };
 
   const politeFetch = async (
     input: PoliteRequestInput,
@@ -162,63 +268,11 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
   ): Promise<PoliteResponse> => {
     // `null` is no init, as for fetch.
     const ready = prepare(input, init ?? NO_INIT, policy.userAgent, defaultHeaders);
-    const prepared = ready instanceof Promise ? await ready : ready;
-    let { headers, body } = prepared;
-    let tap: TapRecord = { headers: undefined, meta: undefined };
-
-    /** One hop through undici's fetch, redirects left to the walker. */
-    const send = (hop: WalkHop): Promise<Response> => {
-      const { redirect } = hop;
-      if (redirect !== undefined) {
-        if (redirect.dropHeaders.length > 0) {
-          const next = new Headers(headers);
-          for (const name of redirect.dropHeaders) next.delete(name);
-          headers = next;
-        }
-        if (!redirect.keepBody) body = null;
-      }
-      tap = { headers: undefined, meta: undefined };
-      const dispatcher = tapResponse(prepared.dispatcher ?? policy.dispatcher, tapConfig, tap);
-      if (prepared.init === NO_INIT && hop.method === 'GET' && body === null) {
-        // A bare GET: only what differs from fetch's defaults (undici converts and checks every
-        // member it is given, each on a path of its own).
-        return undiciFetch(hop.url.href, { headers, redirect: 'manual', dispatcher });
-      }
-      const hopInit: RequestInit = {
-        ...prepared.init,
-        method: hop.method,
-        headers,
-        body,
-        redirect: 'manual',
-        // The caller's own signal goes to undici, so that it also aborts the body later.
-        signal: prepared.signal ?? null,
-        dispatcher,
-      };
-      if (isStream(body)) (hopInit as { duplex?: string }).duplex = 'half';
-      return undiciFetch(hop.url.href, hopInit);
-    };
-
-    const { response, redirects, slot } = await walkRedirects(policy, {
-      url: prepared.url,
-      method: prepared.method,
-      replayableBody: isReplayableBody(prepared.body),
-      maxRedirects: page.maxRedirects,
-      redirect: prepared.redirect,
-      signal: prepared.signal,
-      send,
-      statusOf: (answer) => answer.status,
-      locationOf: (answer) => answer.headers.get('location') ?? undefined,
-      headersOf: (answer) => tap.headers ?? answer.headers,
-      discard: (answer) => answer.body?.cancel().catch(() => {}),
-      redirectTarget: (_answer, next) => {
-        // Fetch keeps the fragment when `Location` has none.
-        if (next.url.hash === '' && prepared.url.hash !== '') next.url.hash = prepared.url.hash;
-        return next.url;
-      },
-    });
+    const call = new Call(ready instanceof Promise ? await ready : ready, shared);
+    const { response, url, redirects, slot } = await walkRedirects(policy, call);
     // `concurrency` counts a request until its headers and HTML head are in.
     slot.release();
-    return checkResponse(response, tap, redirects.length > 0, checkSettings);
+    return checkResponse(response, url, call.tap, redirects.length > 0, checkSettings);
   };
 
   return Object.assign(politeFetch, {

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { RobotsPolicyOptions, SharedPolicyOptions } from '../options/option-types.js';
 import { isPending } from '../pacing/pacer.js';
 import { policyFromOptions } from '../policy/policy-from-options.js';
-import type { HopSlot, RobotsPolicy } from '../policy/robots-policy.js';
+import type { EnterOptions, HopSlot, RobotsPolicy } from '../policy/robots-policy.js';
 
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[0];
 type HeaderObject = Record<string, string | string[] | undefined>;
@@ -81,6 +81,8 @@ function withUserAgent(
   headers: Dispatcher.DispatchOptions['headers'],
   userAgent: string,
 ): Record<string, string | string[]> {
+  // Most requests give no headers: nothing to copy.
+  if (headers === undefined || headers === null) return { 'user-agent': userAgent };
   const out: Record<string, string | string[]> = {};
   const add = (name: string, value: unknown): void => {
     if (value === undefined || value === null || name.toLowerCase() === 'user-agent') return;
@@ -103,6 +105,35 @@ function withUserAgent(
   }
   out['user-agent'] = userAgent;
   return out;
+}
+
+type Dispatch = Dispatcher['dispatch'];
+
+/** The enter options of a request without a signal (shared). */
+const NO_OPTIONS: EnterOptions = Object.freeze({});
+
+/** Sends a request admitted with `slot`, which it holds until its body has ended or failed. */
+function send(
+  dispatch: Dispatch,
+  opts: Dispatcher.DispatchOptions,
+  handler: Dispatcher.DispatchHandler,
+  userAgent: string,
+  slot: HopSlot,
+): boolean {
+  try {
+    return dispatch(
+      { ...opts, headers: withUserAgent(opts.headers, userAgent) },
+      new SlotHandler(handler, slot),
+    );
+  } catch (error) {
+    slot.release();
+    throw error;
+  }
+}
+
+/** As undici's own interceptors report a failure before anything was dispatched. */
+function fail(handler: Dispatcher.DispatchHandler, error: unknown): void {
+  handler.onResponseError?.(null as unknown as Controller, error as Error);
 }
 
 /**
@@ -132,34 +163,25 @@ export function politeInterceptor(options: PoliteInterceptorOptions): PoliteInte
     if (opts.path === '/robots.txt' || opts.path.startsWith('/robots.txt?')) {
       return dispatch(opts, handler);
     }
-    const send = (slot: HopSlot): boolean => {
-      try {
-        return dispatch(
-          { ...opts, headers: withUserAgent(opts.headers, userAgent) },
-          new SlotHandler(handler, slot),
-        );
-      } catch (error) {
-        slot.release();
-        throw error;
-      }
-    };
-    const fail = (error: unknown): void => {
-      // As undici's own interceptors report a failure before anything was dispatched.
-      handler.onResponseError?.(null as unknown as Controller, error as Error);
-    };
     let url: URL;
     try {
       url = new URL(opts.path, opts.origin);
     } catch (error) {
-      fail(error);
+      fail(handler, error);
       return true;
     }
     // undici.request passes its options on, signal included: a wait for the slot ends with it.
     const given = (opts as { signal?: unknown }).signal;
-    const signal = given instanceof AbortSignal ? given : undefined;
-    const entered = policy.enter(url, signal === undefined ? {} : { signal });
-    if (!isPending(entered)) return send(entered);
-    entered.then(send, fail);
+    const entered = policy.enter(
+      url,
+      given instanceof AbortSignal ? { signal: given } : NO_OPTIONS,
+    );
+    // The common case (rules cached, slot free) is sent at once, without a closure.
+    if (!isPending(entered)) return send(dispatch, opts, handler, userAgent, entered);
+    entered.then(
+      (slot) => send(dispatch, opts, handler, userAgent, slot),
+      (error: unknown) => fail(handler, error),
+    );
     return true;
   };
   return Object.assign(interceptor, {

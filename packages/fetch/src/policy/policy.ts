@@ -163,21 +163,24 @@ let restartInterval: (policy: Policy, origin: string, interval: number) => void;
 class PolicySlot implements HopSlot {
   readonly url: URL;
   readonly #policy: Policy;
+  /** `url.origin`, as the policy computed it (the getter builds a new string on each read). */
+  readonly #origin: string;
   #slot: PacerSlot | undefined;
   /** The interval the slot was granted under, until `sent()`; 0 when there is nothing to restart. */
   #interval: number;
   #grantedAt: number;
 
-  constructor(policy: Policy, url: URL, slot: PacerSlot | undefined, interval = 0) {
+  constructor(policy: Policy, url: URL, origin: string, slot: PacerSlot | undefined, interval = 0) {
     this.#policy = policy;
     this.url = url;
+    this.#origin = origin;
     this.#slot = slot;
     this.#interval = slot === undefined ? 0 : interval;
     this.#grantedAt = this.#interval > 0 ? policy.clock.now() : 0;
   }
 
   noteResponse(status: number, headers: HeaderInput): void {
-    notePause(this.#policy, this.url.origin, status, headers);
+    notePause(this.#policy, this.#origin, status, headers);
   }
 
   sent(): void {
@@ -185,7 +188,7 @@ class PolicySlot implements HopSlot {
     this.#interval = 0;
     if (interval === 0 || this.#slot === undefined) return;
     if (this.#policy.clock.now() > this.#grantedAt) {
-      restartInterval(this.#policy, this.url.origin, interval);
+      restartInterval(this.#policy, this.#origin, interval);
     }
   }
 
@@ -340,10 +343,10 @@ class Policy implements RobotsPolicy {
     admittedBy: CacheEntry,
     options: EnterOptions,
   ): HopSlot | Promise<HopSlot> {
-    if (options.paced === false) return new PolicySlot(this, url, undefined);
+    if (options.paced === false) return new PolicySlot(this, url, origin, undefined);
     const rules = this.#rulesOf(admittedBy);
     const got = this.#pacer.acquire(origin, rules, this.#waitSignal(options));
-    if (!isPending(got)) return new PolicySlot(this, url, got, rules.interval);
+    if (!isPending(got)) return new PolicySlot(this, url, origin, got, rules.interval);
     return got.then((slot) =>
       this.#stillAllowed(url, origin, admittedBy, options, slot, rules.interval),
     );
@@ -367,11 +370,12 @@ class Policy implements RobotsPolicy {
       slot.release();
       throw new RobotsClosedError();
     }
-    if (this.#cache.peek(origin) === admittedBy) return new PolicySlot(this, url, slot, interval);
+    if (this.#cache.peek(origin) === admittedBy)
+      return new PolicySlot(this, url, origin, slot, interval);
     return this.#resolve(origin, options.signal).then(
       (resolved) => {
         const decision = decide(resolved.entry, url, origin);
-        if (decision.allowed) return new PolicySlot(this, url, slot, interval);
+        if (decision.allowed) return new PolicySlot(this, url, origin, slot, interval);
         slot.release();
         return this.#deny(decision, options);
       },

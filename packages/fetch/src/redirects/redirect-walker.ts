@@ -1,6 +1,6 @@
 import { RobotsRedirectError, RobotsTooManyRedirectsError } from '../errors/errors.js';
 import { isPending } from '../pacing/pacer.js';
-import type { HeaderInput, HopSlot, RobotsPolicy } from '../policy/robots-policy.js';
+import type { EnterOptions, HeaderInput, HopSlot, RobotsPolicy } from '../policy/robots-policy.js';
 import { REDIRECT_STATUSES, nextRedirectHop } from './redirect-rule.js';
 import type { RedirectHop } from './redirect-rule.js';
 
@@ -63,6 +63,9 @@ export interface WalkResult<R> {
   readonly slot: HopSlot;
 }
 
+/** The enter options of an unsignalled, paced first hop (shared). */
+const NO_OPTIONS: EnterOptions = Object.freeze({});
+
 /**
  * Walks a request and its redirects, one gated hop at a time: each hop enters the policy (robots
  * check, pacing slot, re-check after a wait) before it is sent, its response is noted in the slot
@@ -84,13 +87,22 @@ export async function walkRedirects<R>(
   const redirects: string[] = [];
   let hop: WalkHop = { url: first, method: walk.method, redirect: undefined };
   let replayable = walk.replayableBody;
-  const enterOptions = {
-    ...(signal === undefined ? {} : { signal }),
-    ...(walk.paced === false ? { paced: false } : {}),
-  };
-  const redirected = { ...enterOptions, redirectedFrom: first.href };
+  // Made once per walk (the options of a redirect hop only when there is one).
+  const enterOptions: EnterOptions =
+    signal === undefined && walk.paced !== false
+      ? NO_OPTIONS
+      : {
+          ...(signal === undefined ? {} : { signal }),
+          ...(walk.paced === false ? { paced: false } : {}),
+        };
+  let redirected: EnterOptions | undefined;
   for (;;) {
-    const entered = policy.enter(hop.url, redirects.length === 0 ? enterOptions : redirected);
+    const entered = policy.enter(
+      hop.url,
+      redirects.length === 0
+        ? enterOptions
+        : (redirected ??= { ...enterOptions, redirectedFrom: first.href }),
+    );
     const slot = isPending(entered) ? await entered : entered;
     let response: R;
     try {

@@ -24,8 +24,11 @@ export interface ResponseCheckSettings {
   readonly noindex: 'annotate' | 'reject';
   /** The usage categories whose `disallowed` pages reject (`usage` option). */
   readonly rejectUsage: readonly UsageCategory[];
-  /** The usage preferences of a final response (the policy's `usage`). */
-  readonly usageOf: (url: string, headers: HeaderInput) => UsagePreferences;
+  /**
+   * The usage preferences of a final response (the policy's `usage`); `headers` is
+   * `undefined` when the response has no `Content-Usage` field (robots.txt's alone).
+   */
+  readonly usageOf: (url: URL, headers: HeaderInput | undefined) => UsagePreferences;
   readonly clock: Clock;
   /**
    * The directives of pages whose only robots rules are their metas, by the scanner's rules
@@ -88,11 +91,12 @@ export function robotsTagLines(
  * `noindex: 'reject'`, a noindex page (or one whose `unavailable_after` has passed) rejects
  * with {@link RobotsNoIndexError} and its body is cancelled.
  * @example
- * const polite = await checkResponse(response, record, false, settings);
+ * const polite = await checkResponse(response, finalUrl, record, false, settings);
  * polite.robots.noindex;
  */
 export function checkResponse(
   response: Response,
+  url: URL,
   tap: TapRecord,
   redirected: boolean,
   settings: ResponseCheckSettings,
@@ -100,9 +104,14 @@ export function checkResponse(
   const { headers: raw, meta } = tap;
   const noMeta = meta === undefined || meta.rules.length === 0;
   const now = settings.clock.now();
-  // The freshness the response declares (Cache-Control / Expires) travels with its rules.
-  const freshness = rulesFreshness(response.headers, now);
-  const when: DirectivesOptions = freshness.source === 'none' ? { now } : { now, freshness };
+  // The freshness the response declares (Cache-Control / Expires) travels with its rules. The
+  // tap's record tells when there is none to read (most responses: no field looked up).
+  const freshness =
+    raw !== undefined && raw['cache-control'] === undefined && raw.expires === undefined
+      ? undefined
+      : rulesFreshness(response.headers, now);
+  const when: DirectivesOptions =
+    freshness === undefined || freshness.source === 'none' ? { now } : { now, freshness };
   const none =
     when.freshness === undefined ? settings.none : directivesFor([], settings.productToken, when);
   let robots: RobotsDirectives;
@@ -128,7 +137,12 @@ export function checkResponse(
       new RobotsNoIndexError({ url: response.url, status: response.status, directives: robots }),
     );
   }
-  const usage = settings.usageOf(response.url, response.headers);
+  // The final hop's URL, parsed already (the response's is the same without its fragment, which
+  // robots.txt never matches on).
+  const usage = settings.usageOf(
+    url,
+    raw !== undefined && raw['content-usage'] === undefined ? undefined : response.headers,
+  );
   if (settings.rejectUsage.length > 0) {
     const categories = settings.rejectUsage.filter((category) => usage[category] === 'disallowed');
     if (categories.length > 0) {

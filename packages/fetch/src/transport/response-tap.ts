@@ -22,8 +22,8 @@ export type RawHeaders = Readonly<Record<string, readonly string[]>>;
 export interface TapRecord {
   /**
    * The response header lines the checks need: `Robots-Tag`, `X-Robots-Tag`, `Location`,
-   * `Retry-After`, `Content-Encoding` (fetch's `Headers` joins repeated lines with `, `).
-   * `Content-Type` is only looked at by the tap.
+   * `Retry-After`, `Content-Encoding`, `Cache-Control`, `Expires`, `Content-Usage` (fetch's
+   * `Headers` joins repeated lines with `, `). `Content-Type` is only looked at by the tap.
    */
   headers: RawHeaders | undefined;
   /** Robots metas read from `<head>`, when the body was HTML and was scanned. */
@@ -61,14 +61,20 @@ export function tapSettings(options: {
   };
 }
 
-/** Header names recorded by the tap. */
+/**
+ * Header names recorded by the tap (besides `content-type`, which only the tap looks at).
+ * `cache-control`, `expires` and `content-usage` are recorded so that the response checks know
+ * when a response has none (they then read no field of fetch's `Headers`).
+ */
 const RECORDED = new Set([
   'robots-tag',
   'x-robots-tag',
-  'content-type',
   'content-encoding',
   'location',
   'retry-after',
+  'cache-control',
+  'expires',
+  'content-usage',
 ]);
 const NO_BODY = new Set([204, 205, 304]);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -91,29 +97,27 @@ function decodersFor(contentEncoding: readonly string[] | undefined): readonly T
   return chain;
 }
 
-/** {@link recordRawHeaders} for name–value pairs (lower-cased names). */
-function recordHeaders(
-  pairs: Iterable<readonly [string, string]>,
-  record: TapRecord,
-): string | undefined {
-  const headers: Record<string, string[]> = {};
+/**
+ * Records the header lines the checks need (names lower-cased: undici's own dispatchers give
+ * them so, another interceptor may not); returns the first `Content-Type`.
+ */
+function recordHeaders(headers: HeaderObject, record: TapRecord): string | undefined {
+  const recorded: Record<string, string[]> = {};
   let contentType: string | undefined;
-  for (const [name, value] of pairs) {
-    if (name === 'content-type') contentType ??= value;
-    else if (RECORDED.has(name)) (headers[name] ??= []).push(value);
-  }
-  record.headers = headers;
-  return contentType;
-}
-
-function* objectPairs(
-  headers: Record<string, string | string[] | undefined>,
-): Generator<[string, string]> {
-  for (const [name, value] of Object.entries(headers)) {
+  for (const key of Object.keys(headers)) {
+    const value = headers[key];
     if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) yield [name.toLowerCase(), item];
-    else yield [name.toLowerCase(), value];
+    const name = key.toLowerCase();
+    if (name === 'content-type') {
+      contentType ??= typeof value === 'string' ? value : value[0];
+    } else if (RECORDED.has(name)) {
+      const lines = (recorded[name] ??= []);
+      if (typeof value === 'string') lines.push(value);
+      else lines.push(...value);
+    }
   }
+  record.headers = recorded;
+  return contentType;
 }
 
 /**
@@ -396,7 +400,7 @@ class Tap implements Dispatcher.DispatchHandler, HeadScanOwner {
   ): void {
     if (statusCode >= 200) {
       const record = this.#record;
-      const contentType = recordHeaders(objectPairs(headers), record);
+      const contentType = recordHeaders(headers, record);
       const recorded = record.headers!;
       const decoders = scansBody(this.#settings, this.#method, statusCode, recorded, contentType);
       if (decoders !== null) {
