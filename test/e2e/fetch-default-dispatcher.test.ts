@@ -3,30 +3,15 @@
  * dispatcher is global depends on what the process loaded first, and vitest has long since
  * loaded undici here.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProgram } from '../helpers/run-program.js';
 
 const program = fileURLToPath(new URL('./programs/global-fetch-first.ts', import.meta.url));
 
-function run(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', program], {
-      env: { ...process.env, NODE_OPTIONS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('the default dispatcher', () => {
   it("works after the program used Node's built-in fetch first", async () => {
-    const { code, stdout, stderr } = await run();
+    const { code, stdout, stderr } = await runProgram(program);
     expect(code, stderr).toBe(0);
     const result = JSON.parse(stdout) as Record<string, unknown>;
     expect(result).toMatchObject({

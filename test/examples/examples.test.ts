@@ -3,35 +3,17 @@
  * packages) and checks what it prints, so that the examples cannot rot. The root `pnpm test`
  * builds the packages first.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TestRedis } from '../redis/helpers/redis-server.js';
+import { runProgram } from '../helpers/run-program.js';
+import type { ProgramRun } from '../helpers/run-program.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const ORIGIN = String.raw`http://127\.0\.0\.1:\d+`;
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function runExample(name: string, env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `examples/${name}/main.ts`], {
-      cwd: root,
-      env: { ...process.env, NODE_OPTIONS: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runExample = (name: string, env: Record<string, string> = {}): Promise<ProgramRun> =>
+  runProgram(`examples/${name}/main.ts`, { cwd: root, env });
 
 /** Lines matching `pattern` (written with ORIGIN for the local site's origin). */
 const line = (pattern: string): RegExp =>

@@ -5,6 +5,7 @@ import { agentJson, agentLabel } from './agent-json.js';
 import { quoteLine } from './describe-verdict.js';
 import { statusPhrase } from '../status-phrase.js';
 import type { Style } from './style.js';
+import { categoryLines } from './usage-lines.js';
 
 /** The shape of `polite explain --json`: the verdict plus the agent. */
 export type ExplainJson = UrlVerdict & { readonly agent: AgentJson };
@@ -152,16 +153,12 @@ function usageLines(verdict: UrlVerdict, style: Style): string[] {
     const rule = usage.rules.find((candidate) => candidate.line === line);
     return rule === undefined ? `line ${line}` : `line ${line}: ${quoteLine(rule)}`;
   };
-  const lines: string[] = [];
-  for (const category of ['train-ai', 'search'] as const) {
-    const preference = usage[category];
-    const paint =
-      preference === 'allowed' ? style.green : preference === 'disallowed' ? style.red : style.dim;
-    const from = usage.lines[category].map(quote);
-    const head = `${lines.length === 0 ? label('Usage') : cont}${category}: ${paint(preference)}`;
-    lines.push(from.length === 0 ? head : `${head} (${from[0]})`);
-    for (const more of from.slice(1)) lines.push(`${cont}  ${style.dim(`and ${more}`)}`);
-  }
+  const lines = categoryLines(
+    usage,
+    (category) => usage.lines[category].map(quote),
+    style,
+    LABEL_WIDTH,
+  );
   for (const extension of usage.extensions) {
     const where = extension.line === null ? '' : `, line ${extension.line}`;
     lines.push(

@@ -5,6 +5,7 @@ import type { AgentJson } from './agent-json.js';
 import { agentJson } from './agent-json.js';
 import { describeDenied, quoteLine } from './describe-verdict.js';
 import type { Style } from './style.js';
+import { categoryLines } from './usage-lines.js';
 
 /** The robots directives in `polite fetch --json` (`response.robots`). */
 export interface DirectivesJson {
@@ -249,16 +250,12 @@ function usageLines(usage: UsageJson, style: Style): string[] {
   const stated =
     usage['train-ai'] !== 'unknown' || usage.search !== 'unknown' || usage.extensions.length > 0;
   if (!stated) return [];
-  const lines: string[] = [];
-  for (const category of ['train-ai', 'search'] as const) {
-    const preference = usage[category];
-    const paint =
-      preference === 'allowed' ? style.green : preference === 'disallowed' ? style.red : style.dim;
-    const from = usage.sources[category].map(describeSource);
-    const head = `${lines.length === 0 ? label('Usage') : cont}${category}: ${paint(preference)}`;
-    lines.push(from.length === 0 ? head : `${head} (${from[0]})`);
-    for (const more of from.slice(1)) lines.push(`${cont}  ${style.dim(`and ${more}`)}`);
-  }
+  const lines = categoryLines(
+    usage,
+    (category) => usage.sources[category].map(describeSource),
+    style,
+    LABEL_WIDTH,
+  );
   for (const extension of usage.extensions) {
     lines.push(
       `${cont}${extension.label}: ${extension.value} ${style.dim(`(not a vocabulary category, ${describeSource(extension.source)})`)}`,

@@ -1,0 +1,32 @@
+import type { Style } from './style.js';
+
+/** A preference as the CLI prints it. */
+type Preference = 'allowed' | 'disallowed' | 'unknown';
+
+/**
+ * The `Usage` block's lines for the two vocabulary categories, shared by `explain` and
+ * `fetch`: each preference painted, with the first statement that set it in brackets and any
+ * others on lines of their own. `labelWidth` is the command's label column.
+ * @example
+ * categoryLines({ 'train-ai': 'disallowed', search: 'unknown' }, () => ['line 3'], style, 12);
+ * // ['Usage       train-ai: disallowed (line 3)', '            search: unknown (line 3)']
+ */
+export function categoryLines(
+  preferences: Readonly<Record<'train-ai' | 'search', Preference>>,
+  setBy: (category: 'train-ai' | 'search') => readonly string[],
+  style: Style,
+  labelWidth: number,
+): string[] {
+  const cont = ' '.repeat(labelWidth);
+  const lines: string[] = [];
+  for (const category of ['train-ai', 'search'] as const) {
+    const preference = preferences[category];
+    const paint =
+      preference === 'allowed' ? style.green : preference === 'disallowed' ? style.red : style.dim;
+    const from = setBy(category);
+    const head = `${lines.length === 0 ? 'Usage'.padEnd(labelWidth) : cont}${category}: ${paint(preference)}`;
+    lines.push(from.length === 0 ? head : `${head} (${from[0]})`);
+    for (const more of from.slice(1)) lines.push(`${cont}  ${style.dim(`and ${more}`)}`);
+  }
+  return lines;
+}
