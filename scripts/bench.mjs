@@ -13,7 +13,14 @@ const benches = readdirSync(new URL('../test/bench/', import.meta.url))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 
-execFileSync('pnpm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+// The pnpm that runs this script (`pnpm bench` sets npm_execpath to it); pnpm is not always on
+// PATH (`npx -y pnpm@10 bench` puts it in npx's cache only).
+const pnpm = process.env.npm_execpath;
+if (pnpm !== undefined && /pnpm/.test(pnpm)) {
+  execFileSync(process.execPath, [pnpm, 'run', 'build'], { cwd: root, stdio: 'inherit' });
+} else {
+  execFileSync('npx', ['-y', 'pnpm@10', 'run', 'build'], { cwd: root, stdio: 'inherit' });
+}
 for (const file of benches) {
   console.log(`\n== ${file}`);
   execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', `test/bench/${file}`], {
