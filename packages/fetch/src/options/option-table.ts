@@ -5,9 +5,8 @@ import type { RobotsStore } from '../robots/robots-store.js';
 import { systemClock } from '../time/clock.js';
 import type { Clock } from '../time/clock.js';
 import { IDENTITY_OPTIONS } from './identity.js';
-import { shaped } from './option-spec.js';
 import type { OptionSpec, ValueOf } from './option-spec.js';
-import { functionOption } from './validate-option.js';
+import { functionOption, shaped } from './validate-option.js';
 import type { PageOptions, RobotsPolicyOptions } from './option-types.js';
 import { usageOption } from './usage-option.js';
 
