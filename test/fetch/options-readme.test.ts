@@ -73,7 +73,9 @@ describe('README options table, generated from the TSDoc and the option table', 
   it('renders links as code, joins lines and escapes `|`', () => {
     const [policy] = documentedOptions().filter(({ name }) => name === 'policy');
     expect(policy?.doc).toContain('{@link RobotsInvalidOptionError}');
+    expect(policy?.doc).toContain('as the\npolicy has its own');
     expect(rows.get('policy')?.meaning).toContain('`RobotsInvalidOptionError`');
+    expect(rows.get('policy')?.meaning).toContain('as the policy has its own.');
     expect(rows.get('crawlDelay')?.type).toBe("`'honor' \\| 'ignore'`");
     expect(rows.get('productToken')?.default).toBe('derived from `userAgent`');
     expect(rows.get('userAgent')?.default).toBe('required');

@@ -36,14 +36,8 @@ export const POLICY_OPTIONS = {
   staleIfUnreachable: { default: 2_592_000_000, bounds: [0, 365 * DAY] }, // 30 days
   treat429AsUnreachable: { default: true },
   maxOrigins: { default: 10_000, bounds: [1, 1_000_000] },
-  store: shaped<RobotsStore>(
-    ['get', 'set', 'delete'],
-    'an object with get, set and delete methods',
-  ),
-  pacer: shaped<Pacer>(
-    ['acquire', 'pause', 'close'],
-    'an object with acquire, pause and close methods',
-  ),
+  store: shaped<RobotsStore>(['get', 'set', 'delete']),
+  pacer: shaped<Pacer>(['acquire', 'pause', 'close']),
   storeTimeout: { default: 2_000, bounds: [1, 60_000] },
   concurrency: { default: 1, bounds: [1, 10_000] },
   minInterval: { default: 1_000, bounds: [0, 3_600_000] },

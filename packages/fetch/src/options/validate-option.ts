@@ -76,12 +76,13 @@ const hasMethods = (value: unknown, methods: readonly string[]): boolean =>
 
 /**
  * An object option checked by shape (each of `methods` a function); `fallback` when left out.
+ * `expected` says what it must be, in the error.
  * @example
  * shaped<Clock, Clock>(['now', 'sleep'], 'an object with now() and sleep(ms, signal)', systemClock);
  */
 export function shaped<T, D extends T | undefined = undefined>(
   methods: readonly string[],
-  expected: string,
+  expected = `an object with ${methods.slice(0, -1).join(', ')} and ${methods.at(-1)} methods`,
   fallback: D = undefined as D,
 ): { readonly default: D; readonly read: (name: string, value: unknown) => T | D } {
   return {
