@@ -21,16 +21,14 @@ export interface RobotsPolicyOptions {
   readonly userAgent: string;
   /**
    * Matched against robots.txt `user-agent` lines. Derived when `userAgent` names exactly one
-   * product (`ExampleBot/1.0 (+https://…)` → `ExampleBot`; not `Mozilla/…`), else required. Must
-   * be a valid RFC 9309 product token (`[A-Za-z_-]+`) and a case-insensitive substring of
-   * `userAgent`.
+   * product (`ExampleBot/1.0 (+https://…)` → `ExampleBot`; not `Mozilla/…`), else required. A
+   * valid RFC 9309 product token (`[A-Za-z_-]+`), found in `userAgent` in any case.
    * @default derived from `userAgent`
    * @example 'ExampleBot'
    */
   readonly productToken?: string;
   /**
-   * Purpose token for `user-agent-purpose` groups (draft-illyes-rep-purpose); must appear in
-   * `userAgent`.
+   * Purpose token of `user-agent-purpose` groups (draft-illyes-rep-purpose), found in `userAgent`.
    * @default undefined
    * @example 'search'
    */
@@ -40,8 +38,7 @@ export interface RobotsPolicyOptions {
    * requests: proxies, TLS settings, connection limits. Node 20 and 22 register their built-in
    * undici 6 Agent as the global dispatcher once the global `fetch` is touched; that one cannot
    * carry this package's interceptors and is not used.
-   * @default undici's global dispatcher if set with this undici's `setGlobalDispatcher`, else an
-   * `Agent` shared by the process
+   * @default the global dispatcher set with this undici's `setGlobalDispatcher`, else a shared `Agent`
    * @example new ProxyAgent(url)
    */
   readonly dispatcher?: Dispatcher;
@@ -65,8 +62,7 @@ export interface RobotsPolicyOptions {
    */
   readonly robotsTimeout?: number;
   /**
-   * Decompressed bytes of robots.txt read; the rest is ignored. At least 512000 (500 KiB, RFC
-   * 9309 §2.5).
+   * Decompressed bytes of robots.txt read; the rest is ignored. At least 500 KiB (RFC 9309 §2.5).
    * @default 512_000
    * @example 1_048_576
    */
@@ -134,13 +130,12 @@ export interface RobotsPolicyOptions {
    */
   readonly store?: RobotsStore;
   /**
-   * Grants the per-origin pacing slots. The default is an in-memory scheduler built from this
-   * policy's `clock`, `concurrency`, `minInterval`, crawl-delay and `maxTrackedOrigins`; a fleet
-   * pacer (`@polite-crawler/redis`) applies them fleet-wide. A pacer given here is the caller's
-   * to close: `policy.close()` ends this policy's waits on it, not the pacer. A fleet's pacer and
-   * store (branded `Symbol.for('polite-crawler.fleet')`) go together: a fleet pacer with another
-   * store, or a fleet store with another pacer, throws {@link RobotsInvalidOptionError} (option
-   * `store`).
+   * Grants the per-origin pacing slots: by default an in-memory scheduler built from `clock`,
+   * `concurrency`, `minInterval`, crawl-delay and `maxTrackedOrigins`; a fleet pacer
+   * (`@polite-crawler/redis`) applies them fleet-wide. The caller closes a pacer given here
+   * (`policy.close()` only ends this policy's waits on it). A fleet's pacer and store (branded
+   * `Symbol.for('polite-crawler.fleet')`) go together: one without the other (its own fleet's)
+   * throws {@link RobotsInvalidOptionError} (option `store`).
    * @default the in-memory scheduler
    * @example fleet.policyOptions.pacer
    */
@@ -153,9 +148,8 @@ export interface RobotsPolicyOptions {
    */
   readonly storeTimeout?: number;
   /**
-   * Requests in flight per origin. `politeFetch` counts one until its response headers, and the
-   * HTML head, are in; `politeInterceptor` until its body ends (see "What `concurrency` counts"
-   * in the package README).
+   * Requests in flight per origin: `politeFetch` counts one until its headers and HTML head are
+   * in, `politeInterceptor` until its body ends (README: "What `concurrency` counts").
    * @default 1
    * @example 4
    */
