@@ -7,9 +7,11 @@ import {
   POLICY_OPTIONS,
   PREFETCH_CONCURRENCY,
 } from '../../packages/fetch/src/options/option-table.js';
+import { documentedOptions, renderOptionsTable, withTable } from '../../scripts/options-doc.js';
 
-// The option table is the one place an option's default and limits are written; the README's
-// options table and the TSDoc of the option types restate them for readers, and are held to it.
+// An option's default and limits are written once, in the option table; its prose, `@default`
+// and `@example` once, in the TSDoc of the option types. The README's options table is generated
+// from both (`pnpm run docs:options`) and held to them here, and each TSDoc `@default` to the table.
 const read = (path: string): string =>
   readFileSync(new URL(`../../packages/fetch/${path}`, import.meta.url), 'utf8');
 const README = read('README.md');
@@ -43,8 +45,41 @@ const shown = (value: unknown): string =>
   typeof value === 'string' ? `\`'${value}'\`` : `\`${String(value)}\``;
 const plain = (cell: string): string => cell.replaceAll('_', '');
 
-describe('README options table, against the option table', () => {
+describe('README options table, generated from the TSDoc and the option table', () => {
   const rows = readmeRows();
+
+  it('is what `pnpm run docs:options` generates (run it after editing an option’s TSDoc)', () => {
+    expect(withTable(README)).toBe(README);
+  });
+
+  it.each(documentedOptions().map(({ name }) => name))(
+    '%s: its TSDoc prose, @default and @example reach its row',
+    (name) => {
+      const field = OPTION_TYPES.search(new RegExp(`readonly ${name}\\??: (?!never)`));
+      const doc = OPTION_TYPES.lastIndexOf('/**', field);
+      const edited = (from: string, to: string): string | undefined => {
+        const at = OPTION_TYPES.indexOf(from, doc);
+        if (at < 0 || at > field) return undefined;
+        const text = OPTION_TYPES.slice(0, at) + to + OPTION_TYPES.slice(at + from.length);
+        const table = renderOptionsTable(documentedOptions(text));
+        return table.split('\n').find((line) => line.startsWith(`| \`${name}\` |`));
+      };
+      expect(edited('/**\n   * ', '/**\n   * Edited. ')).toContain(' Edited. ');
+      expect(edited('@example ', '@example edited + ')).toContain('`edited + ');
+      if (name !== 'userAgent') expect(edited('@default ', '@default edited ')).toContain('edited');
+    },
+  );
+
+  it('renders links as code, joins lines and escapes `|`', () => {
+    const [policy] = documentedOptions().filter(({ name }) => name === 'policy');
+    expect(policy?.doc).toContain('{@link RobotsInvalidOptionError}');
+    expect(policy?.doc).toContain('as the\npolicy has its own');
+    expect(rows.get('policy')?.meaning).toContain('`RobotsInvalidOptionError`');
+    expect(rows.get('policy')?.meaning).toContain('as the policy has its own.');
+    expect(rows.get('crawlDelay')?.type).toBe("`'honor' \\| 'ignore'`");
+    expect(rows.get('productToken')?.default).toBe('derived from `userAgent`');
+    expect(rows.get('userAgent')?.default).toBe('required');
+  });
 
   it('lists every option, in table order, and no other (plus the shared policy)', () => {
     expect([...rows.keys()]).toEqual([
@@ -57,7 +92,7 @@ describe('README options table, against the option table', () => {
   it.each(Object.entries(TABLE))('%s: default, range or values, and pair', (name, spec) => {
     const row = rows.get(name)!;
     if (LITERAL.includes(typeof spec.default)) {
-      expect(plain(row.default)).toBe(shown(spec.default));
+      expect(plain(row.default).split(' ')[0]).toBe(shown(spec.default));
       expect((DEFAULTS as Record<string, unknown>)[name]).toBe(spec.default);
     } else {
       expect(name in DEFAULTS).toBe(false);

@@ -1,11 +1,11 @@
-import { isValidProductToken } from '@polite-crawler/robots-txt';
+import { isValidProductToken, isValidPurposeToken } from '@polite-crawler/robots-txt';
 import { RobotsInvalidOptionError } from '../errors/errors.js';
+import type { OptionSpec } from './option-spec.js';
 
 /** Longest `userAgent` accepted, in characters. */
 const MAX_USER_AGENT_LENGTH = 1_024;
 // Field-value per RFC 9110 §5.5: visible ASCII, spaces and tabs (obs-text is refused too).
 const HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?$/;
-const PURPOSE_TOKEN = /^[A-Za-z0-9_-]+$/;
 
 /**
  * The product token a User-Agent names when it names exactly one product: the part before
@@ -31,6 +31,32 @@ export function deriveProductToken(userAgent: string): string | undefined {
   return isValidProductToken(name) ? name : undefined;
 }
 
+type TokenRule = readonly [isToken: (token: string) => boolean, expected: string];
+const PRODUCT: TokenRule = [
+  isValidProductToken,
+  'a product token of letters, "_" and "-" (RFC 9309 §2.2.1)',
+];
+const PURPOSE: TokenRule = [
+  isValidPurposeToken,
+  'a purpose token of letters, digits, "_" and "-" (draft-illyes-rep-purpose)',
+];
+
+/** `value` when it is a valid token found in `userAgent`, case-insensitively. */
+function tokenIn(
+  name: string,
+  value: unknown,
+  userAgent: unknown,
+  [isToken, expected]: TokenRule,
+): string {
+  if (typeof value !== 'string' || !isToken(value)) {
+    throw new RobotsInvalidOptionError(name, value, expected);
+  }
+  if (!(userAgent as string).toLowerCase().includes(value.toLowerCase())) {
+    throw new RobotsInvalidOptionError(name, value, 'a case-insensitive substring of userAgent');
+  }
+  return value;
+}
+
 /**
  * The crawler's identity options, read in this order (`productToken` and `purpose` must appear
  * in the `userAgent` read before them). Part of the option table.
@@ -39,7 +65,7 @@ export function deriveProductToken(userAgent: string): string | undefined {
  */
 export const IDENTITY_OPTIONS = {
   userAgent: {
-    read: (name: string, value: unknown): string => {
+    read: (name, value) => {
       if (
         typeof value === 'string' &&
         value.length <= MAX_USER_AGENT_LENGTH &&
@@ -55,56 +81,19 @@ export const IDENTITY_OPTIONS = {
     },
   },
   productToken: {
-    read: (name: string, value: unknown, earlier: Readonly<Record<string, unknown>>): string => {
-      const userAgent = earlier['userAgent'] as string;
-      if (value === undefined) {
-        const derived = deriveProductToken(userAgent);
-        if (derived !== undefined) return derived;
-        throw new RobotsInvalidOptionError(
-          name,
-          value,
-          'required when userAgent does not name exactly one product (e.g. "ExampleBot/1.0 (+https://…)")',
-        );
-      }
-      if (typeof value !== 'string' || !isValidProductToken(value)) {
-        throw new RobotsInvalidOptionError(
-          name,
-          value,
-          'a product token of letters, "_" and "-" (RFC 9309 §2.2.1)',
-        );
-      }
-      if (!userAgent.toLowerCase().includes(value.toLowerCase())) {
-        throw new RobotsInvalidOptionError(
-          name,
-          value,
-          'a case-insensitive substring of userAgent',
-        );
-      }
-      return value;
+    read: (name, value, earlier) => {
+      if (value !== undefined) return tokenIn(name, value, earlier['userAgent'], PRODUCT);
+      const derived = deriveProductToken(earlier['userAgent'] as string);
+      if (derived !== undefined) return derived;
+      throw new RobotsInvalidOptionError(
+        name,
+        value,
+        'required when userAgent does not name exactly one product (e.g. "ExampleBot/1.0 (+https://…)")',
+      );
     },
   },
   purpose: {
-    read: (
-      name: string,
-      value: unknown,
-      earlier: Readonly<Record<string, unknown>>,
-    ): string | undefined => {
-      if (value === undefined) return undefined;
-      if (typeof value !== 'string' || !PURPOSE_TOKEN.test(value)) {
-        throw new RobotsInvalidOptionError(
-          name,
-          value,
-          'a purpose token of letters, digits, "_" and "-"',
-        );
-      }
-      if (!(earlier['userAgent'] as string).toLowerCase().includes(value.toLowerCase())) {
-        throw new RobotsInvalidOptionError(
-          name,
-          value,
-          'a substring of userAgent (draft-illyes-rep-purpose)',
-        );
-      }
-      return value;
-    },
+    read: (name, value, earlier) =>
+      value === undefined ? undefined : tokenIn(name, value, earlier['userAgent'], PURPOSE),
   },
-} as const;
+} as const satisfies Readonly<Record<string, OptionSpec>>;

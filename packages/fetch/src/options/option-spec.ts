@@ -1,4 +1,3 @@
-import { RobotsInvalidOptionError } from '../errors/errors.js';
 import { booleanOption, integerOption, oneOfOption } from './validate-option.js';
 
 /** Options read before this one, by name (`productToken` must appear in `userAgent`). */
@@ -9,7 +8,7 @@ type Earlier = Readonly<Record<string, unknown>>;
  * integer has a default and inclusive bounds (and may be one of a pair: `atMost` names the
  * option it may not exceed); a string has a default and the values allowed; a boolean has a
  * default; anything else reads itself. `DEFAULTS`, `OPTION_BOUNDS`, validation, the resolved
- * types and the README test all derive from the table.
+ * types and the README's options table derive from the table.
  * @example
  * const minInterval: OptionSpec = { default: 1_000, bounds: [0, 3_600_000] };
  */
@@ -19,7 +18,8 @@ export type OptionSpec<Option extends string = string> =
       readonly bounds: readonly [min: number, max: number];
       /**
        * The option of a pair this one may not exceed. Of the two, the one left out defaults to
-       * what fits the one given; two given that contradict each other are refused.
+       * what fits the one given (a lower `robotsMaxTtl` lowers the default `robotsMinTtl`); two
+       * given that contradict each other are refused, naming the lower one.
        */
       readonly atMost?: Option;
     }
@@ -58,28 +58,3 @@ export type ValueOf<Spec> = Spec extends { read: (...args: never[]) => infer T }
     : Spec extends { allowed: readonly (infer T)[] }
       ? T
       : boolean;
-
-/**
- * An object option checked by shape: each of `methods` must be a function (so that an object
- * from another copy of a library passes). `fallback` when left out.
- * @example
- * shaped<Clock, Clock>(['now', 'sleep'], 'an object with now() and sleep(ms, signal)', systemClock);
- */
-export function shaped<T, D extends T | undefined = undefined>(
-  methods: readonly string[],
-  expected: string,
-  fallback: D = undefined as D,
-): { readonly default: D; readonly read: (name: string, value: unknown) => T | D } {
-  return {
-    default: fallback,
-    read: (name, value) => {
-      if (value === undefined) return fallback;
-      const fits =
-        typeof value === 'object' &&
-        value !== null &&
-        methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
-      if (!fits) throw new RobotsInvalidOptionError(name, value, expected);
-      return value as T;
-    },
-  };
-}

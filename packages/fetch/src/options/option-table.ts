@@ -5,9 +5,8 @@ import type { RobotsStore } from '../robots/robots-store.js';
 import { systemClock } from '../time/clock.js';
 import type { Clock } from '../time/clock.js';
 import { IDENTITY_OPTIONS } from './identity.js';
-import { shaped } from './option-spec.js';
 import type { OptionSpec, ValueOf } from './option-spec.js';
-import { functionOption } from './validate-option.js';
+import { functionOption, shaped } from './validate-option.js';
 import type { PageOptions, RobotsPolicyOptions } from './option-types.js';
 import { usageOption } from './usage-option.js';
 
@@ -15,8 +14,8 @@ const DAY = 86_400_000;
 
 /**
  * Every option of {@link createRobotsPolicy}: its default, limits and check, in the order they
- * are read (`productToken` and `purpose` after the `userAgent` they must appear in). The
- * compiler holds it to {@link RobotsPolicyOptions}, key for key. Times are milliseconds.
+ * are read (`productToken` and `purpose` after the `userAgent`). Their meaning (and why each
+ * limit) is the TSDoc of {@link RobotsPolicyOptions}, which the compiler holds this to.
  */
 export const POLICY_OPTIONS = {
   ...IDENTITY_OPTIONS,
@@ -24,11 +23,8 @@ export const POLICY_OPTIONS = {
   robotsHeadersTimeout: { default: 10_000, bounds: [1, 600_000] },
   robotsBodyTimeout: { default: 10_000, bounds: [1, 600_000] },
   robotsTimeout: { default: 30_000, bounds: [1, 600_000] },
-  /** RFC 9309 §2.5: at least 500 KiB. */
   robotsMaxBytes: { default: 512_000, bounds: [512_000, 64 * 1024 * 1024] },
-  /** RFC 9309 §2.3.1.2: at least five consecutive redirects. */
   robotsMaxRedirects: { default: 5, bounds: [5, 50] },
-  /** RFC 9309 §2.4: no longer than 24 hours. */
   robotsMaxTtl: { default: DAY, bounds: [1_000, DAY] },
   robotsMinTtl: { default: 60_000, bounds: [0, DAY], atMost: 'robotsMaxTtl' },
   unreachableRetryInterval: {
@@ -40,15 +36,8 @@ export const POLICY_OPTIONS = {
   staleIfUnreachable: { default: 2_592_000_000, bounds: [0, 365 * DAY] }, // 30 days
   treat429AsUnreachable: { default: true },
   maxOrigins: { default: 10_000, bounds: [1, 1_000_000] },
-  store: shaped<RobotsStore>(
-    ['get', 'set', 'delete'],
-    'an object with get, set and delete methods',
-  ),
-  pacer: shaped<Pacer>(
-    ['acquire', 'pause', 'close'],
-    'an object with acquire, pause and close methods',
-  ),
-  /** A shared store slower than this counts as empty for that call. */
+  store: shaped<RobotsStore>(['get', 'set', 'delete']),
+  pacer: shaped<Pacer>(['acquire', 'pause', 'close']),
   storeTimeout: { default: 2_000, bounds: [1, 60_000] },
   concurrency: { default: 1, bounds: [1, 10_000] },
   minInterval: { default: 1_000, bounds: [0, 3_600_000] },
@@ -85,9 +74,7 @@ export const PREFETCH_CONCURRENCY = {
 } as const satisfies OptionSpec;
 
 /** A table's options after reading, every default applied. */
-export type ResolvedOptions<Table> = {
-  readonly [Name in keyof Table]: ValueOf<Table[Name]>;
-};
+export type ResolvedOptions<Table> = { readonly [Name in keyof Table]: ValueOf<Table[Name]> };
 
 type Literal = number | string | boolean;
 type DefaultsOf<Table> = {
@@ -101,10 +88,6 @@ type BoundsOf<Table> = {
   ]: readonly [min: number, max: number];
 };
 
-type AnyTable = Readonly<Record<string, OptionSpec>>;
-const specsOf = (...tables: AnyTable[]): [string, OptionSpec][] =>
-  tables.flatMap((table) => Object.entries(table));
-
 /**
  * Every default of {@link createRobotsPolicy} and {@link createPoliteFetch} that is a plain
  * value, in one frozen object derived from the option table and checked against the README.
@@ -114,7 +97,11 @@ const specsOf = (...tables: AnyTable[]): [string, OptionSpec][] =>
  */
 export const DEFAULTS = Object.freeze(
   Object.fromEntries(
-    specsOf(POLICY_OPTIONS, { prefetchConcurrency: PREFETCH_CONCURRENCY }, PAGE_OPTIONS)
+    Object.entries<OptionSpec>({
+      ...POLICY_OPTIONS,
+      prefetchConcurrency: PREFETCH_CONCURRENCY,
+      ...PAGE_OPTIONS,
+    })
       .filter(([, spec]) => ['number', 'string', 'boolean'].includes(typeof spec.default))
       .map(([name, spec]) => [name, spec.default]),
   ),
@@ -130,7 +117,7 @@ export const DEFAULTS = Object.freeze(
  */
 export const OPTION_BOUNDS = Object.freeze(
   Object.fromEntries(
-    specsOf(POLICY_OPTIONS, PAGE_OPTIONS).flatMap(([name, spec]) =>
+    Object.entries<OptionSpec>({ ...POLICY_OPTIONS, ...PAGE_OPTIONS }).flatMap(([name, spec]) =>
       'bounds' in spec ? [[name, spec.bounds]] : [],
     ),
   ),

@@ -8,157 +8,195 @@ import type { Clock } from '../time/clock.js';
 
 /**
  * Options of {@link createRobotsPolicy}. Each default and limit is written once, in the option
- * table (`option-table.ts`), and exported as `DEFAULTS` and `OPTION_BOUNDS`.
+ * table (`option-table.ts`); the README's options table is generated from these comments
+ * (`pnpm run docs:options`). Times are milliseconds.
  * @example
  * const options: RobotsPolicyOptions = { userAgent: 'ExampleBot/1.0 (+https://example.com/bot)', minInterval: 2_000 };
  */
 export interface RobotsPolicyOptions {
   /**
-   * The full User-Agent header sent with robots.txt and page requests. Required.
+   * The `User-Agent` of robots.txt and page requests.
    * @example 'ExampleBot/1.0 (+https://example.com/bot)'
    */
   readonly userAgent: string;
   /**
-   * The product token matched against robots.txt `user-agent` lines. Derived from
-   * `userAgent` when it names exactly one product (`ExampleBot/1.0 (+https://…)` →
-   * `ExampleBot`); otherwise required. Must be a valid RFC 9309 product token and a
-   * case-insensitive substring of `userAgent`.
-   * @default derived from userAgent
+   * Matched against robots.txt `user-agent` lines. Derived when `userAgent` names exactly one
+   * product (`ExampleBot/1.0 (+https://…)` → `ExampleBot`; not `Mozilla/…`), else required. A
+   * valid RFC 9309 product token (`[A-Za-z_-]+`), found in `userAgent` in any case.
+   * @default derived from `userAgent`
    * @example 'ExampleBot'
    */
   readonly productToken?: string;
   /**
-   * The crawler's purpose token (draft-illyes-rep-purpose), matched against
-   * `user-agent-purpose` lines. Must appear in `userAgent`.
+   * Purpose token of `user-agent-purpose` groups (draft-illyes-rep-purpose), found in `userAgent`.
    * @default undefined
    * @example 'search'
    */
   readonly purpose?: string;
   /**
-   * The undici dispatcher used for robots.txt and, unless a request passes its own, for pages
-   * (proxies, TLS settings, connection limits). An undici 7 dispatcher.
-   * @default undici's global dispatcher when it is this undici's (set with `setGlobalDispatcher`),
-   * else an Agent shared by the process (Node's built-in fetch may register its own undici 6
-   * Agent, which cannot carry this package's interceptors)
+   * The undici 7 dispatcher of robots.txt requests and (unless a request passes its own) page
+   * requests: proxies, TLS settings, connection limits. Node 20 and 22 register their built-in
+   * undici 6 Agent as the global dispatcher once the global `fetch` is touched; that one cannot
+   * carry this package's interceptors and is not used.
+   * @default the global dispatcher set with this undici's `setGlobalDispatcher`, else a shared `Agent`
+   * @example new ProxyAgent(url)
    */
   readonly dispatcher?: Dispatcher;
   /**
-   * Time to wait for the robots.txt response headers, ms.
+   * Wait for robots.txt response headers, ms. undici checks it on a coarse clock: it fires up to
+   * about a second late (`robotsTimeout` is exact).
    * @default 10_000
+   * @example 5_000
    */
   readonly robotsHeadersTimeout?: number;
   /**
-   * Longest silence while reading the robots.txt body, ms.
+   * Longest silence while reading the robots.txt body, ms (coarse, as `robotsHeadersTimeout`).
    * @default 10_000
+   * @example 5_000
    */
   readonly robotsBodyTimeout?: number;
   /**
-   * Overall time for one robots.txt fetch including redirects and body (clock ms).
+   * Whole robots.txt fetch, redirects and body included, ms (on `clock`).
    * @default 30_000
+   * @example 15_000
    */
   readonly robotsTimeout?: number;
   /**
-   * Bytes of robots.txt read (decompressed); the rest is ignored. At least 512000 (500 KiB).
+   * Decompressed bytes of robots.txt read; the rest is ignored. At least 500 KiB (RFC 9309 §2.5).
    * @default 512_000
+   * @example 1_048_576
    */
   readonly robotsMaxBytes?: number;
   /**
-   * Redirects followed when fetching robots.txt (RFC 9309: at least 5). More → unavailable.
+   * Redirects followed for robots.txt (RFC 9309 §2.3.1.2: at least 5); more → unavailable.
    * @default 5
+   * @example 10
    */
   readonly robotsMaxRedirects?: number;
   /**
-   * Longest time a fetched robots.txt is used before it is revalidated, ms (RFC 9309 §2.4).
-   * `Cache-Control: max-age` may shorten it.
+   * Longest use of a fetched robots.txt before it is revalidated, ms (RFC 9309 §2.4: 24 h at
+   * most); `Cache-Control: max-age` (less its `Age`) may shorten it.
    * @default 86_400_000
+   * @example 3_600_000
    */
   readonly robotsMaxTtl?: number;
   /**
-   * Shortest time a fetched robots.txt is used, ms, even when `Cache-Control` says `max-age=0`
-   * or `no-cache`, so that no origin gets one robots.txt request per page.
+   * Shortest use of a fetched robots.txt, ms, even with `max-age=0` / `no-cache`, so that no
+   * origin gets one robots.txt request per page. Left out, it is at most `robotsMaxTtl`.
    * @default 60_000
+   * @example 300_000
    */
   readonly robotsMinTtl?: number;
   /**
-   * How long an unreachable result is cached before robots.txt is tried again, ms.
+   * How long an unreachable result is cached before robots.txt is tried again, ms. Left out, it
+   * is at most `maxUnreachableRetryInterval`.
    * @default 60_000
+   * @example 30_000
    */
   readonly unreachableRetryInterval?: number;
   /**
-   * Cap on a robots.txt `Retry-After` that asks to wait longer than `unreachableRetryInterval`, ms.
+   * Cap on a robots.txt `Retry-After` that asks to wait longer than `unreachableRetryInterval`,
+   * ms. Left out, it is at least `unreachableRetryInterval`.
    * @default 3_600_000
+   * @example 600_000
    */
   readonly maxUnreachableRetryInterval?: number;
   /**
-   * How long a good copy keeps being served while the origin is unreachable, counted from when
-   * it was fetched, ms. 0 disables stale serving.
+   * How long (since it was fetched) a good copy is served while the origin is unreachable, ms;
+   * 0 = never.
    * @default 2_592_000_000 (30 days)
+   * @example 0
    */
   readonly staleIfUnreachable?: number;
   /**
-   * Treat a 429 answer to robots.txt as unreachable (disallow all), like 5xx.
-   * `false` treats it as any other 4xx (allow all).
+   * A robots.txt 429 disallows all (like 5xx); `false` treats it as 4xx (allow all).
    * @default true
+   * @example false
    */
   readonly treat429AsUnreachable?: boolean;
   /**
-   * Origins kept in the in-memory robots.txt cache (LRU).
+   * Origins in the in-memory robots.txt LRU. The least recently used goes first, except that an
+   * unreachable origin whose retry is not due yet goes after all the others (dropping it would
+   * send the next check's robots.txt fetch to the failing server early).
    * @default 10_000
+   * @example 100_000
    */
   readonly maxOrigins?: number;
   /**
-   * Secondary store for robots.txt outcomes (e.g. shared Redis). Without one, the bounded
+   * Secondary (shared) store for robots.txt outcomes, e.g. Redis. Without one, the bounded
    * in-memory LRU is the store.
    * @default undefined
+   * @example createMemoryRobotsStore()
    */
   readonly store?: RobotsStore;
   /**
-   * Grants the per-origin pacing slots. The default is an in-memory scheduler built from
-   * this policy's `clock`, `concurrency`, `minInterval`, crawl-delay and `maxTrackedOrigins`;
-   * a fleet pacer (`@polite-crawler/redis`) applies them fleet-wide. A pacer given here is the
-   * caller's to close: `policy.close()` ends this policy's waits on it, not the pacer.
+   * Grants the per-origin pacing slots: by default an in-memory scheduler built from `clock`,
+   * `concurrency`, `minInterval`, crawl-delay and `maxTrackedOrigins`; a fleet pacer
+   * (`@polite-crawler/redis`) applies them fleet-wide. The caller closes a pacer given here
+   * (`policy.close()` only ends this policy's waits on it). A fleet's pacer and store (branded
+   * `Symbol.for('polite-crawler.fleet')`) go together: one without the other (its own fleet's)
+   * throws {@link RobotsInvalidOptionError} (option `store`).
    * @default the in-memory scheduler
+   * @example fleet.policyOptions.pacer
    */
   readonly pacer?: Pacer;
   /**
-   * Longest wait for one `store` call, ms: a slower call (or one that throws or rejects) counts
-   * as an empty store for that lookup, and a write is given up on.
+   * Longest wait for one `store` call, ms: a slower, throwing or rejecting call counts as an
+   * empty store for that lookup (a write is given up on).
    * @default 2_000
+   * @example 500
    */
   readonly storeTimeout?: number;
   /**
-   * Requests in flight per origin (counted until the response headers arrive).
+   * Requests in flight per origin: `politeFetch` counts one until its headers and HTML head are
+   * in, `politeInterceptor` until its body ends (README: "What `concurrency` counts").
    * @default 1
+   * @example 4
    */
   readonly concurrency?: number;
   /**
-   * Minimum ms between the starts of two requests to one origin.
+   * Minimum time between the starts of two requests to one origin, ms.
    * @default 1_000
+   * @example 250
    */
   readonly minInterval?: number;
   /**
-   * Whether robots.txt `crawl-delay` widens the spacing between requests to an origin.
+   * Whether robots.txt `crawl-delay` widens the interval between requests to an origin.
    * @default 'honor'
+   * @example 'ignore'
    */
   readonly crawlDelay?: 'honor' | 'ignore';
   /**
    * Cap on an honoured crawl-delay, ms.
    * @default 30_000
+   * @example 10_000
    */
   readonly maxCrawlDelay?: number;
   /**
    * Cap on the pause a page's 429/503 `Retry-After` imposes on its origin, ms.
    * @default 600_000
+   * @example 60_000
    */
   readonly maxRetryAfter?: number;
   /**
-   * Origins whose pacing state is kept while idle (LRU beyond that).
+   * Idle origins whose pacing state is kept (least recently used dropped; an origin still paused
+   * by `Retry-After` or spaced by the interval goes after those with nothing left to wait for).
    * @default 10_000
+   * @example 100_000
    */
   readonly maxTrackedOrigins?: number;
-  /** Time source. @default the system clock */
+  /**
+   * Time source for waits, TTLs and the robots.txt timeout; inject one in tests.
+   * @default `systemClock`
+   * @example { now, sleep }
+   */
   readonly clock?: Clock;
-  /** Called synchronously with one state object per event; exceptions are swallowed. */
+  /**
+   * Called synchronously with one state object per event; exceptions (and an async hook's
+   * rejections) are swallowed.
+   * @default undefined
+   * @example (e) => log(e)
+   */
   readonly onEvent?: (event: PoliteEvent) => void;
 }
 
@@ -173,14 +211,21 @@ export type PoliteFetchOptions = (
   PageOptions;
 
 /**
- * A shared policy in place of the options that make one: it has its own, so giving any of them
- * beside it is an error (a type error, and {@link RobotsInvalidOptionError} at run time).
+ * A shared policy in place of the options that make one.
  * @example
  * createPoliteFetch({ policy, maxRedirects: 5 });
  */
-export type SharedPolicyOptions = { readonly policy: RobotsPolicy } & {
-  readonly [Name in keyof RobotsPolicyOptions]?: never;
-};
+export type SharedPolicyOptions = {
+  /**
+   * `createPoliteFetch` and `politeInterceptor`: use this policy instead of the policy options;
+   * giving any of them beside it is an error (a type error, and at run time
+   * {@link RobotsInvalidOptionError}, `ERR_ROBOTS_INVALID_OPTION`, option `policy`), as the
+   * policy has its own.
+   * @default undefined
+   * @example createRobotsPolicy({...})
+   */
+  readonly policy: RobotsPolicy;
+} & { readonly [Name in keyof RobotsPolicyOptions]?: never };
 
 /**
  * Per usage category (draft-ietf-aipref-vocab), what a `disallowed` page does.
@@ -190,40 +235,46 @@ export type SharedPolicyOptions = { readonly policy: RobotsPolicy } & {
 export type UsageActions = { readonly [Category in UsageCategory]?: 'annotate' | 'reject' };
 
 /**
- * Options about the pages themselves (not robots.txt).
+ * Options about the pages themselves (not robots.txt), of {@link createPoliteFetch} only.
  * @example
  * createPoliteFetch({ userAgent, maxRedirects: 5, scanMeta: false });
  */
 export interface PageOptions {
   /**
-   * Redirects followed for a page (each hop gated by its origin's robots.txt).
+   * Page redirects followed (each hop gated by its origin's robots.txt).
    * @default 20
+   * @example 5
    */
   readonly maxRedirects?: number;
   /**
-   * What a page whose directives say `noindex` (or whose `unavailable_after` has passed) does:
-   * `annotate` returns it with `response.robots.noindex === true`; `reject` rejects with
-   * {@link RobotsNoIndexError} and discards the body.
+   * What a page whose directives say `noindex` (header or meta; or whose `unavailable_after` has
+   * passed) does: `annotate` returns it with `response.robots.noindex === true`; `reject` rejects
+   * with {@link RobotsNoIndexError} and discards the body.
    * @default 'annotate'
+   * @example 'reject'
    */
   readonly noindex?: 'annotate' | 'reject';
   /**
-   * What the crawler does with a page whose combined usage preference (robots.txt
-   * `Content-Usage` / `Content-Signal` for the URL, plus the response's `Content-Usage` field)
-   * is `disallowed`, per category it declares a use for: `annotate` returns it with
+   * Per usage category the crawler declares (`'train-ai'`, `'search'`), what a page whose
+   * combined usage preference (robots.txt `Content-Usage` / `Content-Signal` for the URL, plus
+   * the response's `Content-Usage` field) is `disallowed` does: `annotate` returns it with
    * `response.usage[category] === 'disallowed'`; `reject` rejects with {@link RobotsUsageError}
-   * and discards the body. Categories left out are annotated only.
+   * and discards the body. Categories left out are annotated only; another key is refused
+   * (`ERR_ROBOTS_INVALID_OPTION`).
    * @default {} (annotate only)
+   * @example { 'train-ai': 'reject' }
    */
   readonly usage?: UsageActions;
   /**
    * Read `<meta name="robots">` / `<meta name="<token>">` in the `<head>` of HTML responses.
    * @default true
+   * @example false
    */
   readonly scanMeta?: boolean;
   /**
-   * Bytes of an HTML body read (and buffered for replay) looking for the end of `<head>`.
+   * Bytes of an HTML body read (and held for replay) while looking for the end of `<head>`.
    * @default 262_144
+   * @example 65_536
    */
   readonly maxHeadBytes?: number;
 }

@@ -26,12 +26,7 @@ export type ResolvedPageOptions = Omit<ResolvedOptions<typeof PAGE_OPTIONS>, 'us
   readonly rejectUsage: readonly UsageCategory[];
 };
 
-/**
- * Reads every option of `table` from `options` in table order, then settles the pairs: of two
- * options where one may not exceed the other, the one left out defaults to what fits the one
- * given (a lower robotsMaxTtl lowers the default robotsMinTtl with it); two given that
- * contradict each other are refused, naming the lower one.
- */
+/** Reads `table`'s options in order, then settles the `atMost` pairs (see {@link OptionSpec}). */
 function resolveTable<Table extends Readonly<Record<string, OptionSpec>>>(
   table: Table,
   options: object,

@@ -1,10 +1,11 @@
+// The option readers of this package's factories and the adapters' (through the internal
+// subpath). Each returns `fallback` for `undefined`, else the value checked, and otherwise throws
+// RobotsInvalidOptionError naming the option.
 import { RobotsInvalidOptionError } from '../errors/errors.js';
 import type { RobotsPolicy } from '../policy/robots-policy.js';
 
 /**
- * An integer option within inclusive `[min, max]`; `fallback` when `undefined`. Throws
- * {@link RobotsInvalidOptionError} naming the option otherwise. For factories (this package's
- * and the adapters') that validate their options once.
+ * An integer option within inclusive `[min, max]`.
  * @example
  * const maxRedirects = integerOption('maxRedirects', options.maxRedirects, OPTION_BOUNDS.maxRedirects, DEFAULTS.maxRedirects);
  */
@@ -23,8 +24,7 @@ export function integerOption(
 }
 
 /**
- * A string option that must be one of `allowed`; `fallback` when `undefined`. Throws
- * {@link RobotsInvalidOptionError} naming the option and listing the allowed values otherwise.
+ * A string option that must be one of `allowed` (the error lists them).
  * @example
  * const pace = oneOfOption('pace', options.pace, ['all', 'documents'], 'all'); // 'all' | 'documents'
  */
@@ -46,8 +46,7 @@ export function oneOfOption<const T extends string>(
 }
 
 /**
- * A boolean option; `fallback` when `undefined`. Throws {@link RobotsInvalidOptionError}
- * naming the option otherwise.
+ * A boolean option.
  * @example
  * const scanMeta = booleanOption('scanMeta', options.scanMeta, true);
  */
@@ -58,8 +57,7 @@ export function booleanOption(name: string, value: unknown, fallback: boolean): 
 }
 
 /**
- * An optional callback option: returned as it is when it is a function or `undefined`. Throws
- * {@link RobotsInvalidOptionError} naming the option otherwise.
+ * An optional callback option: a function, or `undefined`.
  * @example
  * const onEvent = functionOption('onEvent', options.onEvent); // the function, or undefined
  */
@@ -68,6 +66,33 @@ export function functionOption<F>(name: string, value: F | undefined): F | undef
     throw new RobotsInvalidOptionError(name, value, 'a function');
   }
   return value;
+}
+
+// Objects are checked by shape, so that one from another copy of a library passes.
+const hasMethods = (value: unknown, methods: readonly string[]): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
+
+/**
+ * An object option checked by shape (each of `methods` a function); `fallback` when left out.
+ * `expected` says what it must be, in the error.
+ * @example
+ * shaped<Clock, Clock>(['now', 'sleep'], 'an object with now() and sleep(ms, signal)', systemClock);
+ */
+export function shaped<T, D extends T | undefined = undefined>(
+  methods: readonly string[],
+  expected = `an object with ${methods.slice(0, -1).join(', ')} and ${methods.at(-1)} methods`,
+  fallback: D = undefined as D,
+): { readonly default: D; readonly read: (name: string, value: unknown) => T | D } {
+  return {
+    default: fallback,
+    read: (name, value) => {
+      if (value === undefined) return fallback;
+      if (!hasMethods(value, methods)) throw new RobotsInvalidOptionError(name, value, expected);
+      return value as T;
+    },
+  };
 }
 
 /** Every method of a {@link RobotsPolicy}. */
@@ -86,23 +111,18 @@ const POLICY_METHODS = [
 ] as const satisfies readonly (keyof RobotsPolicy)[];
 
 /**
- * A {@link RobotsPolicy} option: anything shaped like one from `createRobotsPolicy()` (checked
- * by shape, so that a policy from another copy of this package passes). Throws
- * {@link RobotsInvalidOptionError} naming the option otherwise.
+ * A {@link RobotsPolicy} option (required): anything shaped like one from `createRobotsPolicy()`.
  * @example
  * const policy = robotsPolicyOption('policy', options.policy);
  */
 export function robotsPolicyOption(name: string, value: unknown): RobotsPolicy {
-  const isPolicy =
-    typeof value === 'object' &&
-    value !== null &&
-    POLICY_METHODS.every(
-      (method) => typeof (value as Record<string, unknown>)[method] === 'function',
-    ) &&
-    typeof (value as RobotsPolicy).userAgent === 'string' &&
-    typeof (value as RobotsPolicy).productToken === 'string';
-  if (!isPolicy) {
+  const policy = value as RobotsPolicy;
+  if (
+    !hasMethods(value, POLICY_METHODS) ||
+    typeof policy.userAgent !== 'string' ||
+    typeof policy.productToken !== 'string'
+  ) {
     throw new RobotsInvalidOptionError(name, value, 'a RobotsPolicy from createRobotsPolicy()');
   }
-  return value as RobotsPolicy;
+  return policy;
 }
