@@ -19,8 +19,8 @@ import { PoliteRequestManager } from './polite-request-manager.js';
 import type { RequestPacer } from './polite-request-manager.js';
 import { takeTicket } from './origin-ticket.js';
 import { SlotLeases } from './slot-leases.js';
-import { ReportedSkips } from './reported-skips.js';
-import { Refusals, quietRefusals } from './refusal-logger.js';
+import { BoundedKeys } from './bounded-keys.js';
+import { quietRefusals } from './refusal-logger.js';
 import { DEFAULTS } from './defaults.js';
 import { resolveCrawleeOptions } from './resolve-options.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
@@ -215,8 +215,8 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
   const userErrorHandler = options.errorHandler as
     ((context: ContextLike, error: unknown) => unknown) | undefined;
   const navigations = new WeakMap<object, HttpNavigation>();
-  const reported = new ReportedSkips(DEFAULTS.maxRememberedSkips);
-  const refusals = new Refusals(DEFAULTS.maxRememberedSkips);
+  const reported = new BoundedKeys(DEFAULTS.maxRememberedSkips);
+  const refusals = new BoundedKeys(DEFAULTS.maxRememberedSkips);
 
   const skipped = async (
     url: string,

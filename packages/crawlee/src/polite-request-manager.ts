@@ -18,10 +18,7 @@ import type { OriginTicket } from './origin-ticket.js';
 
 /** How the manager asks the policy and reports a skip. */
 export interface SkipGate {
-  /**
-   * The decision for a URL about to be fetched (resolving robots.txt if needed), or `undefined`
-   * when robots.txt does not apply (not an http(s) URL).
-   */
+  /** The decision for a URL about to be fetched; `undefined` when it is not an http(s) URL. */
   decide(url: string): Promise<Decision | undefined>;
   /** The decision from the cache only, when robots.txt is known: used when requests are added. */
   peek(url: string): Decision | undefined;
@@ -29,10 +26,7 @@ export interface SkipGate {
   skipped(url: string, decision: Decision, stage: 'queue' | 'fetch'): Promise<void>;
 }
 
-/**
- * How the manager paces: it hands the crawler a request only once the request's origin has
- * granted it a pacing slot, and lends that slot to the HTTP client that sends it.
- */
+/** How the manager obtains a request's pacing slot and lends it to the client that sends it. */
 export interface RequestPacer {
   /** Queues for a pacing slot of `url`'s origin. */
   ticket(url: string): OriginTicket;
@@ -40,63 +34,38 @@ export interface RequestPacer {
   lend(request: Request, ticket: OriginTicket): void;
   /** The crawler is done with `request` (handled or reclaimed): a slot it did not use goes back. */
   settle(request: Request): void;
-  /**
-   * Offers a slot granted for `origin` to a hop of a running request that waits for one; `true`
-   * when it took it.
-   */
+  /** Offers a granted slot to a waiting hop of a running request; `true` when it took it. */
   offer(origin: string, ticket: OriginTicket): boolean;
   /** Requests held waiting for their origin, at most; past it the manager pulls no more. */
   readonly maxWaitingRequests: number;
 }
 
-/** A request pulled from the queue, waiting for its origin. */
+/** A request pulled from the queue, waiting for its origin since `since` (wall clock, as the queue's locks). */
 interface Waiting {
   readonly request: Request;
-  /** When it was pulled (wall clock, as the queue's locks are). */
   readonly since: number;
 }
 
 /** An origin's line: the requests pulled for it, behind its one place in the policy's queue. */
 type Line = Waiting[];
 
-/** A request whose origin granted it a slot (or that no longer waits for one), for the crawler. */
+/** A request for the crawler, with its granted slot until that is handed out or given back. */
 interface Ready {
   readonly request: Request;
-  /** The granted slot, until it is handed out with the request or given back unused. */
   ticket: OriginTicket | undefined;
 }
 
 /** Crawlee locks a fetched request for `requestLockSecs` (at least 60 s): held ones go back well before. */
 const DEFAULT_LOCK_SECS = 60;
 
-/** Lets every settled promise run its callbacks (a free slot is granted in microtasks). */
-function settle(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-type SourceLike = Source | string;
-
-function isAsyncIterable(value: RequestsLike): value is AsyncIterable<SourceLike> {
-  return typeof (value as Partial<AsyncIterable<SourceLike>>)[Symbol.asyncIterator] === 'function';
-}
-
 /**
  * An `IRequestManager` in front of the crawler's queue (or list, or both) that never hands the
- * crawler a request robots.txt refuses. Such a request is marked handled with state `SKIPPED`,
- * never retried, and reported through Crawlee's `onSkippedRequest` with reason `robotsTxt`; it
- * never reaches the crawler's statistics (neither finished nor failed). Requests whose origin's
- * robots.txt is already cached and disallows them are dropped when they are added
- * (`crawler.addRequests`, `enqueueLinks`); the others are decided when their turn comes.
- *
- * A request is handed out only when its origin can take it now: it waits for its origin's
- * pacing slot here, in the queue, not inside the crawler's navigation and request timeouts, and
- * the crawler's concurrency goes to requests whose origins are ready. An origin has one place in the policy's queue at a time; the requests
- * pulled behind it wait in its line, up to `maxWaitingRequests` in all. A request that has
- * waited half of the queue's lock (`requestLockSecs`) is given back to the queue for later,
- * so that its lock never runs out while it is held.
- *
- * The inner manager is opened on first use, so that the crawler options can be built
- * synchronously.
+ * crawler a request robots.txt refuses (it is marked handled as `SKIPPED` and reported; see the
+ * README's "robots.txt skips"), and hands out a request only once its origin grants it a pacing
+ * slot, so the wait is never inside Crawlee's timeouts (the README's "pacing"). An origin has one
+ * place in the policy's queue at a time; the requests pulled behind it wait in its line, up to
+ * `maxWaitingRequests` in all, and go back to the queue after half of its lock. The inner
+ * manager is opened on first use, so that the crawler options can be built synchronously.
  * @example
  * new CheerioCrawler({ requestManager: new PoliteRequestManager(() => RequestQueue.open(), gate, pacer) });
  */
@@ -231,7 +200,8 @@ export class PoliteRequestManager implements IRequestManager {
       const mine: Line = [{ request, since: Date.now() }];
       this.#lines.set(origin, mine);
       this.#held += 1;
-      await settle();
+      // Lets a free slot be granted (that takes microtasks) before looking.
+      await new Promise((resolve) => setImmediate(resolve));
       if (ticket.granted && mine[0]?.request === request) {
         mine.shift();
         this.#held -= 1;
@@ -293,9 +263,7 @@ export class PoliteRequestManager implements IRequestManager {
         }
         // The wait failed (the policy closed): nothing left to wait for; the HTTP client reports it.
         this.#lines.delete(origin);
-        for (const { request } of line.splice(0)) {
-          this.#ready.push({ request, ticket: undefined });
-        }
+        this.#ready.push(...line.splice(0).map(({ request }) => ({ request, ticket: undefined })));
       },
     );
   }
@@ -384,7 +352,7 @@ export class PoliteRequestManager implements IRequestManager {
   ): Promise<AddRequestsBatchedResult> {
     const inner = await this.inner();
     const dropped: Array<[string, Decision]> = [];
-    const refused = (source: SourceLike): boolean => {
+    const refused = (source: Source | string): boolean => {
       const { url, skipNavigation } = typeof source === 'string' ? { url: source } : source;
       if (url === undefined || skipNavigation === true) return false;
       let decision: Decision | undefined;
@@ -398,20 +366,11 @@ export class PoliteRequestManager implements IRequestManager {
       dropped.push([url, decision]);
       return true;
     };
-    // Filtered as the queue consumes them: a large iterable is never materialised here.
-    let filtered: RequestsLike;
-    if (Array.isArray(requests)) {
-      filtered = (requests as SourceLike[]).filter((source) => !refused(source));
-    } else if (isAsyncIterable(requests)) {
-      filtered = (async function* filter() {
-        for await (const source of requests) if (!refused(source)) yield source;
-      })();
-    } else {
-      const sync = requests;
-      filtered = (function* filter() {
-        for (const source of sync) if (!refused(source)) yield source;
-      })();
-    }
+    // Filtered as the queue consumes them (Crawlee reads any iterable with `for await`): a large
+    // iterable is never materialised here.
+    const filtered = (async function* filter() {
+      for await (const source of requests) if (!refused(source)) yield source;
+    })();
     const result = await inner.addRequestsBatched(filtered, options);
     const report = async (): Promise<void> => {
       for (const [url, decision] of dropped.splice(0))
