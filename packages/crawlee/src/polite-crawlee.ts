@@ -123,29 +123,15 @@ async function openQueue(
 }
 
 /**
- * Makes a Crawlee crawler polite, by returning its options with the policy plugged into
- * Crawlee's own extension points: wrap the options you would pass to `HttpCrawler`,
- * `CheerioCrawler` or `PlaywrightCrawler`.
- *
- * - Every request is checked against robots.txt when its turn comes (the policy resolves and
- *   caches robots.txt once per origin). A refused URL is **skipped**: never requested, marked
- *   handled with state `SKIPPED`, not retried, not in the statistics, reported through your
- *   `onSkippedRequest` with reason `robotsTxt` — also when it was added by `enqueueLinks` or
- *   `addRequests` (requests whose robots.txt is already cached and disallows them are dropped
- *   when added).
- * - Requests are paced through the queue: a request is handed to the crawler once its origin
- *   grants it a pacing slot, so the wait never counts against Crawlee's timeouts; a polite HTTP
- *   client sends it in that slot with the policy's User-Agent and checks every redirect hop
- *   before requesting it. Browser crawlers attach the Playwright gate (`options.browser`) to
- *   each page's browser context (and must be given it: the call throws otherwise); its route
- *   sends the navigation in the slot.
- * - The directives of each page (Robots-Tag / X-Robots-Tag lines and `<head>` robots metas) are
- *   on `context.robots` (see {@link robotsOf}) in the request handler; `noindex: 'reject'` does
- *   not call the handler for noindex pages.
- *
- * Your own `preNavigationHooks`, `errorHandler`, `onSkippedRequest`, `requestHandler` (router
- * included), `requestQueue`/`requestList` and `httpClient` keep working: the adapter runs its
- * part first and then calls yours.
+ * Makes a Crawlee crawler polite: wrap the options you would pass to `HttpCrawler`,
+ * `CheerioCrawler` or `PlaywrightCrawler`, and get them back with the policy plugged into
+ * Crawlee's own extension points. A URL robots.txt refuses is **skipped** (never requested, not
+ * retried, not in the statistics, reported to `onSkippedRequest` with reason `robotsTxt`);
+ * requests are paced through the queue, so the wait never counts against Crawlee's timeouts;
+ * every redirect hop is checked before it is requested; each page's directives are on
+ * `context.robots` ({@link robotsOf}). Browser crawlers must be given the Playwright gate
+ * (`browser`). Your own hooks, handlers, router, queue/list and `httpClient` keep working: the
+ * adapter runs its part first, then yours. The README (API, behaviour notes) says how.
  * @example
  * const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
  * const crawler = new CheerioCrawler(
@@ -237,11 +223,10 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
   ): Promise<void> => {
     if (error.reason !== 'redirect-disallowed') return;
     // Crawlee fails the request (its navigation has started: there is no public way to end it as
-    // skipped) and would log that at ERROR: its line is dropped, this skip line says it instead.
+    // skipped) and would log that at ERROR, with a stack into the adapter: its line is dropped,
+    // this skip line says it instead.
     const uniqueKey = (request as { uniqueKey?: unknown } | undefined)?.uniqueKey;
     if (typeof uniqueKey === 'string') refusals.add(uniqueKey);
-    // A refusal is the policy working, not a bug: Crawlee logs a failed request's stack, and
-    // this one would only point into the adapter.
     error.stack = `${error.name}: ${error.message}`;
     log.info(
       `Skipped (robots.txt): ${error.url}, the redirect target of ${url} (${describe(error.decision)})`,
@@ -250,9 +235,8 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     if (reported.first(error.url)) await userSkipped?.({ url: error.url, reason: 'robotsTxt' });
   };
 
-  // Paced through the queue: a request is handed out once its origin grants it a slot, and its
-  // first hop is sent in that slot (by the HTTP client, or by the browser gate's route for the
-  // navigation of a browser crawler).
+  // A request is handed out once its origin grants it a slot; its first hop is sent in that slot
+  // (by the HTTP client, or the browser gate's route).
   const leases = new SlotLeases(policy);
   const pacer: RequestPacer = {
     ticket: (url) => takeTicket(policy, url),
@@ -289,8 +273,8 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     onRedirectDenied: async (owner, error) => denied(error.originalUrl ?? '', error, owner),
   });
 
-  // The first request shows the crawler's own Configuration: too late to open the queue with it
-  // (see the README), but a queue opened with another one is said out loud, once.
+  // The first request shows the crawler's own Configuration: too late to open the queue with it,
+  // but a queue opened with another one is said out loud, once.
   let configChecked = options.requestQueue !== undefined;
   const checkConfig = (context: ContextLike): void => {
     if (configChecked) return;
@@ -397,9 +381,8 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
 }
 
 /**
- * Whether `error` is a navigation the gate blocked (Playwright reports the aborted request).
- * Only then is the page's recorded refusal the reason: a refusal of some other navigation of
- * the page (a script's) must not turn an unrelated error into a final one.
+ * Whether `error` is a navigation the gate blocked: only then is the page's recorded refusal
+ * the reason (a refusal of a script's navigation must not make an unrelated error final).
  */
 function blockedNavigation(error: unknown): boolean {
   return error instanceof Error && error.message.includes('ERR_BLOCKED_BY_CLIENT');
