@@ -74,8 +74,7 @@ export function takeTicket(policy: RobotsPolicy, url: string): OriginTicket {
 }
 
 /**
- * The origin whose pacing queue `url` waits in; `undefined` when it is not an http(s) URL
- * (robots.txt and pacing do not apply).
+ * The origin whose pacing queue `url` waits in; `undefined` when it is not an http(s) URL.
  * @example
  * originOf('https://example.com/a?b'); // 'https://example.com'
  */

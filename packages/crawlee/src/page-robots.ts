@@ -15,8 +15,7 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 /**
  * The robots directives of a page fetched by an HTTP crawler: the header lines the polite HTTP
- * client received (one entry per line), plus the robots metas in the `<head>` of an HTML body,
- * for the policy's product token.
+ * client received (one entry per line) and the `<head>` robots metas of an HTML body.
  * @example
  * const robots = readHttpRobots(context, navigations.get(context.request), options);
  */
@@ -49,8 +48,7 @@ export function readHttpRobots(
 
 /**
  * The usage preferences of a response (`policy.usage`); the field's alone when there is no
- * http(s) URL to look robots.txt up for (a response the polite client did not see and that
- * names none).
+ * http(s) URL to look robots.txt up for.
  * @example
  * usageOf(policy, 'https://example.com/a', [['content-usage', 'train-ai=n']])['train-ai']; // 'disallowed'
  */

@@ -5,11 +5,7 @@ import {
   log as crawleeLog,
 } from '@crawlee/core';
 import type { BaseHttpClient, IRequestManager, Log, SkippedRequestCallback } from '@crawlee/core';
-import {
-  RobotsInvalidOptionError,
-  isRobotsDeniedError,
-  isRobotsInvalidUrlError,
-} from '@polite-crawler/fetch';
+import { RobotsInvalidOptionError, isRobotsDeniedError } from '@polite-crawler/fetch';
 import type { Decision, RobotsDeniedError, RobotsPolicy } from '@polite-crawler/fetch';
 import { readHttpRobots, usageOf } from './page-robots.js';
 import type { HttpContextLike } from './page-robots.js';
@@ -250,14 +246,7 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
   const requestQueue = new PoliteRequestManager(
     () => openQueue(options, resolved),
     {
-      decide: async (url) => {
-        try {
-          return await policy.check(url);
-        } catch (error) {
-          if (isRobotsInvalidUrlError(error)) return undefined; // not http(s): robots.txt does not apply
-          throw error;
-        }
-      },
+      decide: (url) => policy.check(url),
       peek: (url) => policy.peek(url),
       skipped,
     },

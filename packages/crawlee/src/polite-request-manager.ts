@@ -18,8 +18,8 @@ import type { OriginTicket } from './origin-ticket.js';
 
 /** How the manager asks the policy and reports a skip. */
 export interface SkipGate {
-  /** The decision for a URL about to be fetched; `undefined` when it is not an http(s) URL. */
-  decide(url: string): Promise<Decision | undefined>;
+  /** The decision for an http(s) URL about to be fetched. */
+  decide(url: string): Promise<Decision>;
   /** The decision from the cache only, when robots.txt is known: used when requests are added. */
   peek(url: string): Decision | undefined;
   /** Reports a skipped URL (Crawlee's `onSkippedRequest` with reason `robotsTxt`, the adapter's event). */
@@ -177,16 +177,17 @@ export class PoliteRequestManager implements IRequestManager {
       if (this.#held >= pacer.maxWaitingRequests) return null;
       const request = await inner.fetchNextRequest<T>();
       if (request === null || request.skipNavigation) return request;
+      // Not an http(s) URL: robots.txt and pacing do not apply.
+      const origin = originOf(request.url);
+      if (origin === undefined) return request;
       const decision = await this.#gate.decide(request.url);
-      if (decision !== undefined && !decision.allowed) {
+      if (!decision.allowed) {
         request.state = RequestState.SKIPPED;
         request.noRetry = true;
         await inner.markRequestHandled(request);
         await this.#gate.skipped(request.url, decision, 'fetch');
         continue;
       }
-      const origin = originOf(request.url);
-      if (origin === undefined) return request;
       const line = this.#lines.get(origin);
       if (line !== undefined) {
         // Behind the origin's place in the queue.
