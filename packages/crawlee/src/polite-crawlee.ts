@@ -143,10 +143,8 @@ async function openQueue(
  */
 export function politeCrawlee<Options extends object | undefined = CrawlerOptionsUnknown>(
   policy: RobotsPolicy,
-  // Inferred from where the result goes (`new CheerioCrawler(politeCrawlee(...))`, whose
-  // parameter is optional: hence `| undefined`), so that the handlers get the crawler's own
-  // context types. Elsewhere, name the type: `politeCrawlee<CheerioCrawlerOptions>(...)`;
-  // without either, the options type is `CrawlerOptionsUnknown`, whose one property says so.
+  // Inferred from where the result goes (`new CheerioCrawler(politeCrawlee(...))`, an optional
+  // parameter: hence `| undefined`), so the handlers get the crawler's own context types.
   options: NoInfer<NonNullable<Options>>,
   // A browser crawler's options (they have `browserPoolOptions`) require `browser`.
   ...adapterOptions: NoInfer<AdapterOptionsArgs<NonNullable<Options>>>
@@ -233,7 +231,8 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
 
   // A request is handed out once its origin grants it a slot; its first hop is sent in that slot
   // (by the HTTP client, or the browser gate's route).
-  const leases = new SlotLeases(policy);
+  // Called once the crawl runs, when `requestQueue` exists.
+  const leases = new SlotLeases(policy, (origin) => requestQueue.stealReady(origin));
   const pacer: RequestPacer = {
     ticket: (url) => takeTicket(policy, url),
     lend: (request, ticket) => leases.lend(request, ticket),
@@ -252,8 +251,6 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     },
     pacer,
   );
-
-  leases.stealFrom((origin) => requestQueue.stealReady(origin));
 
   const httpClient = new PoliteHttpClient({
     options: { ...resolved, policy: leases.policy },

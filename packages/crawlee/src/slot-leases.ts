@@ -17,20 +17,20 @@ export class SlotLeases {
   readonly #byUrl = new Map<string, OriginTicket[]>();
   /** Hops inside a navigation waiting for a slot of an origin (oldest first): offered granted slots. */
   readonly #hops = new Map<string, Array<(ticket: OriginTicket) => boolean>>();
-  #steal: (origin: string) => OriginTicket | undefined = () => undefined;
+  readonly #steal: (origin: string) => OriginTicket | undefined;
   readonly #byRequest = new WeakMap<object, { key: string; ticket: OriginTicket }>();
   readonly #policy: RobotsPolicy;
   /** The policy as the HTTP client sees it: `enter` hands out a lent slot when there is one. */
   readonly policy: RobotsPolicy;
 
-  constructor(policy: RobotsPolicy) {
+  /** `steal`: where a hop takes a slot granted for a request the crawler has not taken yet (`#enter`). */
+  constructor(
+    policy: RobotsPolicy,
+    steal: (origin: string) => OriginTicket | undefined = () => undefined,
+  ) {
     this.#policy = policy;
-    this.policy = withEnter(policy, (url, options) => this.#enter(url, options));
-  }
-
-  /** Where a hop takes a slot granted for a request the crawler has not taken yet (see `#enter`). */
-  stealFrom(steal: (origin: string) => OriginTicket | undefined): void {
     this.#steal = steal;
+    this.policy = withEnter(policy, (url, options) => this.#enter(url, options));
   }
 
   /** Offers a slot granted to the manager to the oldest waiting hop of `origin`; `false` if none. */

@@ -84,22 +84,15 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
     const paced = options.pace === 'all' || isNavigation;
     const owner = pageOfRequest(request);
     // The page whose main frame this request navigates, if it is such a navigation.
-    const page =
-      isNavigation && owner !== undefined && request.frame().parentFrame() === null
-        ? owner
-        : undefined;
+    const mainFrame = isNavigation && owner !== undefined && request.frame().parentFrame() === null;
+    const page = mainFrame ? owner : undefined;
     // Aborts when the request's page closes (the request is then dropped).
     const signal = owner === undefined ? undefined : pageClosed(owner);
 
     try {
       let headers: Record<string, string> | undefined;
       let body = request.postDataBuffer() ?? undefined;
-      const {
-        response,
-        url: finalUrl,
-        redirects,
-        slot,
-      } = await walkRedirects(policy, {
+      const walk = await walkRedirects(policy, {
         url: new URL(url),
         method: request.method(),
         // The body is a Buffer, always replayable.
@@ -126,13 +119,13 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
         discard: (answer) => answer.dispose(),
       });
       // `api.fetch` has read the whole body: the hop is over.
-      slot.release();
-      const finalHref = finalUrl.href;
-      served.set(request, { finalUrl: finalHref, redirects, headers: headerPairs(response) });
+      walk.slot.release();
+      const { response, redirects } = walk;
+      const finalUrl = walk.url.href;
+      served.set(request, { finalUrl, redirects, headers: headerPairs(response) });
       if (page !== undefined) deniedNavigations.delete(page);
       await route.fulfill({ response });
-      const status = response.status();
-      emit({ type: 'request-served', ...base, finalUrl: finalHref, status, redirects });
+      emit({ type: 'request-served', ...base, finalUrl, status: response.status(), redirects });
     } catch (error) {
       const denied = isRobotsDeniedError(error);
       if (denied && page !== undefined) deniedNavigations.set(page, error);
