@@ -1,5 +1,4 @@
 import { parseContentUsage, rawHeaderPairs, scanRobotsMeta } from '@polite-crawler/robots-tag';
-import type { RobotsPolicy, UsagePreferences } from '@polite-crawler/fetch';
 import type { HttpNavigation } from './polite-http-client.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
 import type { PageRobots } from './types.js';
@@ -40,24 +39,12 @@ export function readHttpRobots(
   const url = navigation?.url ?? context.response?.url ?? '';
   return {
     directives: policy.directives(headers, metas, { now: options.now() }),
-    usage: usageOf(policy, url, headers),
+    // The field's alone when there is no http(s) URL to look robots.txt up for.
+    usage:
+      /^https?:\/\//i.test(url) && URL.canParse(url)
+        ? policy.usage(url, headers)
+        : parseContentUsage(headers),
     url,
     redirects: navigation?.redirects ?? [],
   };
-}
-
-/**
- * The usage preferences of a response (`policy.usage`); the field's alone when there is no
- * http(s) URL to look robots.txt up for.
- * @example
- * usageOf(policy, 'https://example.com/a', [['content-usage', 'train-ai=n']])['train-ai']; // 'disallowed'
- */
-export function usageOf(
-  policy: RobotsPolicy,
-  url: string,
-  headers: ReadonlyArray<readonly [string, string]>,
-): UsagePreferences {
-  return /^https?:\/\//i.test(url) && URL.canParse(url)
-    ? policy.usage(url, headers)
-    : parseContentUsage(headers);
 }

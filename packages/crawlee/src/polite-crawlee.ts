@@ -7,7 +7,7 @@ import {
 import type { BaseHttpClient, IRequestManager, Log, SkippedRequestCallback } from '@crawlee/core';
 import { RobotsInvalidOptionError, isRobotsDeniedError } from '@polite-crawler/fetch';
 import type { Decision, RobotsDeniedError, RobotsPolicy } from '@polite-crawler/fetch';
-import { readHttpRobots, usageOf } from './page-robots.js';
+import { readHttpRobots } from './page-robots.js';
 import type { HttpContextLike } from './page-robots.js';
 import { CRAWLEE_REQUEST, PoliteHttpClient } from './polite-http-client.js';
 import type { HttpNavigation } from './polite-http-client.js';
@@ -229,9 +229,8 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     if (reported.first(error.url)) await userSkipped?.({ url: error.url, reason: 'robotsTxt' });
   };
 
-  // A request is handed out once its origin grants it a slot; its first hop is sent in that slot
-  // (by the HTTP client, or the browser gate's route).
-  // Called once the crawl runs, when `requestQueue` exists.
+  // The slots the request manager obtains are lent to their request's first hop (HTTP client or
+  // browser gate's route). The steal function runs once the crawl does: `requestQueue` exists.
   const leases = new SlotLeases(policy, (origin) => requestQueue.stealReady(origin));
   const pacer: RequestPacer = {
     ticket: (url) => takeTicket(policy, url),
@@ -293,18 +292,18 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
   };
 
   const readRobots = async (context: ContextLike): Promise<PageRobots> => {
-    if (context.page !== undefined && browser !== undefined) {
-      if (context.response === undefined || context.response === null) {
-        return {
-          directives: policy.directives([]),
-          usage: usageOf(policy, context.request.url, []),
-          url: context.request.url,
-          redirects: [],
-        };
-      }
+    if (context.page === undefined || browser === undefined) {
+      return readHttpRobots(context, navigations.get(context.request), resolved);
+    }
+    if (context.response !== undefined && context.response !== null) {
       return browser.robots(context.response);
     }
-    return readHttpRobots(context, navigations.get(context.request), resolved);
+    // A browser page without a response: nothing to read but its URL.
+    return readHttpRobots(
+      context,
+      { url: context.request.url, redirects: [], headers: [] },
+      resolved,
+    );
   };
 
   const requestHandler = async (context: ContextLike): Promise<unknown> => {

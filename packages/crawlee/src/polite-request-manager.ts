@@ -211,17 +211,12 @@ export class PoliteRequestManager implements IRequestManager {
         return request;
       }
       // Not now: the request waits here, and the crawler gets one of a ready origin meanwhile.
-      this.#await(origin, ticket);
+      this.#await(origin, mine, ticket);
     }
   }
 
   /** Watches `origin`'s place in the queue: when granted, its first waiting request is ready. */
-  #await(origin: string, ticket: OriginTicket): void {
-    const line = this.#lines.get(origin);
-    if (line === undefined) {
-      ticket.release();
-      return;
-    }
+  #await(origin: string, line: Line, ticket: OriginTicket): void {
     ticket.ready.then(
       () => {
         // A running request's redirect hop goes first: it holds a crawler task already.
@@ -273,7 +268,7 @@ export class PoliteRequestManager implements IRequestManager {
   #queueNext(origin: string, line: Line): void {
     const next = line[0];
     if (next === undefined) this.#lines.delete(origin);
-    else this.#await(origin, this.#pacer.ticket(next.request.url));
+    else this.#await(origin, line, this.#pacer.ticket(next.request.url));
   }
 
   /**
@@ -290,11 +285,12 @@ export class PoliteRequestManager implements IRequestManager {
     this.#ready.splice(at, 1);
     const line = this.#lines.get(origin);
     const waiting: Waiting = { request: ready.request, since: Date.now() };
-    if (line === undefined) {
-      this.#lines.set(origin, [waiting]);
-      this.#await(origin, this.#pacer.ticket(ready.request.url));
-    } else {
+    if (line !== undefined) {
       line.unshift(waiting);
+    } else {
+      const fresh: Line = [waiting];
+      this.#lines.set(origin, fresh);
+      this.#queueNext(origin, fresh);
     }
     return ticket;
   }
