@@ -40,7 +40,7 @@ export interface RequestPacer {
   readonly maxWaitingRequests: number;
 }
 
-/** A request pulled from the queue, waiting for its origin since `since` (wall clock, as the queue's locks). */
+/** A request pulled from the queue, waiting for its origin since `since` (wall clock, as locks). */
 interface Waiting {
   readonly request: Request;
   readonly since: number;
@@ -140,10 +140,7 @@ export class PoliteRequestManager implements IRequestManager {
     return this.#held === 0 && inner.isFinished();
   }
 
-  /**
-   * Whether the crawler has nothing to take now. Requests waiting for their origin do not
-   * count: the crawler asks again later (and is not finished while they wait).
-   */
+  /** Whether the crawler has nothing to take now (waiting requests keep it unfinished). */
   async isEmpty(): Promise<boolean> {
     const inner = await this.inner();
     await this.#giveBackOld(inner);
@@ -271,10 +268,7 @@ export class PoliteRequestManager implements IRequestManager {
     else this.#await(origin, line, this.#pacer.ticket(next.request.url));
   }
 
-  /**
-   * Takes the granted slot of a ready request of `origin` the crawler has not taken yet, for a
-   * hop of a running request; the ready request goes back to the head of its origin's line.
-   */
+  /** Takes a slot granted to a ready request of `origin` for a hop; the request goes back in line. */
   stealReady(origin: string): OriginTicket | undefined {
     const at = this.#ready.findIndex(
       (ready) => ready.ticket !== undefined && originOf(ready.request.url) === origin,
@@ -300,10 +294,7 @@ export class PoliteRequestManager implements IRequestManager {
     return ((this.#tuning.requestLockSecs ?? DEFAULT_LOCK_SECS) * 1_000) / 2;
   }
 
-  /**
-   * Gives requests held for half of their lock back to the queue (they are pulled again
-   * later), so that a long wait never lets the lock run out while this manager holds them.
-   */
+  /** Gives requests held for half of their lock back to the queue: no lock runs out here. */
   async #giveBackOld(inner: IRequestManager): Promise<void> {
     if (this.#held === 0) return;
     const oldest = Date.now() - this.#holdMillis();
@@ -351,13 +342,9 @@ export class PoliteRequestManager implements IRequestManager {
     const dropped: Array<[string, Decision]> = [];
     const refused = (source: Source | string): boolean => {
       const { url, skipNavigation } = typeof source === 'string' ? { url: source } : source;
-      if (url === undefined || skipNavigation === true) return false;
-      let decision: Decision | undefined;
-      try {
-        decision = this.#gate.peek(url);
-      } catch {
-        return false; // not an http(s) URL: the crawler deals with it
-      }
+      // Not an http(s) URL: the crawler deals with it.
+      if (url === undefined || skipNavigation === true || originOf(url) === undefined) return false;
+      const decision = this.#gate.peek(url);
       // Only a rule drops a request here: "unreachable" may be transient, it is decided later.
       if (decision?.reason !== 'disallowed') return false;
       dropped.push([url, decision]);

@@ -23,7 +23,7 @@ export class SlotLeases {
   /** The policy as the HTTP client sees it: `enter` hands out a lent slot when there is one. */
   readonly policy: RobotsPolicy;
 
-  /** `steal`: where a hop takes a slot granted for a request the crawler has not taken yet (`#enter`). */
+  /** `steal`: where a hop takes a slot granted to a request the crawler has not taken (`#enter`). */
   constructor(
     policy: RobotsPolicy,
     steal: (origin: string) => OriginTicket | undefined = () => undefined,
@@ -33,7 +33,7 @@ export class SlotLeases {
     this.policy = withEnter(policy, (url, options) => this.#enter(url, options));
   }
 
-  /** Offers a slot granted to the manager to the oldest waiting hop of `origin`; `false` if none. */
+  /** Offers a slot granted to the manager to the oldest hop of `origin` waiting; `false` if none. */
   offer(origin: string, ticket: OriginTicket): boolean {
     const waiting = this.#hops.get(origin);
     while (waiting !== undefined && waiting.length > 0) {

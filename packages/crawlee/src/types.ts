@@ -33,7 +33,7 @@ export interface PageRobots {
  * new PlaywrightCrawler(politeCrawlee(policy, options, { browser }));
  */
 export interface BrowserGate {
-  /** Routes every request of a browser context (or page) through the policy; called before each navigation. */
+  /** Routes a browser context's (or page's) requests through the policy; called per navigation. */
   attach(target: unknown): Promise<void>;
   /** The directives of the page's navigation response. */
   robots(response: unknown): Promise<PageRobots>;

@@ -41,7 +41,7 @@ async function servedMetas(
   });
 }
 
-/** The robots metas in the live DOM's `<head>`, read in the page, at most `maxHeadBytes` characters. */
+/** The robots metas in the live DOM's `<head>`, read in the page, up to `maxHeadBytes` chars. */
 async function renderedMetas(
   response: Response,
   options: ResolvedGateOptions,
@@ -71,7 +71,7 @@ async function renderedMetas(
 
 /**
  * Reads the robots directives of a navigation's response: the header lines the gate received
- * (else `response.headersArray()`), one field line at a time, plus the `<head>` metas `options.metas` names.
+ * (else `response.headersArray()`), one field line at a time, and the `<head>` metas of `metas`.
  * @example
  * const robots = await readNavigationRobots(response, options, served.get(response.request()));
  * if (robots.directives.noindex) skip();

@@ -34,7 +34,8 @@ export interface PlaywrightGateOptions {
   readonly pace?: 'all' | 'documents';
   /**
    * Which robots metas {@link PlaywrightGate.robots} reads: `'served'` (the HTML as sent),
-   * `'rendered'` (the live DOM's `<head>`, after scripts ran), or `'both'` (a `noindex` in either counts).
+   * `'rendered'` (the live DOM's `<head>`, after scripts ran), or `'both'` (a `noindex` in
+   * either counts).
    * @default 'both'
    */
   readonly metas?: 'served' | 'rendered' | 'both';
