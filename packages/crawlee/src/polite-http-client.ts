@@ -8,7 +8,7 @@ import type {
   StreamingHttpResponse,
 } from '@crawlee/core';
 import { isRobotsDeniedError } from '@polite-crawler/fetch';
-import type { RobotsDeniedError } from '@polite-crawler/fetch';
+import type { Clock, RobotsDeniedError } from '@polite-crawler/fetch';
 import { walkRedirects } from '@polite-crawler/fetch/internal';
 import { rawHeaderPairs } from '@polite-crawler/robots-tag';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
@@ -121,7 +121,8 @@ export class PoliteHttpClient implements BaseHttpClient {
     const { body: _body, ...withoutBody } = plain;
     // Crawlee passes no signal, only its navigation timeout: once that has passed it has given
     // up on the request, which must then not go on waiting for its slot and be sent later.
-    const signal = plain.signal ?? deadline(plain.timeout);
+    const timeout = plain.signal === undefined ? deadline(plain.timeout, policy.clock) : undefined;
+    const signal = plain.signal ?? timeout?.signal;
     let headers: Headers = plain.headers ?? {};
     let body = plain.body;
     try {
@@ -176,14 +177,27 @@ export class PoliteHttpClient implements BaseHttpClient {
         if (error.reason === 'redirect-disallowed') await onRedirectDenied(owner, error);
       }
       throw error;
+    } finally {
+      timeout?.cancel();
     }
   }
 }
 
-/** A signal that aborts when got's whole-request timeout (`timeout.request`, ms) has passed. */
-function deadline(timeout: unknown): AbortSignal | undefined {
+/**
+ * A signal that aborts with a `TimeoutError` once got's whole-request timeout (`timeout.request`,
+ * ms) has passed on the policy's clock (the one its waits run on); `cancel` ends the timer.
+ */
+function deadline(
+  timeout: unknown,
+  clock: Clock,
+): { readonly signal: AbortSignal; cancel(): void } | undefined {
   const ms = (timeout as { request?: unknown } | undefined)?.request;
-  return typeof ms === 'number' && Number.isFinite(ms) && ms > 0
-    ? AbortSignal.timeout(ms)
-    : undefined;
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) return undefined;
+  const timer = new AbortController();
+  const expired = new AbortController();
+  clock.sleep(ms, timer.signal).then(
+    () => expired.abort(new DOMException(`the ${ms} ms request timeout passed`, 'TimeoutError')),
+    () => undefined, // cancelled: the request is over
+  );
+  return { signal: expired.signal, cancel: () => timer.abort() };
 }
