@@ -7,7 +7,8 @@ import type { BoundedKeys } from './bounded-keys.js';
  * at ERROR (`Request failed and reached maximum retries. …`, with the request's `id`, `url`,
  * `method` and `uniqueKey` as data); for a request the adapter refused (a redirect hop that
  * robots.txt disallows) that line is dropped, because the adapter has logged it as a skip
- * already. Every other line goes to the wrapped logger unchanged (its `line` events included).
+ * already. Every other line goes to the wrapped logger's `log` unchanged (its `line` events
+ * included): Crawlee's `Log` calls only `log`, which this one overrides whole.
  * The keys are bounded: Crawlee does not call the logger at all when its level hides errors.
  * @example
  * crawler.log.setOptions({ logger: new RefusalLogger(crawler.log.getOptions().logger, refusals) });
@@ -32,16 +33,6 @@ export class RefusalLogger extends Logger {
     const key = (args[0] as { readonly uniqueKey?: unknown } | undefined)?.uniqueKey;
     if (level === LogLevel.ERROR && typeof key === 'string' && this.#refusals.delete(key)) return;
     this.#inner.log(level, message, ...args);
-  }
-
-  override _log(
-    level: LogLevel,
-    message: string,
-    data?: unknown,
-    exception?: unknown,
-    opts?: Record<string, unknown>,
-  ): void {
-    this.#inner._log(level, message, data, exception, opts);
   }
 }
 
