@@ -1,9 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isRobotsInvalidOptionError } from '@polite-crawler/fetch';
+import { systemClock } from '@polite-crawler/fetch/internal';
 import { politeCrawlee, robotsOf } from '@polite-crawler/crawlee';
 import type { BrowserGate, PoliteCrawleeOptions } from '@polite-crawler/crawlee';
 import { startSite } from '../helpers/recording-server.js';
-import type { Answer, RecordingServer as SiteServer } from '../helpers/recording-server.js';
+import type { Answer, RecordingServer as SiteServer, Route } from '../helpers/recording-server.js';
+import { WaitingPacer } from '../helpers/waiting-pacer.js';
 import {
   CheerioCrawler,
   RequestList,
@@ -21,17 +23,43 @@ const html = (text: string): Answer => ({
 let site: SiteServer;
 let run: RunRecord;
 let flakyCalls = 0;
-const waiting = new Set<() => void>();
+/** The adapter's policy paces on this (the in-memory pacer as shipped, its waits counted). */
+const pacer = new WaitingPacer(systemClock);
 
-/** Held until another request arrives (or 300 ms pass): overlapping requests are caught. */
-const held = (): Answer => ({
-  ...html('slow'),
-  hold: new Promise<void>((resolve) => {
-    for (const other of waiting) other();
-    waiting.add(resolve);
-    setTimeout(resolve, 300);
-  }),
-});
+/**
+ * Routes for `paths`, each answer held until another request of the batch arrives (an overlap,
+ * on the server's record), or one waits at the pacer for the slot this one holds (the crawler
+ * sent it, the policy held it back: it cannot arrive now), or the whole batch has arrived. The
+ * adapter keeps the rest of the batch in its queue behind the one waiting at the pacer, so the
+ * pacer sees one waiter, not all of them. No timer decides anything.
+ */
+function heldInTurn(paths: readonly string[], withPacer?: WaitingPacer): Record<string, Route> {
+  let arrived = 0;
+  const held = new Set<() => void>();
+  const releaseAll = (): void => {
+    for (const release of [...held]) release();
+  };
+  const releaseIfQueued = (): void => {
+    if ((withPacer?.waiting ?? 0) > 0 || arrived === paths.length) releaseAll();
+  };
+  withPacer?.onChange(releaseIfQueued);
+  const route = (): Answer => {
+    arrived += 1;
+    releaseAll();
+    return {
+      ...html('slow'),
+      hold: new Promise<void>((resolve) => {
+        const release = (): void => {
+          held.delete(release);
+          resolve();
+        };
+        held.add(release);
+        releaseIfQueued();
+      }),
+    };
+  };
+  return Object.fromEntries(paths.map((path) => [path, route]));
+}
 
 beforeAll(async () => {
   site = await startSite({
@@ -45,15 +73,14 @@ beforeAll(async () => {
       flakyCalls += 1;
       return flakyCalls === 1 ? { status: 500, body: 'oops' } : html('ok now');
     },
-    ...Object.fromEntries(
-      ['/s1', '/s2', '/s3', '/s4', '/p1', '/p2', '/p3', '/p4'].map((path) => [path, held]),
-    ),
+    ...heldInTurn(['/s1', '/s2', '/s3', '/s4'], pacer),
+    ...heldInTurn(['/p1', '/p2', '/p3', '/p4']),
   });
 });
 
 afterAll(async () => {
-  for (const resolve of waiting) resolve();
   await site.close();
+  await pacer.close(new Error('the tests are over'));
 });
 
 afterEach(async () => {
@@ -157,7 +184,7 @@ describe('the adapter composes with what the crawler options already have', () =
       maxConcurrency: 4,
       autoscaledPoolOptions: { maybeRunIntervalSecs: 0.01 },
     };
-    run = newRun({ concurrency: 1 });
+    run = newRun({ concurrency: 1, pacer });
     const crawler = new CheerioCrawler(
       politeCrawlee(
         run.policy,

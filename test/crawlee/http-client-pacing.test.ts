@@ -76,6 +76,8 @@ it("a request still waiting for its slot when Crawlee's timeout passes is droppe
       () => 'sent',
       (error: unknown) => (error as Error).name,
     );
+  // Crawlee's timeout runs on the policy's clock, as the wait it bounds does.
+  await clock.advance(200);
   expect(await late).toBe('TimeoutError');
   await clock.advance(60_000);
   await clock.advance(60_000);

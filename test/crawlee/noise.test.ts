@@ -7,8 +7,7 @@ import core from '@crawlee/core';
 import type { LogLevel } from '@crawlee/core';
 import { politeCrawlee } from '@polite-crawler/crawlee';
 import { DEFAULTS } from '@polite-crawler/crawlee';
-import { ReportedSkips } from '../../packages/crawlee/src/reported-skips.js';
-import { Refusals } from '../../packages/crawlee/src/refusal-logger.js';
+import { BoundedKeys } from '../../packages/crawlee/src/bounded-keys.js';
 import { startSite } from '../helpers/recording-server.js';
 import type { Answer, RecordingServer as SiteServer } from '../helpers/recording-server.js';
 import { CheerioCrawler, log } from './helpers/crawlee.js';
@@ -67,7 +66,7 @@ describe('a skipped URL is reported once', () => {
   });
 
   it('remembers at most maxRememberedSkips URLs: at the limit nothing is forgotten, one past it the oldest is', () => {
-    const reported = new ReportedSkips(3);
+    const reported = new BoundedKeys(3);
     expect(['a', 'b', 'c'].map((url) => reported.first(url))).toEqual([true, true, true]);
     expect(['a', 'b', 'c'].map((url) => reported.first(url))).toEqual([false, false, false]);
     expect(reported.size).toBe(3);
@@ -134,15 +133,15 @@ describe('a refused redirect is logged as a skip', () => {
   });
 
   it('remembers at most maxRememberedSkips refused requests: the oldest key is forgotten one past it', () => {
-    const refusals = new Refusals(2);
+    const refusals = new BoundedKeys(2);
     refusals.add('a');
     refusals.add('b');
     expect(refusals.size).toBe(2);
     refusals.add('c'); // one past: 'a' is forgotten
     expect(refusals.size).toBe(2);
-    expect(refusals.consume('a')).toBe(false);
-    expect(refusals.consume('b')).toBe(true);
-    expect(refusals.consume('b')).toBe(false); // once
-    expect(refusals.consume(undefined)).toBe(false);
+    // The logger consumes a key when it drops the failure line it is about.
+    expect(refusals.delete('a')).toBe(false);
+    expect(refusals.delete('b')).toBe(true);
+    expect(refusals.delete('b')).toBe(false); // once
   });
 });

@@ -1,18 +1,16 @@
 import { DEFAULTS as FETCH_DEFAULTS } from '@polite-crawler/fetch';
 
 /**
- * Every default of {@link politeCrawlee}, in one frozen object used by the code and the README.
+ * Every default of {@link politeCrawlee} (each option's doc is in `PoliteCrawleeOptions`), in one
+ * frozen object used by the code and the README.
  * @example
  * politeCrawlee(policy, options, { maxRedirects: DEFAULTS.maxRedirects / 2 });
  */
 export const DEFAULTS = Object.freeze({
   noindex: 'annotate',
   userAgent: 'policy',
-  /** Redirect hops an HTTP request follows, each gated by its own origin's robots.txt. */
   maxRedirects: FETCH_DEFAULTS.maxRedirects,
-  /** Bytes of an HTML body scanned for robots metas in `<head>`. */
   maxHeadBytes: FETCH_DEFAULTS.maxHeadBytes,
-  /** Requests an HTTP crawler's queue holds back while their origins cannot take them yet. */
   maxWaitingRequests: 1_000,
   /**
    * Skipped URLs remembered so that each is reported once (log line, event, `onSkippedRequest`)

@@ -2,11 +2,10 @@ import type { HopSlot, RobotsPolicy } from '@polite-crawler/fetch';
 import { isPending } from '@polite-crawler/fetch/internal';
 
 /**
- * A place in one origin's pacing queue, taken through the policy's own gate, `enter` (so the
- * policy's robots check, concurrency, interval, crawl-delay and Retry-After rules and its
- * re-check after a wait decide, and a shared policy paces the crawler together with everything
- * else that uses it). Once granted, the slot is held until {@link OriginTicket.claim} hands it
- * to the hop that uses it, or {@link OriginTicket.release} gives it back unused.
+ * A place in one origin's pacing queue, taken through `policy.enter` (so the policy's rules and
+ * its re-check after the wait decide, and a shared policy paces everything that uses it). Once
+ * granted, the slot is held until {@link OriginTicket.claim} hands it to the hop that uses it,
+ * or {@link OriginTicket.release} gives it back unused.
  * @example
  * const ticket = takeTicket(policy, 'https://example.com/a');
  * await ticket.ready;
@@ -17,15 +16,9 @@ export interface OriginTicket {
   readonly url: string;
   /** Whether the slot has been granted. */
   readonly granted: boolean;
-  /**
-   * Settles once the slot is granted; rejects when `enter` does (the URL is refused by the
-   * rules in force after the wait, or the policy closed).
-   */
+  /** Settles once the slot is granted; rejects when `enter` does (URL refused, policy closed). */
   readonly ready: Promise<void>;
-  /**
-   * Hands the granted slot over, once: the caller notes the response on it and releases it.
-   * `undefined` when it is not granted, already handed over, or given back.
-   */
+  /** Hands the granted slot over, once (the caller releases it); `undefined` if there is none. */
   claim(): HopSlot | undefined;
   /** Gives the slot back (or leaves the queue while still waiting). Idempotent. */
   release(): void;
@@ -81,8 +74,7 @@ export function takeTicket(policy: RobotsPolicy, url: string): OriginTicket {
 }
 
 /**
- * The origin whose pacing queue `url` waits in; `undefined` when it is not an http(s) URL
- * (robots.txt and pacing do not apply).
+ * The origin whose pacing queue `url` waits in; `undefined` when it is not an http(s) URL.
  * @example
  * originOf('https://example.com/a?b'); // 'https://example.com'
  */

@@ -1,5 +1,4 @@
 import { parseContentUsage, rawHeaderPairs, scanRobotsMeta } from '@polite-crawler/robots-tag';
-import type { RobotsPolicy, UsagePreferences } from '@polite-crawler/fetch';
 import type { HttpNavigation } from './polite-http-client.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
 import type { PageRobots } from './types.js';
@@ -15,8 +14,7 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 /**
  * The robots directives of a page fetched by an HTTP crawler: the header lines the polite HTTP
- * client received (one entry per line), plus the robots metas in the `<head>` of an HTML body,
- * for the policy's product token.
+ * client received (one entry per line) and the `<head>` robots metas of an HTML body.
  * @example
  * const robots = readHttpRobots(context, navigations.get(context.request), options);
  */
@@ -41,25 +39,12 @@ export function readHttpRobots(
   const url = navigation?.url ?? context.response?.url ?? '';
   return {
     directives: policy.directives(headers, metas, { now: options.now() }),
-    usage: usageOf(policy, url, headers),
+    // The field's alone when there is no http(s) URL to look robots.txt up for.
+    usage:
+      /^https?:\/\//i.test(url) && URL.canParse(url)
+        ? policy.usage(url, headers)
+        : parseContentUsage(headers),
     url,
     redirects: navigation?.redirects ?? [],
   };
-}
-
-/**
- * The usage preferences of a response (`policy.usage`); the field's alone when there is no
- * http(s) URL to look robots.txt up for (a response the polite client did not see and that
- * names none).
- * @example
- * usageOf(policy, 'https://example.com/a', [['content-usage', 'train-ai=n']])['train-ai']; // 'disallowed'
- */
-export function usageOf(
-  policy: RobotsPolicy,
-  url: string,
-  headers: ReadonlyArray<readonly [string, string]>,
-): UsagePreferences {
-  return /^https?:\/\//i.test(url) && URL.canParse(url)
-    ? policy.usage(url, headers)
-    : parseContentUsage(headers);
 }

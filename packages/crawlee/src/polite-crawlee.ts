@@ -5,13 +5,9 @@ import {
   log as crawleeLog,
 } from '@crawlee/core';
 import type { BaseHttpClient, IRequestManager, Log, SkippedRequestCallback } from '@crawlee/core';
-import {
-  RobotsInvalidOptionError,
-  isRobotsDeniedError,
-  isRobotsInvalidUrlError,
-} from '@polite-crawler/fetch';
+import { RobotsInvalidOptionError, isRobotsDeniedError } from '@polite-crawler/fetch';
 import type { Decision, RobotsDeniedError, RobotsPolicy } from '@polite-crawler/fetch';
-import { readHttpRobots, usageOf } from './page-robots.js';
+import { readHttpRobots } from './page-robots.js';
 import type { HttpContextLike } from './page-robots.js';
 import { CRAWLEE_REQUEST, PoliteHttpClient } from './polite-http-client.js';
 import type { HttpNavigation } from './polite-http-client.js';
@@ -19,8 +15,8 @@ import { PoliteRequestManager } from './polite-request-manager.js';
 import type { RequestPacer } from './polite-request-manager.js';
 import { takeTicket } from './origin-ticket.js';
 import { SlotLeases } from './slot-leases.js';
-import { ReportedSkips } from './reported-skips.js';
-import { Refusals, quietRefusals } from './refusal-logger.js';
+import { BoundedKeys } from './bounded-keys.js';
+import { quietRefusals } from './refusal-logger.js';
 import { DEFAULTS } from './defaults.js';
 import { resolveCrawleeOptions } from './resolve-options.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
@@ -123,29 +119,15 @@ async function openQueue(
 }
 
 /**
- * Makes a Crawlee crawler polite, by returning its options with the policy plugged into
- * Crawlee's own extension points: wrap the options you would pass to `HttpCrawler`,
- * `CheerioCrawler` or `PlaywrightCrawler`.
- *
- * - Every request is checked against robots.txt when its turn comes (the policy resolves and
- *   caches robots.txt once per origin). A refused URL is **skipped**: never requested, marked
- *   handled with state `SKIPPED`, not retried, not in the statistics, reported through your
- *   `onSkippedRequest` with reason `robotsTxt` — also when it was added by `enqueueLinks` or
- *   `addRequests` (requests whose robots.txt is already cached and disallows them are dropped
- *   when added).
- * - Requests are paced through the queue: a request is handed to the crawler once its origin
- *   grants it a pacing slot, so the wait never counts against Crawlee's timeouts; a polite HTTP
- *   client sends it in that slot with the policy's User-Agent and checks every redirect hop
- *   before requesting it. Browser crawlers attach the Playwright gate (`options.browser`) to
- *   each page's browser context (and must be given it: the call throws otherwise); its route
- *   sends the navigation in the slot.
- * - The directives of each page (Robots-Tag / X-Robots-Tag lines and `<head>` robots metas) are
- *   on `context.robots` (see {@link robotsOf}) in the request handler; `noindex: 'reject'` does
- *   not call the handler for noindex pages.
- *
- * Your own `preNavigationHooks`, `errorHandler`, `onSkippedRequest`, `requestHandler` (router
- * included), `requestQueue`/`requestList` and `httpClient` keep working: the adapter runs its
- * part first and then calls yours.
+ * Makes a Crawlee crawler polite: wrap the options you would pass to `HttpCrawler`,
+ * `CheerioCrawler` or `PlaywrightCrawler`, and get them back with the policy plugged into
+ * Crawlee's own extension points. A URL robots.txt refuses is **skipped** (never requested, not
+ * retried, not in the statistics, reported to `onSkippedRequest` with reason `robotsTxt`);
+ * requests are paced through the queue, so the wait never counts against Crawlee's timeouts;
+ * every redirect hop is checked before it is requested; each page's directives are on
+ * `context.robots` ({@link robotsOf}). Browser crawlers must be given the Playwright gate
+ * (`browser`). Your own hooks, handlers, router, queue/list and `httpClient` keep working: the
+ * adapter runs its part first, then yours. The README (API, behaviour notes) says how.
  * @example
  * const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
  * const crawler = new CheerioCrawler(
@@ -161,10 +143,8 @@ async function openQueue(
  */
 export function politeCrawlee<Options extends object | undefined = CrawlerOptionsUnknown>(
   policy: RobotsPolicy,
-  // Inferred from where the result goes (`new CheerioCrawler(politeCrawlee(...))`, whose
-  // parameter is optional: hence `| undefined`), so that the handlers get the crawler's own
-  // context types. Elsewhere, name the type: `politeCrawlee<CheerioCrawlerOptions>(...)`;
-  // without either, the options type is `CrawlerOptionsUnknown`, whose one property says so.
+  // Inferred from where the result goes (`new CheerioCrawler(politeCrawlee(...))`, an optional
+  // parameter: hence `| undefined`), so the handlers get the crawler's own context types.
   options: NoInfer<NonNullable<Options>>,
   // A browser crawler's options (they have `browserPoolOptions`) require `browser`.
   ...adapterOptions: NoInfer<AdapterOptionsArgs<NonNullable<Options>>>
@@ -215,8 +195,8 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
   const userErrorHandler = options.errorHandler as
     ((context: ContextLike, error: unknown) => unknown) | undefined;
   const navigations = new WeakMap<object, HttpNavigation>();
-  const reported = new ReportedSkips(DEFAULTS.maxRememberedSkips);
-  const refusals = new Refusals(DEFAULTS.maxRememberedSkips);
+  const reported = new BoundedKeys(DEFAULTS.maxRememberedSkips);
+  const refusals = new BoundedKeys(DEFAULTS.maxRememberedSkips);
 
   const skipped = async (
     url: string,
@@ -237,11 +217,10 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
   ): Promise<void> => {
     if (error.reason !== 'redirect-disallowed') return;
     // Crawlee fails the request (its navigation has started: there is no public way to end it as
-    // skipped) and would log that at ERROR: its line is dropped, this skip line says it instead.
+    // skipped) and would log that at ERROR, with a stack into the adapter: its line is dropped,
+    // this skip line says it instead.
     const uniqueKey = (request as { uniqueKey?: unknown } | undefined)?.uniqueKey;
     if (typeof uniqueKey === 'string') refusals.add(uniqueKey);
-    // A refusal is the policy working, not a bug: Crawlee logs a failed request's stack, and
-    // this one would only point into the adapter.
     error.stack = `${error.name}: ${error.message}`;
     log.info(
       `Skipped (robots.txt): ${error.url}, the redirect target of ${url} (${describe(error.decision)})`,
@@ -250,10 +229,9 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     if (reported.first(error.url)) await userSkipped?.({ url: error.url, reason: 'robotsTxt' });
   };
 
-  // Paced through the queue: a request is handed out once its origin grants it a slot, and its
-  // first hop is sent in that slot (by the HTTP client, or by the browser gate's route for the
-  // navigation of a browser crawler).
-  const leases = new SlotLeases(policy);
+  // The slots the request manager obtains are lent to their request's first hop (HTTP client or
+  // browser gate's route). The steal function runs once the crawl does: `requestQueue` exists.
+  const leases = new SlotLeases(policy, (origin) => requestQueue.stealReady(origin));
   const pacer: RequestPacer = {
     ticket: (url) => takeTicket(policy, url),
     lend: (request, ticket) => leases.lend(request, ticket),
@@ -266,21 +244,12 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
   const requestQueue = new PoliteRequestManager(
     () => openQueue(options, resolved),
     {
-      decide: async (url) => {
-        try {
-          return await policy.check(url);
-        } catch (error) {
-          if (isRobotsInvalidUrlError(error)) return undefined; // not http(s): robots.txt does not apply
-          throw error;
-        }
-      },
+      decide: (url) => policy.check(url),
       peek: (url) => policy.peek(url),
       skipped,
     },
     pacer,
   );
-
-  leases.stealFrom((origin) => requestQueue.stealReady(origin));
 
   const httpClient = new PoliteHttpClient({
     options: { ...resolved, policy: leases.policy },
@@ -289,8 +258,8 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     onRedirectDenied: async (owner, error) => denied(error.originalUrl ?? '', error, owner),
   });
 
-  // The first request shows the crawler's own Configuration: too late to open the queue with it
-  // (see the README), but a queue opened with another one is said out loud, once.
+  // The first request shows the crawler's own Configuration: too late to open the queue with it,
+  // but a queue opened with another one is said out loud, once.
   let configChecked = options.requestQueue !== undefined;
   const checkConfig = (context: ContextLike): void => {
     if (configChecked) return;
@@ -323,18 +292,18 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
   };
 
   const readRobots = async (context: ContextLike): Promise<PageRobots> => {
-    if (context.page !== undefined && browser !== undefined) {
-      if (context.response === undefined || context.response === null) {
-        return {
-          directives: policy.directives([]),
-          usage: usageOf(policy, context.request.url, []),
-          url: context.request.url,
-          redirects: [],
-        };
-      }
+    if (context.page === undefined || browser === undefined) {
+      return readHttpRobots(context, navigations.get(context.request), resolved);
+    }
+    if (context.response !== undefined && context.response !== null) {
       return browser.robots(context.response);
     }
-    return readHttpRobots(context, navigations.get(context.request), resolved);
+    // A browser page without a response: nothing to read but its URL.
+    return readHttpRobots(
+      context,
+      { url: context.request.url, redirects: [], headers: [] },
+      resolved,
+    );
   };
 
   const requestHandler = async (context: ContextLike): Promise<unknown> => {
@@ -397,9 +366,8 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
 }
 
 /**
- * Whether `error` is a navigation the gate blocked (Playwright reports the aborted request).
- * Only then is the page's recorded refusal the reason: a refusal of some other navigation of
- * the page (a script's) must not turn an unrelated error into a final one.
+ * Whether `error` is a navigation the gate blocked: only then is the page's recorded refusal
+ * the reason (a refusal of a script's navigation must not make an unrelated error final).
  */
 function blockedNavigation(error: unknown): boolean {
   return error instanceof Error && error.message.includes('ERR_BLOCKED_BY_CLIENT');

@@ -8,15 +8,14 @@ import type {
   StreamingHttpResponse,
 } from '@crawlee/core';
 import { isRobotsDeniedError } from '@polite-crawler/fetch';
-import type { RobotsDeniedError } from '@polite-crawler/fetch';
+import type { Clock, RobotsDeniedError } from '@polite-crawler/fetch';
 import { walkRedirects } from '@polite-crawler/fetch/internal';
 import { rawHeaderPairs } from '@polite-crawler/robots-tag';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
 
 /**
- * The key under which the adapter's pre-navigation hook puts the crawler's `Request` into the
- * HTTP request options, so that the client can tell which crawler request a response belongs
- * to. Removed before the inner client sees the options.
+ * Where the adapter's pre-navigation hook puts the crawler's `Request` in the HTTP request
+ * options, so the client knows whose response it is. Removed before the inner client sees them.
  * @example
  * preNavigationHooks: [({ request }, gotOptions) => { gotOptions[CRAWLEE_REQUEST] = request; }]
  */
@@ -77,12 +76,9 @@ function isReplayable(body: AnyRequest['body']): boolean {
 
 /**
  * A Crawlee `BaseHttpClient` that puts a robots policy in front of another one (by default
- * Crawlee's got-scraping client). Every request is checked against robots.txt and sent in its
- * origin's pacing slot; redirects are not left to the inner client: each `Location` is checked
- * against its own origin's robots.txt before it is requested, then followed as a browser would
- * (method and body per status, `Authorization`/`Cookie` not carried across origins, Crawlee's
- * redirect handler called so session cookies follow). A refused URL rejects with
- * `RobotsDeniedError` before anything is sent to it.
+ * got-scraping's): each hop is sent through the policy's redirect walker, so every `Location` is
+ * checked against its own origin's robots.txt before it is requested, and Crawlee's redirect
+ * handler is called so session cookies follow. A refused URL rejects with `RobotsDeniedError`.
  * @example
  * new CheerioCrawler({ httpClient: new PoliteHttpClient({ options, inner: new GotScrapingHttpClient(), navigations, onRedirectDenied }) });
  */
@@ -97,11 +93,8 @@ export class PoliteHttpClient implements BaseHttpClient {
     request: HttpRequest<TResponseType>,
   ): Promise<HttpResponse<TResponseType>> {
     const { inner } = this.#deps;
-    return this.#walk(
-      request,
-      (hop) => inner.sendRequest(hop as HttpRequest<TResponseType>),
-      () => undefined,
-    );
+    const send = (hop: AnyRequest) => inner.sendRequest(hop as HttpRequest<TResponseType>);
+    return this.#walk(request, send, () => undefined);
   }
 
   async stream(request: HttpRequest, onRedirect?: RedirectHandler): Promise<StreamingHttpResponse> {
@@ -128,7 +121,8 @@ export class PoliteHttpClient implements BaseHttpClient {
     const { body: _body, ...withoutBody } = plain;
     // Crawlee passes no signal, only its navigation timeout: once that has passed it has given
     // up on the request, which must then not go on waiting for its slot and be sent later.
-    const signal = plain.signal ?? deadline(plain.timeout);
+    const timeout = plain.signal === undefined ? deadline(plain.timeout, policy.clock) : undefined;
+    const signal = plain.signal ?? timeout?.signal;
     let headers: Headers = plain.headers ?? {};
     let body = plain.body;
     try {
@@ -183,14 +177,27 @@ export class PoliteHttpClient implements BaseHttpClient {
         if (error.reason === 'redirect-disallowed') await onRedirectDenied(owner, error);
       }
       throw error;
+    } finally {
+      timeout?.cancel();
     }
   }
 }
 
-/** A signal that aborts when got's whole-request timeout (`timeout.request`, ms) has passed. */
-function deadline(timeout: unknown): AbortSignal | undefined {
+/**
+ * A signal that aborts with a `TimeoutError` once got's whole-request timeout (`timeout.request`,
+ * ms) has passed on the policy's clock (the one its waits run on); `cancel` ends the timer.
+ */
+function deadline(
+  timeout: unknown,
+  clock: Clock,
+): { readonly signal: AbortSignal; cancel(): void } | undefined {
   const ms = (timeout as { request?: unknown } | undefined)?.request;
-  return typeof ms === 'number' && Number.isFinite(ms) && ms > 0
-    ? AbortSignal.timeout(ms)
-    : undefined;
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) return undefined;
+  const timer = new AbortController();
+  const expired = new AbortController();
+  clock.sleep(ms, timer.signal).then(
+    () => expired.abort(new DOMException(`the ${ms} ms request timeout passed`, 'TimeoutError')),
+    () => undefined, // cancelled: the request is over
+  );
+  return { signal: expired.signal, cancel: () => timer.abort() };
 }

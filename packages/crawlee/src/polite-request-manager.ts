@@ -18,21 +18,15 @@ import type { OriginTicket } from './origin-ticket.js';
 
 /** How the manager asks the policy and reports a skip. */
 export interface SkipGate {
-  /**
-   * The decision for a URL about to be fetched (resolving robots.txt if needed), or `undefined`
-   * when robots.txt does not apply (not an http(s) URL).
-   */
-  decide(url: string): Promise<Decision | undefined>;
+  /** The decision for an http(s) URL about to be fetched. */
+  decide(url: string): Promise<Decision>;
   /** The decision from the cache only, when robots.txt is known: used when requests are added. */
   peek(url: string): Decision | undefined;
   /** Reports a skipped URL (Crawlee's `onSkippedRequest` with reason `robotsTxt`, the adapter's event). */
   skipped(url: string, decision: Decision, stage: 'queue' | 'fetch'): Promise<void>;
 }
 
-/**
- * How the manager paces: it hands the crawler a request only once the request's origin has
- * granted it a pacing slot, and lends that slot to the HTTP client that sends it.
- */
+/** How the manager obtains a request's pacing slot and lends it to the client that sends it. */
 export interface RequestPacer {
   /** Queues for a pacing slot of `url`'s origin. */
   ticket(url: string): OriginTicket;
@@ -40,63 +34,38 @@ export interface RequestPacer {
   lend(request: Request, ticket: OriginTicket): void;
   /** The crawler is done with `request` (handled or reclaimed): a slot it did not use goes back. */
   settle(request: Request): void;
-  /**
-   * Offers a slot granted for `origin` to a hop of a running request that waits for one; `true`
-   * when it took it.
-   */
+  /** Offers a granted slot to a waiting hop of a running request; `true` when it took it. */
   offer(origin: string, ticket: OriginTicket): boolean;
   /** Requests held waiting for their origin, at most; past it the manager pulls no more. */
   readonly maxWaitingRequests: number;
 }
 
-/** A request pulled from the queue, waiting for its origin. */
+/** A request pulled from the queue, waiting for its origin since `since` (wall clock, as locks). */
 interface Waiting {
   readonly request: Request;
-  /** When it was pulled (wall clock, as the queue's locks are). */
   readonly since: number;
 }
 
 /** An origin's line: the requests pulled for it, behind its one place in the policy's queue. */
 type Line = Waiting[];
 
-/** A request whose origin granted it a slot (or that no longer waits for one), for the crawler. */
+/** A request for the crawler, with its granted slot until that is handed out or given back. */
 interface Ready {
   readonly request: Request;
-  /** The granted slot, until it is handed out with the request or given back unused. */
   ticket: OriginTicket | undefined;
 }
 
 /** Crawlee locks a fetched request for `requestLockSecs` (at least 60 s): held ones go back well before. */
 const DEFAULT_LOCK_SECS = 60;
 
-/** Lets every settled promise run its callbacks (a free slot is granted in microtasks). */
-function settle(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-type SourceLike = Source | string;
-
-function isAsyncIterable(value: RequestsLike): value is AsyncIterable<SourceLike> {
-  return typeof (value as Partial<AsyncIterable<SourceLike>>)[Symbol.asyncIterator] === 'function';
-}
-
 /**
  * An `IRequestManager` in front of the crawler's queue (or list, or both) that never hands the
- * crawler a request robots.txt refuses. Such a request is marked handled with state `SKIPPED`,
- * never retried, and reported through Crawlee's `onSkippedRequest` with reason `robotsTxt`; it
- * never reaches the crawler's statistics (neither finished nor failed). Requests whose origin's
- * robots.txt is already cached and disallows them are dropped when they are added
- * (`crawler.addRequests`, `enqueueLinks`); the others are decided when their turn comes.
- *
- * A request is handed out only when its origin can take it now: it waits for its origin's
- * pacing slot here, in the queue, not inside the crawler's navigation and request timeouts, and
- * the crawler's concurrency goes to requests whose origins are ready. An origin has one place in the policy's queue at a time; the requests
- * pulled behind it wait in its line, up to `maxWaitingRequests` in all. A request that has
- * waited half of the queue's lock (`requestLockSecs`) is given back to the queue for later,
- * so that its lock never runs out while it is held.
- *
- * The inner manager is opened on first use, so that the crawler options can be built
- * synchronously.
+ * crawler a request robots.txt refuses (it is marked handled as `SKIPPED` and reported; see the
+ * README's "robots.txt skips"), and hands out a request only once its origin grants it a pacing
+ * slot, so the wait is never inside Crawlee's timeouts (the README's "pacing"). An origin has one
+ * place in the policy's queue at a time; the requests pulled behind it wait in its line, up to
+ * `maxWaitingRequests` in all, and go back to the queue after half of its lock. The inner
+ * manager is opened on first use, so that the crawler options can be built synchronously.
  * @example
  * new CheerioCrawler({ requestManager: new PoliteRequestManager(() => RequestQueue.open(), gate, pacer) });
  */
@@ -171,10 +140,7 @@ export class PoliteRequestManager implements IRequestManager {
     return this.#held === 0 && inner.isFinished();
   }
 
-  /**
-   * Whether the crawler has nothing to take now. Requests waiting for their origin do not
-   * count: the crawler asks again later (and is not finished while they wait).
-   */
+  /** Whether the crawler has nothing to take now (waiting requests keep it unfinished). */
   async isEmpty(): Promise<boolean> {
     const inner = await this.inner();
     await this.#giveBackOld(inner);
@@ -208,16 +174,17 @@ export class PoliteRequestManager implements IRequestManager {
       if (this.#held >= pacer.maxWaitingRequests) return null;
       const request = await inner.fetchNextRequest<T>();
       if (request === null || request.skipNavigation) return request;
+      // Not an http(s) URL: robots.txt and pacing do not apply.
+      const origin = originOf(request.url);
+      if (origin === undefined) return request;
       const decision = await this.#gate.decide(request.url);
-      if (decision !== undefined && !decision.allowed) {
+      if (!decision.allowed) {
         request.state = RequestState.SKIPPED;
         request.noRetry = true;
         await inner.markRequestHandled(request);
         await this.#gate.skipped(request.url, decision, 'fetch');
         continue;
       }
-      const origin = originOf(request.url);
-      if (origin === undefined) return request;
       const line = this.#lines.get(origin);
       if (line !== undefined) {
         // Behind the origin's place in the queue.
@@ -231,7 +198,8 @@ export class PoliteRequestManager implements IRequestManager {
       const mine: Line = [{ request, since: Date.now() }];
       this.#lines.set(origin, mine);
       this.#held += 1;
-      await settle();
+      // Lets a free slot be granted (that takes microtasks) before looking.
+      await new Promise((resolve) => setImmediate(resolve));
       if (ticket.granted && mine[0]?.request === request) {
         mine.shift();
         this.#held -= 1;
@@ -240,17 +208,12 @@ export class PoliteRequestManager implements IRequestManager {
         return request;
       }
       // Not now: the request waits here, and the crawler gets one of a ready origin meanwhile.
-      this.#await(origin, ticket);
+      this.#await(origin, mine, ticket);
     }
   }
 
   /** Watches `origin`'s place in the queue: when granted, its first waiting request is ready. */
-  #await(origin: string, ticket: OriginTicket): void {
-    const line = this.#lines.get(origin);
-    if (line === undefined) {
-      ticket.release();
-      return;
-    }
+  #await(origin: string, line: Line, ticket: OriginTicket): void {
     ticket.ready.then(
       () => {
         // A running request's redirect hop goes first: it holds a crawler task already.
@@ -293,9 +256,7 @@ export class PoliteRequestManager implements IRequestManager {
         }
         // The wait failed (the policy closed): nothing left to wait for; the HTTP client reports it.
         this.#lines.delete(origin);
-        for (const { request } of line.splice(0)) {
-          this.#ready.push({ request, ticket: undefined });
-        }
+        this.#ready.push(...line.splice(0).map(({ request }) => ({ request, ticket: undefined })));
       },
     );
   }
@@ -304,13 +265,10 @@ export class PoliteRequestManager implements IRequestManager {
   #queueNext(origin: string, line: Line): void {
     const next = line[0];
     if (next === undefined) this.#lines.delete(origin);
-    else this.#await(origin, this.#pacer.ticket(next.request.url));
+    else this.#await(origin, line, this.#pacer.ticket(next.request.url));
   }
 
-  /**
-   * Takes the granted slot of a ready request of `origin` the crawler has not taken yet, for a
-   * hop of a running request; the ready request goes back to the head of its origin's line.
-   */
+  /** Takes a slot granted to a ready request of `origin` for a hop; the request goes back in line. */
   stealReady(origin: string): OriginTicket | undefined {
     const at = this.#ready.findIndex(
       (ready) => ready.ticket !== undefined && originOf(ready.request.url) === origin,
@@ -321,11 +279,12 @@ export class PoliteRequestManager implements IRequestManager {
     this.#ready.splice(at, 1);
     const line = this.#lines.get(origin);
     const waiting: Waiting = { request: ready.request, since: Date.now() };
-    if (line === undefined) {
-      this.#lines.set(origin, [waiting]);
-      this.#await(origin, this.#pacer.ticket(ready.request.url));
-    } else {
+    if (line !== undefined) {
       line.unshift(waiting);
+    } else {
+      const fresh: Line = [waiting];
+      this.#lines.set(origin, fresh);
+      this.#queueNext(origin, fresh);
     }
     return ticket;
   }
@@ -335,10 +294,7 @@ export class PoliteRequestManager implements IRequestManager {
     return ((this.#tuning.requestLockSecs ?? DEFAULT_LOCK_SECS) * 1_000) / 2;
   }
 
-  /**
-   * Gives requests held for half of their lock back to the queue (they are pulled again
-   * later), so that a long wait never lets the lock run out while this manager holds them.
-   */
+  /** Gives requests held for half of their lock back to the queue: no lock runs out here. */
   async #giveBackOld(inner: IRequestManager): Promise<void> {
     if (this.#held === 0) return;
     const oldest = Date.now() - this.#holdMillis();
@@ -384,34 +340,21 @@ export class PoliteRequestManager implements IRequestManager {
   ): Promise<AddRequestsBatchedResult> {
     const inner = await this.inner();
     const dropped: Array<[string, Decision]> = [];
-    const refused = (source: SourceLike): boolean => {
+    const refused = (source: Source | string): boolean => {
       const { url, skipNavigation } = typeof source === 'string' ? { url: source } : source;
-      if (url === undefined || skipNavigation === true) return false;
-      let decision: Decision | undefined;
-      try {
-        decision = this.#gate.peek(url);
-      } catch {
-        return false; // not an http(s) URL: the crawler deals with it
-      }
+      // Not an http(s) URL: the crawler deals with it.
+      if (url === undefined || skipNavigation === true || originOf(url) === undefined) return false;
+      const decision = this.#gate.peek(url);
       // Only a rule drops a request here: "unreachable" may be transient, it is decided later.
       if (decision?.reason !== 'disallowed') return false;
       dropped.push([url, decision]);
       return true;
     };
-    // Filtered as the queue consumes them: a large iterable is never materialised here.
-    let filtered: RequestsLike;
-    if (Array.isArray(requests)) {
-      filtered = (requests as SourceLike[]).filter((source) => !refused(source));
-    } else if (isAsyncIterable(requests)) {
-      filtered = (async function* filter() {
-        for await (const source of requests) if (!refused(source)) yield source;
-      })();
-    } else {
-      const sync = requests;
-      filtered = (function* filter() {
-        for (const source of sync) if (!refused(source)) yield source;
-      })();
-    }
+    // Filtered as the queue consumes them (Crawlee reads any iterable with `for await`): a large
+    // iterable is never materialised here.
+    const filtered = (async function* filter() {
+      for await (const source of requests) if (!refused(source)) yield source;
+    })();
     const result = await inner.addRequestsBatched(filtered, options);
     const report = async (): Promise<void> => {
       for (const [url, decision] of dropped.splice(0))

@@ -17,34 +17,23 @@ export class SlotLeases {
   readonly #byUrl = new Map<string, OriginTicket[]>();
   /** Hops inside a navigation waiting for a slot of an origin (oldest first): offered granted slots. */
   readonly #hops = new Map<string, Array<(ticket: OriginTicket) => boolean>>();
-  #steal: (origin: string) => OriginTicket | undefined = () => undefined;
-  readonly #byRequest = new WeakMap<
-    object,
-    { readonly key: string; readonly ticket: OriginTicket }
-  >();
+  readonly #steal: (origin: string) => OriginTicket | undefined;
+  readonly #byRequest = new WeakMap<object, { key: string; ticket: OriginTicket }>();
+  readonly #policy: RobotsPolicy;
   /** The policy as the HTTP client sees it: `enter` hands out a lent slot when there is one. */
   readonly policy: RobotsPolicy;
 
-  readonly #policy: RobotsPolicy;
-
-  constructor(policy: RobotsPolicy) {
+  /** `steal`: where a hop takes a slot granted to a request the crawler has not taken (`#enter`). */
+  constructor(
+    policy: RobotsPolicy,
+    steal: (origin: string) => OriginTicket | undefined = () => undefined,
+  ) {
     this.#policy = policy;
+    this.#steal = steal;
     this.policy = withEnter(policy, (url, options) => this.#enter(url, options));
   }
 
-  /**
-   * Where a hop inside a navigation takes a slot granted for a request the crawler has not
-   * taken yet (the manager's ready requests): the hop's request is already running, and would
-   * otherwise wait for a slot held for a request that may need its crawler task.
-   */
-  stealFrom(steal: (origin: string) => OriginTicket | undefined): void {
-    this.#steal = steal;
-  }
-
-  /**
-   * Offers a slot granted to the manager to the oldest hop of `origin` waiting inside a
-   * navigation; `false` when there is none (the slot stays the manager's).
-   */
+  /** Offers a slot granted to the manager to the oldest hop of `origin` waiting; `false` if none. */
   offer(origin: string, ticket: OriginTicket): boolean {
     const waiting = this.#hops.get(origin);
     while (waiting !== undefined && waiting.length > 0) {
@@ -102,11 +91,10 @@ export class SlotLeases {
   }
 
   /**
-   * The view's `enter`: hands out a lent slot for the first hop of the request it was lent
-   * for. Otherwise (a redirect hop, a `sendRequest`) the hop enters the policy for a slot of its
-   * own, but takes a slot granted to the manager for the same origin if one is there or comes
-   * first: a hop belongs to a request already running, and must never wait for a slot held for a
-   * request that waits for a crawler task.
+   * The view's `enter`: the first hop of a request takes the slot lent for it. Any other hop (a
+   * redirect, a `sendRequest`) enters the policy, but takes a slot granted to the manager for
+   * its origin if one is there or comes first: it belongs to a request already running, and must
+   * never wait for a slot held for a request that waits for a crawler task.
    */
   #enter(url: string | URL, options?: EnterOptions): HopSlot | Promise<HopSlot> {
     if (options?.paced === false) return this.#policy.enter(url, options);
@@ -135,17 +123,14 @@ export class SlotLeases {
           leave();
           // A granted slot was offered first: this one is not needed.
           if (settled) slot.release();
-          else {
-            settled = true;
-            resolve(slot);
-          }
+          else resolve(slot);
+          settled = true;
         },
         (error: unknown) => {
           leave();
           // Lost the race to a granted slot: that one settles the promise.
-          if (settled) return;
+          if (!settled) reject(error instanceof Error ? error : new Error(String(error)));
           settled = true;
-          reject(error instanceof Error ? error : new Error(String(error)));
         },
       );
     });
@@ -172,10 +157,9 @@ function keyOf(url: string | URL): string {
 }
 
 /**
- * The hop at `url` in a slot `ticket` was granted for. A slot granted for exactly this URL is
- * the policy's whole answer (admitted, paced, re-checked). One granted for another URL of the
- * same origin (a redirect hop, or a request that moved up its origin's line) carries only the
- * pacing: the hop is admitted by the policy's own gate, unpaced, before it goes out.
+ * The hop at `url` in `ticket`'s slot. A slot granted for exactly this URL is the policy's whole
+ * answer (admitted, paced, re-checked); one granted for another URL of the origin carries only
+ * the pacing: the hop is admitted by the policy, unpaced, before it goes out.
  */
 function inTicket(
   policy: RobotsPolicy,

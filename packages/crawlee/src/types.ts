@@ -1,6 +1,3 @@
-/**
- * Public types of @polite-crawler/crawlee.
- */
 import type { Configuration, Dictionary } from '@crawlee/core';
 import type {
   Decision,
@@ -20,11 +17,7 @@ import type {
 export interface PageRobots {
   /** Robots-Tag / X-Robots-Tag header lines and `<head>` robots metas, for the policy's product token. */
   readonly directives: RobotsDirectives;
-  /**
-   * What the site says the page may be used for (IETF AIPREF): robots.txt `Content-Usage` /
-   * `Content-Signal` for the response's URL combined with its `Content-Usage` field lines
-   * (`policy.usage`).
-   */
+  /** What the site says the page may be used for (IETF AIPREF), as `policy.usage` combines it. */
   readonly usage: UsagePreferences;
   /** The URL of the response (the last redirect target after redirects). */
   readonly url: string;
@@ -40,19 +33,13 @@ export interface PageRobots {
  * new PlaywrightCrawler(politeCrawlee(policy, options, { browser }));
  */
 export interface BrowserGate {
-  /**
-   * Routes every request of a browser context (or page) through the policy: called before each
-   * navigation with the crawled page's context, so that pages it opens are gated too.
-   */
+  /** Routes a browser context's (or page's) requests through the policy; called per navigation. */
   attach(target: unknown): Promise<void>;
   /** The directives of the page's navigation response. */
   robots(response: unknown): Promise<PageRobots>;
   /** The refusal of the page's latest navigation (its URL or a redirect hop), if any. */
   deniedNavigation(page: unknown): RobotsDeniedError | undefined;
-  /**
-   * The same gate sending through `view` (a view of its policy): the adapter passes one that
-   * hands each navigation the pacing slot its request manager obtained for the request.
-   */
+  /** The same gate sending through `view`: the policy with the request manager's lent slots. */
   withPolicy(view: RobotsPolicy): BrowserGate;
 }
 
@@ -138,26 +125,23 @@ export type DeprecatedNoindexHandling = 'handle' | 'skip';
  */
 export interface PoliteCrawleeOptions {
   /**
-   * What a page whose directives say `noindex` (or whose `unavailable_after` has passed) does,
-   * in the words of `@polite-crawler/fetch`'s option of the same name:
+   * What a page whose directives say `noindex` (or whose `unavailable_after` has passed) does:
    * `'annotate'` hands it to the request handler with `context.robots.directives.noindex` set;
    * `'reject'` does not call the handler (the request still counts as finished: it was fetched).
-   * `'handle'` and `'skip'` are the earlier names of the same two (deprecated, still accepted).
+   * `'handle'` and `'skip'` are their deprecated earlier names.
    * @default 'annotate'
    */
   readonly noindex?: NoindexHandling | DeprecatedNoindexHandling;
   /**
-   * Per usage category the crawler declares (draft-ietf-aipref-vocab: `train-ai`, `search`),
-   * what a page whose combined preference (`context.robots.usage`) is `disallowed` does:
-   * `'annotate'` hands it to the handler; `'reject'` does not call the handler (the request counts
-   * as finished). Categories left out are handled.
+   * Per usage category the crawler declares (`train-ai`, `search`), what a page whose
+   * `context.robots.usage` for it is `disallowed` does, as for `noindex`. Categories left out are
+   * handled.
    * @default {}
    */
   readonly usage?: { readonly [Category in UsageCategory]?: NoindexHandling };
   /**
    * The browser integration for `PlaywrightCrawler`: `createPlaywrightGate({ policy })` from
-   * `@polite-crawler/playwright`. Required for browser crawlers (a browser crawler without it
-   * fails its requests with a message saying so, rather than browsing ungated).
+   * `@polite-crawler/playwright`. Required for browser crawlers.
    * @default undefined
    */
   readonly browser?: BrowserGate;
@@ -179,21 +163,20 @@ export interface PoliteCrawleeOptions {
    */
   readonly maxHeadBytes?: number;
   /**
-   * HTTP crawlers: requests pulled from the queue and held back while their origin cannot take
-   * them yet (each waits for its origin's pacing slot in the queue, never inside Crawlee's
-   * timeouts). Past it, the crawler takes nothing new until one is handed out.
+   * Requests pulled from the queue and held back while their origin cannot take them yet. Past
+   * it, the crawler takes nothing new until one is handed out.
    * @default 1000
    */
   readonly maxWaitingRequests?: number;
   /**
    * The Crawlee configuration the default request queue is opened with, when the crawler
-   * options name no `requestQueue`/`requestManager`. Pass the same one you give the crawler.
+   * options name no `requestQueue`. Pass the same one you give the crawler.
    * @default Configuration.getGlobalConfig()
    */
   readonly config?: Configuration;
   /**
-   * Time source for `unavailable_after` (an expired one makes `directives.noindex` true) on
-   * pages fetched over HTTP; browser pages are read by the gate at its policy's clock.
+   * Time source for `unavailable_after` on pages fetched over HTTP (the browser gate reads at its
+   * policy's clock).
    * @default the policy's `clock.now`
    */
   readonly now?: () => number;

@@ -16,11 +16,9 @@ function isPage(target: BrowserContext | Page): target is Page {
 
 /**
  * Creates a gate that routes a browser's requests through a robots policy. Attach it to a
- * browser context (recommended: covers popups and every page) or to a page. From then on every
- * navigation and subresource is checked against its origin's robots.txt before anything is
- * sent to it (a refused request is aborted with `net::ERR_BLOCKED_BY_CLIENT`), redirects are
- * walked hop by hop with each `Location` checked first, and each request waits for its origin's
- * pacing slot.
+ * browser context (covers popups and every page) or to a page: every request is then checked,
+ * hop by hop, before anything is sent (a refused one is aborted with
+ * `net::ERR_BLOCKED_BY_CLIENT`) and paced (README: "How a request goes through the gate").
  * @example
  * const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
  * const gate = createPlaywrightGate({ policy });

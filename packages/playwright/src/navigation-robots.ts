@@ -41,11 +41,7 @@ async function servedMetas(
   });
 }
 
-/**
- * The robots metas in the `<head>` of the live DOM (after scripts ran), read in the page: the
- * `name`/`content` pairs of `meta[name]` elements whose name is `robots` or the product token,
- * at most `maxHeadBytes` characters of them.
- */
+/** The robots metas in the live DOM's `<head>`, read in the page, up to `maxHeadBytes` chars. */
 async function renderedMetas(
   response: Response,
   options: ResolvedGateOptions,
@@ -75,8 +71,7 @@ async function renderedMetas(
 
 /**
  * Reads the robots directives of a navigation's response: the header lines the gate received
- * (or, for a response that did not go through the gate, `response.headersArray()`), one field
- * line at a time, plus the robots metas of `<head>` as chosen by `options.metas`.
+ * (else `response.headersArray()`), one field line at a time, and the `<head>` metas of `metas`.
  * @example
  * const robots = await readNavigationRobots(response, options, served.get(response.request()));
  * if (robots.directives.noindex) skip();

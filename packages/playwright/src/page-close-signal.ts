@@ -2,8 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Page, Request } from 'playwright-core';
 
 /**
- * The page a browser request was made for (the page of its frame), or `undefined` when it has
- * none: requests of service workers have no frame.
+ * The page a browser request was made for, or `undefined` (a service worker's has no frame).
  * @example
  * const page = pageOfRequest(route.request());
  */
@@ -16,10 +15,9 @@ export function pageOfRequest(request: Request): Page | undefined {
 }
 
 /**
- * Hands out one signal per page, aborted when the page closes (closing its browser context
- * closes it too). A request still waiting for robots.txt or for its origin's pacing slot when
- * its page closes is then dropped, never sent: it would only be paced, answered and thrown
- * away, holding the slot from the requests of pages still open.
+ * Hands out one signal per page, aborted when the page closes: a request still waiting for
+ * robots.txt or its pacing slot is then dropped, never sent (it would only hold the slot from
+ * the requests of pages still open).
  * @example
  * const signalOf = pageCloseSignals();
  * await policy.schedule(url, task, { signal: signalOf(page) });

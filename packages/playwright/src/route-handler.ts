@@ -23,13 +23,6 @@ export interface RouteHandlerDeps {
   readonly deniedNavigations: WeakMap<Page, RobotsDeniedError>;
 }
 
-/** What the gate sends of a request, hop after hop. */
-interface Hop {
-  /** Lower-case header names; never `cookie` or `host` (the browser context adds them per URL). */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: Buffer | undefined;
-}
-
 /** Headers the browser context adds itself, per hop: never copied from the first request. */
 const CONTEXT_HEADERS = ['cookie', 'host', 'content-length', 'connection'];
 
@@ -46,14 +39,15 @@ function locationOf(response: APIResponse): string | undefined {
   return line?.value;
 }
 
-async function firstHop(request: Request, options: ResolvedGateOptions): Promise<Hop> {
+/** The browser request's headers (lower-case names) as the gate sends them on its first hop. */
+async function firstHeaders(
+  request: Request,
+  options: ResolvedGateOptions,
+): Promise<Record<string, string>> {
   const headers: Record<string, string> = { ...(await request.allHeaders()) };
   for (const name of CONTEXT_HEADERS) delete headers[name];
   if (options.userAgent === 'policy') headers['user-agent'] = options.policy.userAgent;
-  return {
-    headers,
-    body: request.postDataBuffer() ?? undefined,
-  };
+  return headers;
 }
 
 /**
@@ -90,21 +84,15 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
     const paced = options.pace === 'all' || isNavigation;
     const owner = pageOfRequest(request);
     // The page whose main frame this request navigates, if it is such a navigation.
-    const page =
-      isNavigation && owner !== undefined && request.frame().parentFrame() === null
-        ? owner
-        : undefined;
+    const mainFrame = isNavigation && owner !== undefined && request.frame().parentFrame() === null;
+    const page = mainFrame ? owner : undefined;
     // Aborts when the request's page closes (the request is then dropped).
     const signal = owner === undefined ? undefined : pageClosed(owner);
 
     try {
-      let hop: Hop | undefined;
-      const {
-        response,
-        url: finalUrl,
-        redirects,
-        slot,
-      } = await walkRedirects(policy, {
+      let headers: Record<string, string> | undefined;
+      let body = request.postDataBuffer() ?? undefined;
+      const walk = await walkRedirects(policy, {
         url: new URL(url),
         method: request.method(),
         // The body is a Buffer, always replayable.
@@ -113,18 +101,13 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
         signal,
         paced,
         send: async (next) => {
-          if (hop === undefined) {
-            hop = await firstHop(request, options);
-          } else {
-            const headers = { ...hop.headers };
-            for (const name of next.redirect?.dropHeaders ?? []) delete headers[name];
-            const keepBody = next.redirect?.keepBody ?? true;
-            hop = { ...hop, headers, body: keepBody ? hop.body : undefined };
-          }
+          headers ??= await firstHeaders(request, options);
+          for (const name of next.redirect?.dropHeaders ?? []) delete headers[name];
+          if (next.redirect?.keepBody === false) body = undefined;
           return api.fetch(next.url.href, {
             method: next.method,
-            headers: { ...hop.headers },
-            ...(hop.body === undefined ? {} : { data: hop.body }),
+            headers: { ...headers },
+            ...(body === undefined ? {} : { data: body }),
             maxRedirects: 0,
             failOnStatusCode: false,
             ...(signal === undefined ? {} : { signal }),
@@ -136,13 +119,13 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
         discard: (answer) => answer.dispose(),
       });
       // `api.fetch` has read the whole body: the hop is over.
-      slot.release();
-      const finalHref = finalUrl.href;
-      served.set(request, { finalUrl: finalHref, redirects, headers: headerPairs(response) });
+      walk.slot.release();
+      const { response, redirects } = walk;
+      const finalUrl = walk.url.href;
+      served.set(request, { finalUrl, redirects, headers: headerPairs(response) });
       if (page !== undefined) deniedNavigations.delete(page);
       await route.fulfill({ response });
-      const status = response.status();
-      emit({ type: 'request-served', ...base, finalUrl: finalHref, status, redirects });
+      emit({ type: 'request-served', ...base, finalUrl, status: response.status(), redirects });
     } catch (error) {
       const denied = isRobotsDeniedError(error);
       if (denied && page !== undefined) deniedNavigations.set(page, error);

@@ -1,6 +1,3 @@
-/**
- * Public types of @polite-crawler/playwright.
- */
 import type {
   RobotsDeniedError,
   RobotsDirectives,
@@ -24,8 +21,8 @@ export interface PlaywrightGateOptions {
    */
   readonly maxRedirects?: number;
   /**
-   * `'policy'` sends the policy's User-Agent with every gated request (the one robots.txt was
-   * fetched with and matched against); `'browser'` keeps the browser's.
+   * `'policy'` sends the policy's User-Agent (the one robots.txt was matched against) with every
+   * gated request; `'browser'` keeps the browser's.
    * @default 'policy'
    */
   readonly userAgent?: 'policy' | 'browser';
@@ -36,9 +33,9 @@ export interface PlaywrightGateOptions {
    */
   readonly pace?: 'all' | 'documents';
   /**
-   * Which robots metas {@link PlaywrightGate.robots} reads: `'served'` (the HTML as the server
-   * sent it), `'rendered'` (the `<head>` of the live DOM, after scripts ran), or `'both'` (the
-   * union: a `noindex` in either counts).
+   * Which robots metas {@link PlaywrightGate.robots} reads: `'served'` (the HTML as sent),
+   * `'rendered'` (the live DOM's `<head>`, after scripts ran), or `'both'` (a `noindex` in
+   * either counts).
    * @default 'both'
    */
   readonly metas?: 'served' | 'rendered' | 'both';
@@ -72,8 +69,8 @@ export interface GateDeniedEvent extends GateEventBase {
 }
 
 /**
- * A request failed: network error, too many redirects, an unusable `Location`; or its page
- * closed while it waited for robots.txt or its pacing slot (an `AbortError`: never sent).
+ * A request failed (network error, too many redirects, bad `Location`), or its page closed
+ * while it waited (an `AbortError`: never sent).
  * @example
  * onEvent: (e) => e.type === 'request-failed' && console.warn(e.url, e.error)
  */
@@ -112,17 +109,11 @@ export type GateEvent = GateDeniedEvent | GateFailedEvent | GateServedEvent;
 export interface NavigationRobots {
   /** Robots-Tag / X-Robots-Tag lines and robots metas, for the policy's product token. */
   readonly directives: RobotsDirectives;
-  /**
-   * What the site says the page may be used for (IETF AIPREF): robots.txt `Content-Usage` /
-   * `Content-Signal` for the response's URL combined with its `Content-Usage` field lines
-   * (`policy.usage`).
-   */
+  /** What the site says the page may be used for (IETF AIPREF), as `policy.usage` combines it. */
   readonly usage: UsagePreferences;
   /**
-   * The final URL of the navigation: the last redirect target when the gate followed redirects,
-   * else the URL asked for. The one place it is known: after a gated redirect chain,
-   * `page.url()` and `response.url()` are still the first URL (the browser was handed the final
-   * response for the URL it asked for). See the README's "URLs after a redirect".
+   * The final URL of the navigation (the last redirect target). The one place it is known:
+   * `page.url()` and `response.url()` stay on the first URL (README: "URLs after a redirect").
    */
   readonly url: string;
   /** Redirect targets followed, in order (empty without redirects or without the gate). */
@@ -132,9 +123,7 @@ export interface NavigationRobots {
 }
 
 /**
- * Gates a browser's requests with a {@link RobotsPolicy}: every navigation and subresource is
- * checked against robots.txt before a byte is sent, redirects are walked hop by hop, and each
- * request waits for its origin's pacing slot.
+ * Gates a browser's requests with a {@link RobotsPolicy} (see {@link createPlaywrightGate}).
  * @example
  * const gate: PlaywrightGate = createPlaywrightGate({ policy });
  * await gate.attach(context);
@@ -148,10 +137,7 @@ export interface PlaywrightGate {
   attach(target: BrowserContext | Page): Promise<void>;
   /** Removes the gate's route from a target it was attached to. */
   detach(target: BrowserContext | Page): Promise<void>;
-  /**
-   * The directives of a navigation: the response's header lines read one by one (repeated
-   * `X-Robots-Tag` lines stay apart) plus the robots metas of `<head>` (see `metas`).
-   */
+  /** The directives of a navigation: its header lines, one by one, and `<head>` metas (`metas`). */
   robots(response: Response): Promise<NavigationRobots>;
   /**
    * The refusal of the page's latest main-frame navigation, if the gate refused it (the URL or a
@@ -159,11 +145,10 @@ export interface PlaywrightGate {
    */
   deniedNavigation(page: Page): RobotsDeniedError | undefined;
   /**
-   * The same gate (options, served responses, refusals) sending through `view`, a view of this
-   * gate's policy that decides how each hop takes its pacing slot: the Crawlee adapter passes
-   * one that hands a navigation the slot its request manager obtained before giving the request
-   * to the crawler. It is attached on its own (a target may have both; the view's route, added
-   * last, answers first). Throws `RobotsInvalidOptionError` if `view` is not a policy.
+   * The same gate (options, served responses, refusals) sending through `view`, a view of its
+   * policy that decides how each hop takes its pacing slot (the Crawlee adapter's hands a
+   * navigation the slot its request manager obtained). Attached on its own: the route added
+   * last answers first. Throws `RobotsInvalidOptionError` if `view` is not a policy.
    * @example
    * const paced = gate.withPolicy(leases.policy);
    * await paced.attach(page.context());
