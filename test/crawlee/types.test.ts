@@ -6,8 +6,10 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { politeCrawlee } from '@polite-crawler/crawlee';
 import type {
   BrowserCrawleeOptions,
+  CrawleeEvent,
   CrawlerOptionsUnknown,
   PageRobots,
+  UsageSkippedEvent,
 } from '@polite-crawler/crawlee';
 import type { CheerioCrawlerOptions, CheerioCrawlingContext } from '@crawlee/cheerio';
 import type { PlaywrightCrawlingContext } from '@crawlee/playwright';
@@ -30,6 +32,12 @@ describe('politeCrawlee types', () => {
         },
       }),
     );
+  });
+
+  it('the usage-skipped member of CrawleeEvent is exported by name', () => {
+    expectTypeOf<
+      Extract<CrawleeEvent, { type: 'usage-skipped' }>
+    >().toEqualTypeOf<UsageSkippedEvent>();
   });
 
   it('outside a crawler constructor, the error says what to do (no handler typed never)', () => {

@@ -16,4 +16,5 @@ export type {
   PoliteCrawleeOptions,
   RedirectDeniedEvent,
   RequestSkippedEvent,
+  UsageSkippedEvent,
 } from './types.js';
