@@ -11,7 +11,7 @@ import type { RedirectWalk, WalkHop } from '../redirects/redirect-walker.js';
 import type { RedirectHop } from '../redirects/redirect-rule.js';
 import { checkResponse } from '../response/response-checker.js';
 import { upperCaseMethod } from '../transport/request-method.js';
-import { tapResponse, tapSettings } from '../transport/response-tap.js';
+import { tapInterceptor, tapSettings } from '../transport/response-tap.js';
 import type { TapRecord, TapSettings } from '../transport/response-tap.js';
 import type {
   PoliteFetch,
@@ -177,10 +177,8 @@ class Call implements RedirectWalk<Response> {
     const shared = this.#shared;
     const tap: TapRecord = { headers: undefined, meta: undefined };
     this.tap = tap;
-    const dispatcher = tapResponse(
-      prepared.dispatcher ?? shared.policy.dispatcher,
-      shared.tapConfig,
-      tap,
+    const dispatcher = (prepared.dispatcher ?? shared.policy.dispatcher).compose(
+      tapInterceptor(shared.tapConfig, tap),
     );
     const headers = this.#headers;
     const body = this.#body;

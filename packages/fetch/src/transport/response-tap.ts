@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { createMetaScannerFactory } from '@polite-crawler/robots-tag';
 import type { MetaScanner, RobotsTagRules } from '@polite-crawler/robots-tag';
 import { fetchDecoderChain } from './content-decoders.js';
-import { isHtml, isHtmlBytes } from './html-content-type.js';
+import { isHtml } from './html-content-type.js';
 import { upperCaseMethod } from './request-method.js';
 
 /**
@@ -20,11 +20,7 @@ export type RawHeaders = Readonly<Record<string, readonly string[]>>;
  * const { headers, meta }: TapRecord = tap.record;
  */
 export interface TapRecord {
-  /**
-   * The response header lines the checks need: `Robots-Tag`, `X-Robots-Tag`, `Location`,
-   * `Retry-After`, `Content-Encoding`, `Cache-Control`, `Expires`, `Content-Usage` (fetch's
-   * `Headers` joins repeated lines with `, `). `Content-Type` is only looked at by the tap.
-   */
+  /** The header lines the checks need ({@link RECORDED}), each apart (fetch's `Headers` joins them). */
   headers: RawHeaders | undefined;
   /** Robots metas read from `<head>`, when the body was HTML and was scanned. */
   meta: RobotsTagRules | undefined;
@@ -62,9 +58,8 @@ export function tapSettings(options: {
 }
 
 /**
- * Header names recorded by the tap (besides `content-type`, which only the tap looks at).
- * `cache-control`, `expires` and `content-usage` are recorded so that the response checks know
- * when a response has none (they then read no field of fetch's `Headers`).
+ * Header names recorded by the tap. `cache-control`, `expires` and `content-usage` are recorded
+ * so that the checks know when a response has none (and read no field of fetch's `Headers`).
  */
 const RECORDED = new Set([
   'robots-tag',
@@ -78,11 +73,9 @@ const RECORDED = new Set([
 ]);
 const NO_BODY = new Set([204, 205, 304]);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/**
- * The decoder chain of a body sent as it is (shared; read-only by type, not frozen: a loop over
- * a frozen array takes the engine's slow iteration path, on every response).
- */
+/** The decoders of a body sent as it is (shared; not frozen: a loop over a frozen array is slower). */
 const NO_DECODERS: readonly Transform[] = [];
+const NO_CHUNKS: readonly Buffer[] = [];
 
 /**
  * The decoders for `Content-Encoding` that fetch puts the body through (so the scan reads what
@@ -91,8 +84,8 @@ const NO_DECODERS: readonly Transform[] = [];
  */
 function decodersFor(contentEncoding: readonly string[] | undefined): readonly Transform[] | null {
   if (contentEncoding === undefined) return NO_DECODERS;
-  const chain = fetchDecoderChain(contentEncoding.join(', '));
-  if (typeof chain === 'string') return null;
+  const chain = fetchDecoderChain(contentEncoding);
+  if (chain === null) return null;
   for (let i = 0; i + 1 < chain.length; i += 1) chain[i]!.pipe(chain[i + 1]!);
   return chain;
 }
@@ -131,26 +124,9 @@ function isAsciiRange(chunk: Buffer, start: number, end: number): boolean {
   return bits < 0x80;
 }
 
-/** Receives what a {@link HeadScan} held once it lets go. */
-export interface HeadScanOwner {
-  /** `meta` is `undefined` when the body could not be decoded; `ended`: the body is complete. */
-  released(held: HeldChunks, meta: RobotsTagRules | undefined, ended: boolean): void;
-}
-
-/** No chunks (shared; read-only by type, not frozen, as {@link NO_DECODERS}). */
-const NO_CHUNKS: readonly Buffer[] = [];
-
-/** The body chunks a {@link HeadScan} held, in order: the first, then the others. */
-export interface HeldChunks {
-  readonly first: Buffer | undefined;
-  readonly more: readonly Buffer[] | undefined;
-}
-
 /**
  * The first piece of a body handed to the scanner; each next one is twice as big, up to
- * {@link MAX_PIECE}. Small: a short head is then read without decoding a larger part of the
- * first chunk, and the fast head path carries over unfinished tokens, so a long head costs
- * only a few more writes.
+ * {@link MAX_PIECE}. Small: most heads end within it, and a long head costs only a few writes.
  */
 const FIRST_PIECE = 256;
 /** The scanner tokenizes at most this much per write anyway. */
@@ -171,14 +147,14 @@ const ASCII_LOOP_MAX = 2 * FIRST_PIECE + 1;
  * byte-order mark that decoding the whole body would have kept as content), and is used for
  * everything after that.
  */
-export class HeadScan implements HeldChunks {
+class HeadScan {
   /** The chunks held: the first, then the others (most heads end within the first). */
   #held: Buffer | undefined;
   #more: Buffer[] | undefined;
   readonly #scanner: MetaScanner;
   readonly #decoders: readonly Transform[];
   readonly #maxHeadBytes: number;
-  readonly #owner: HeadScanOwner;
+  readonly #owner: Tap;
   #rawBytes = 0;
   #piece = FIRST_PIECE;
   /** Nothing has been scanned yet: the next chunk is the first one. */
@@ -192,7 +168,7 @@ export class HeadScan implements HeldChunks {
    */
   #draining = false;
 
-  constructor(settings: TapSettings, decoders: readonly Transform[], owner: HeadScanOwner) {
+  constructor(settings: TapSettings, decoders: readonly Transform[], owner: Tap) {
     this.#maxHeadBytes = settings.maxHeadBytes;
     this.#scanner = settings.newScanner();
     this.#decoders = decoders;
@@ -304,40 +280,24 @@ export class HeadScan implements HeldChunks {
   }
 }
 
-/** Whether a response may have a head to read: it has a body, and is not a redirect. */
-function mayScan(
-  settings: TapSettings,
-  method: string,
-  statusCode: number,
-  headers: RawHeaders,
-): boolean {
-  return (
-    settings.scanMeta &&
-    method !== 'HEAD' &&
-    !NO_BODY.has(statusCode) &&
-    !(REDIRECTS.has(statusCode) && headers.location !== undefined)
-  );
-}
-
 /**
  * The decoders a {@link HeadScan} of this response reads its body through (none for an identity
- * body), or `null` when the body is not scanned: not HTML, nothing to read, scanning off, or a
- * coding the scan cannot undo.
- * @example
- * const decoders = scansBody(settings, 'GET', 200, record.headers!, contentType);
- * if (decoders !== null) scan = new HeadScan(settings, decoders, owner);
+ * body), or `null` when the body is not scanned: scanning off, no body, a redirect, not HTML,
+ * or a coding the scan cannot undo.
  */
-export function scansBody(
+function scanDecoders(
   settings: TapSettings,
   method: string,
   statusCode: number,
   headers: RawHeaders,
-  contentType: Buffer | string | undefined,
+  contentType: string | undefined,
 ): readonly Transform[] | null {
   if (
-    !mayScan(settings, method, statusCode, headers) ||
-    contentType === undefined ||
-    !(typeof contentType === 'string' ? isHtml(contentType) : isHtmlBytes(contentType))
+    !settings.scanMeta ||
+    method === 'HEAD' ||
+    NO_BODY.has(statusCode) ||
+    (REDIRECTS.has(statusCode) && headers.location !== undefined) ||
+    !isHtml(contentType)
   ) {
     return null;
   }
@@ -351,7 +311,7 @@ type HeaderObject = Record<string, string | string[] | undefined>;
  * The tap on one request, written against undici's handler API (an interceptor gets every
  * handler in it: `Dispatcher.compose` adapts the callback handlers of undici's fetch).
  */
-class Tap implements Dispatcher.DispatchHandler, HeadScanOwner {
+class Tap implements Dispatcher.DispatchHandler {
   readonly #handler: Dispatcher.DispatchHandler;
   readonly #record: TapRecord;
   readonly #settings: TapSettings;
@@ -402,7 +362,13 @@ class Tap implements Dispatcher.DispatchHandler, HeadScanOwner {
       const record = this.#record;
       const contentType = recordHeaders(headers, record);
       const recorded = record.headers!;
-      const decoders = scansBody(this.#settings, this.#method, statusCode, recorded, contentType);
+      const decoders = scanDecoders(
+        this.#settings,
+        this.#method,
+        statusCode,
+        recorded,
+        contentType,
+      );
       if (decoders !== null) {
         this.#head = { controller, statusCode, headers, statusMessage };
         this.#scan = new HeadScan(this.#settings, decoders, this);
@@ -412,7 +378,8 @@ class Tap implements Dispatcher.DispatchHandler, HeadScanOwner {
     this.#handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
   }
 
-  released(held: HeldChunks, meta: RobotsTagRules | undefined, ended: boolean): void {
+  /** The scan let go: `meta` is `undefined` when the body could not be decoded; `ended`: it is complete. */
+  released(held: HeadScan, meta: RobotsTagRules | undefined, ended: boolean): void {
     this.#record.meta = meta;
     const { controller, statusCode, headers, statusMessage } = this.#head!;
     const handler = this.#handler;
@@ -492,18 +459,4 @@ export function tapInterceptor(
 ): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (options, handler) =>
     dispatch(options, new Tap(handler, record, settings, upperCaseMethod(String(options.method))));
-}
-
-/**
- * A view of `dispatcher` (its connection pool shared) whose requests go through
- * {@link tapInterceptor}.
- * @example
- * const response = await fetch(url, { dispatcher: tapResponse(getGlobalDispatcher(), settings, record) });
- */
-export function tapResponse(
-  dispatcher: Dispatcher,
-  settings: TapSettings,
-  record: TapRecord,
-): Dispatcher {
-  return dispatcher.compose(tapInterceptor(settings, record));
 }
