@@ -1,4 +1,3 @@
-import { isAscii } from 'node:buffer';
 import type { Transform } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { createMetaScannerFactory } from '@polite-crawler/robots-tag';
@@ -114,38 +113,18 @@ function recordHeaders(headers: HeaderObject, record: TapRecord): string | undef
 }
 
 /**
- * Whether `chunk[start, end)` is all ASCII. A short range is checked in a loop: cheaper than a
- * view of it and a call into the runtime, which is all a typical head needs.
- */
-function isAsciiRange(chunk: Buffer, start: number, end: number): boolean {
-  if (end - start > ASCII_LOOP_MAX) return isAscii(chunk.subarray(start, end));
-  let bits = 0;
-  for (let i = start; i < end; i++) bits |= chunk[i]!;
-  return bits < 0x80;
-}
-
-/**
  * The first piece of a body handed to the scanner; each next one is twice as big, up to
  * {@link MAX_PIECE}. Small: most heads end within it, and a long head costs only a few writes.
  */
 const FIRST_PIECE = 256;
 /** The scanner tokenizes at most this much per write anyway. */
 const MAX_PIECE = 16_384;
-/** Longest range {@link isAsciiRange} checks in a loop (the first piece, and the next one). */
-const ASCII_LOOP_MAX = 2 * FIRST_PIECE + 1;
 
 /**
  * Holds a response's body chunks while its `<head>` is scanned, then passes everything on.
  * Bounded: releases once the head is over, or `maxHeadBytes` have arrived (compressed) or been
- * decoded, or the body ends, whichever comes first.
- *
- * The scanner is fed in pieces that start small and grow (most heads end within the first
- * kilobyte, so the rest of the chunk is never decoded), and ASCII pieces of the first chunk
- * are fed as text: the same characters UTF-8 decoding gives, without the decoder. The text
- * part stops one byte short of a non-ASCII byte and of the chunk's end, so the scanner's own
- * decoder always starts either at the start of the body or on an ASCII byte (never on a
- * byte-order mark that decoding the whole body would have kept as content), and is used for
- * everything after that.
+ * decoded, or the body ends, whichever comes first. The scanner is fed in pieces that start
+ * small and grow: most heads end early, and the rest of the chunk is then never decoded.
  */
 class HeadScan {
   /** The chunks held: the first, then the others (most heads end within the first). */
@@ -157,8 +136,6 @@ class HeadScan {
   readonly #owner: Tap;
   #rawBytes = 0;
   #piece = FIRST_PIECE;
-  /** Nothing has been scanned yet: the next chunk is the first one. */
-  #first = true;
   #ended = false;
   #failed = false;
   #done = false;
@@ -246,37 +223,17 @@ class HeadScan {
 
   #scan(chunk: Buffer): void {
     if (this.#done) return;
-    const scanner = this.#scanner;
     const { length } = chunk;
-    let at = 0;
-    if (this.#first) {
-      this.#first = false;
-      const last = length - 1;
-      while (at < last) {
-        const end = Math.min(last, at + this.#nextPiece());
-        // The byte after the piece is checked too: the bytes part may start there.
-        if (!isAsciiRange(chunk, at, end + 1)) break;
-        if (scanner.write(chunk.toString('latin1', at, end))) {
-          this.release();
-          return;
-        }
-        at = end;
-      }
-    }
-    while (at < length) {
-      const end = Math.min(length, at + this.#nextPiece());
-      if (scanner.write(chunk.subarray(at, end))) {
+    for (let at = 0; at < length;) {
+      const piece = this.#piece;
+      if (piece < MAX_PIECE) this.#piece = piece * 2;
+      const end = Math.min(length, at + piece);
+      if (this.#scanner.write(chunk.subarray(at, end))) {
         this.release();
         return;
       }
       at = end;
     }
-  }
-
-  #nextPiece(): number {
-    const piece = this.#piece;
-    if (piece < MAX_PIECE) this.#piece = piece * 2;
-    return piece;
   }
 }
 
