@@ -74,7 +74,6 @@ const NO_BODY = new Set([204, 205, 304]);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** The decoders of a body sent as it is (shared; not frozen: a loop over a frozen array is slower). */
 const NO_DECODERS: readonly Transform[] = [];
-const NO_CHUNKS: readonly Buffer[] = [];
 
 /**
  * The decoders for `Content-Encoding` that fetch puts the body through (so the scan reads what
@@ -127,9 +126,8 @@ const MAX_PIECE = 16_384;
  * small and grow: most heads end early, and the rest of the chunk is then never decoded.
  */
 class HeadScan {
-  /** The chunks held: the first, then the others (most heads end within the first). */
-  #held: Buffer | undefined;
-  #more: Buffer[] | undefined;
+  /** The body chunks held, in order (emptied once passed on). */
+  held: Buffer[] = [];
   readonly #scanner: MetaScanner;
   readonly #decoders: readonly Transform[];
   readonly #maxHeadBytes: number;
@@ -168,18 +166,9 @@ class HeadScan {
     return this.#done;
   }
 
-  get first(): Buffer | undefined {
-    return this.#held;
-  }
-
-  get more(): readonly Buffer[] | undefined {
-    return this.#more;
-  }
-
   /** Holds and scans `chunk`; `false` asks the sender to pause (see {@link #draining}). */
   write(chunk: Buffer): boolean {
-    if (this.#held === undefined) this.#held = chunk;
-    else (this.#more ??= []).push(chunk);
+    this.held.push(chunk);
     this.#rawBytes += chunk.byteLength;
     if (this.#draining) return false;
     const first = this.#decoders[0];
@@ -216,9 +205,7 @@ class HeadScan {
     for (const decoder of this.#decoders) decoder.destroy();
     this.#scanner.end();
     this.#owner.released(this, this.#failed ? undefined : this.#scanner.result(), this.#ended);
-    // Passed on: not held any longer.
-    this.#held = undefined;
-    this.#more = undefined;
+    this.held = [];
   }
 
   #scan(chunk: Buffer): void {
@@ -335,8 +322,8 @@ class Tap implements Dispatcher.DispatchHandler {
     this.#handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
   }
 
-  /** The scan let go: `meta` is `undefined` when the body could not be decoded; `ended`: it is complete. */
-  released(held: HeadScan, meta: RobotsTagRules | undefined, ended: boolean): void {
+  /** The scan let go: `meta` is `undefined` if the body could not be decoded; `ended`: complete. */
+  released(scan: HeadScan, meta: RobotsTagRules | undefined, ended: boolean): void {
     this.#record.meta = meta;
     const { controller, statusCode, headers, statusMessage } = this.#head!;
     const handler = this.#handler;
@@ -344,10 +331,7 @@ class Tap implements Dispatcher.DispatchHandler {
     let failed: Error | undefined;
     try {
       handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
-      if (!controller.aborted && held.first !== undefined) {
-        handler.onResponseData?.(controller, held.first);
-      }
-      for (const chunk of held.more ?? NO_CHUNKS) {
+      for (const chunk of scan.held) {
         if (controller.aborted) break;
         handler.onResponseData?.(controller, chunk);
       }
