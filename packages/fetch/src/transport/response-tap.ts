@@ -264,15 +264,8 @@ class Tap implements Dispatcher.DispatchHandler {
   #trailers: HeaderObject = {};
   /** The tap paused undici (while decoders drain), and resumes after the replay. */
   #paused = false;
-  /** The response head, replayed when the scan lets go. */
-  #head:
-    | {
-        controller: Controller;
-        statusCode: number;
-        headers: HeaderObject;
-        statusMessage: string | undefined;
-      }
-    | undefined;
+  /** `onResponseStart`'s arguments, replayed when the scan lets go. */
+  #head: [Controller, number, HeaderObject, string | undefined] | undefined;
 
   constructor(
     handler: Dispatcher.DispatchHandler,
@@ -314,7 +307,7 @@ class Tap implements Dispatcher.DispatchHandler {
         contentType,
       );
       if (decoders !== null) {
-        this.#head = { controller, statusCode, headers, statusMessage };
+        this.#head = [controller, statusCode, headers, statusMessage];
         this.#scan = new HeadScan(this.#settings, decoders, this);
         return;
       }
@@ -325,7 +318,7 @@ class Tap implements Dispatcher.DispatchHandler {
   /** The scan let go: `meta` is `undefined` if the body could not be decoded; `ended`: complete. */
   released(scan: HeadScan, meta: RobotsTagRules | undefined, ended: boolean): void {
     this.#record.meta = meta;
-    const { controller, statusCode, headers, statusMessage } = this.#head!;
+    const [controller, statusCode, headers, statusMessage] = this.#head!;
     const handler = this.#handler;
     // The handler may abort while the held body is replayed to it: the replay stops there.
     let failed: Error | undefined;
