@@ -11,7 +11,7 @@ import type { RedirectWalk, WalkHop } from '../redirects/redirect-walker.js';
 import type { RedirectHop } from '../redirects/redirect-rule.js';
 import { checkResponse } from '../response/response-checker.js';
 import { upperCaseMethod } from '../transport/request-method.js';
-import { tapResponse, tapSettings } from '../transport/response-tap.js';
+import { tapInterceptor, tapSettings } from '../transport/response-tap.js';
 import type { TapRecord, TapSettings } from '../transport/response-tap.js';
 import type {
   PoliteFetch,
@@ -21,19 +21,6 @@ import type {
 } from './polite-fetch-types.js';
 
 type Body = NonNullable<RequestInit['body']>;
-
-/** What one call sends, before its first hop. */
-interface Prepared {
-  readonly url: URL;
-  readonly method: string;
-  /** Request headers (a shared frozen record when the caller gave none: cheaper for undici). */
-  readonly headers: Headers | HeadersInit;
-  readonly body: Body | null;
-  readonly init: PoliteRequestInit;
-  readonly redirect: 'follow' | 'manual' | 'error';
-  readonly signal: AbortSignal | undefined;
-  readonly dispatcher: Dispatcher | undefined;
-}
 
 type RequestLike = {
   readonly url: string;
@@ -50,15 +37,14 @@ const NO_INIT: PoliteRequestInit = Object.freeze({});
 const NOTHING_TAPPED: TapRecord = Object.freeze({ headers: undefined, meta: undefined });
 
 /**
- * The request of a call. Synchronous unless the input is a Request whose body must be read
- * (one promise less on every ordinary call).
+ * The call of `input`. Synchronous unless the input is a Request whose body must be read (one
+ * promise less on every ordinary call).
  */
-function prepare(
+function startCall(
   input: PoliteRequestInput,
   init: PoliteRequestInit,
-  userAgent: string,
-  defaultHeaders: HeadersInit,
-): Prepared | Promise<Prepared> {
+  shared: Shared,
+): Call | Promise<Call> {
   // Anything but a string, a URL or a Request-like object goes to toHttpUrl, which names it.
   const request =
     typeof input === 'string' ||
@@ -72,37 +58,26 @@ function prepare(
   const given = init.headers ?? request?.headers;
   let headers: Headers | HeadersInit;
   if (given === undefined) {
-    headers = defaultHeaders;
+    headers = shared.defaultHeaders;
   } else {
     // A global Headers is iterable: undici's copies it as any list of pairs.
     headers = new Headers(given as HeadersInit);
     // The identity robots.txt was checked for is the identity the site sees.
-    headers.set('user-agent', userAgent);
+    headers.set('user-agent', shared.policy.userAgent);
   }
-  const prepared: Prepared = {
+  if (init.body === undefined && request?.body !== null && request?.body !== undefined) {
+    return Promise.resolve(request.arrayBuffer()).then(
+      (buffer) => new Call(url, request, init, headers, new Uint8Array(buffer), shared),
+    );
+  }
+  return new Call(
     url,
-    method: upperCaseMethod(init.method ?? request?.method ?? 'GET'),
-    headers,
-    body: (init.body as Body | null | undefined) ?? null,
+    request,
     init,
-    redirect:
-      init.redirect ?? (request?.redirect as 'follow' | 'manual' | 'error' | undefined) ?? 'follow',
-    signal: init.signal ?? request?.signal ?? undefined,
-    // The global RequestInit names undici-types' Dispatcher: the same class at run time.
-    dispatcher: init.dispatcher as Dispatcher | undefined,
-  };
-  if (
-    init.body === undefined &&
-    request !== undefined &&
-    request.body !== null &&
-    request.body !== undefined
-  ) {
-    return Promise.resolve(request.arrayBuffer()).then((buffer) => ({
-      ...prepared,
-      body: new Uint8Array(buffer),
-    }));
-  }
-  return prepared;
+    headers,
+    (init.body as Body | null | undefined) ?? null,
+    shared,
+  );
 }
 
 function isStream(body: Body | null): boolean {
@@ -113,12 +88,8 @@ function isStream(body: Body | null): boolean {
   );
 }
 
-/**
- * Whether a request body can be sent again on a 307/308 hop: everything but streams.
- * @example
- * isReplayableBody('a=1'); // true
- */
-export function isReplayableBody(body: Body | null): boolean {
+/** Whether a request body can be sent again on a 307/308 hop: everything but streams. */
+function isReplayableBody(body: Body | null): boolean {
   if (body === null || typeof body === 'string') return true;
   if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return true;
   return body instanceof URLSearchParams || body instanceof FormData || body instanceof Blob;
@@ -129,6 +100,8 @@ interface Shared {
   readonly policy: RobotsPolicy;
   readonly maxRedirects: number;
   readonly tapConfig: TapSettings;
+  /** The request headers of a call that gives none (frozen: cheaper for undici). */
+  readonly defaultHeaders: HeadersInit;
 }
 
 /**
@@ -144,22 +117,33 @@ class Call implements RedirectWalk<Response> {
   readonly signal: AbortSignal | undefined;
   /** What the tap saw of the latest hop's response (nothing before the first). */
   tap: TapRecord = NOTHING_TAPPED;
-  readonly #prepared: Prepared;
+  readonly #init: PoliteRequestInit;
+  readonly #dispatcher: Dispatcher;
   readonly #shared: Shared;
   #headers: Headers | HeadersInit;
   #body: Body | null;
 
-  constructor(prepared: Prepared, shared: Shared) {
-    this.url = prepared.url;
-    this.method = prepared.method;
-    this.replayableBody = isReplayableBody(prepared.body);
+  constructor(
+    url: URL,
+    request: RequestLike | undefined,
+    init: PoliteRequestInit,
+    headers: Headers | HeadersInit,
+    body: Body | null,
+    shared: Shared,
+  ) {
+    this.url = url;
+    this.method = upperCaseMethod(init.method ?? request?.method ?? 'GET');
+    this.replayableBody = isReplayableBody(body);
     this.maxRedirects = shared.maxRedirects;
-    this.redirect = prepared.redirect;
-    this.signal = prepared.signal;
-    this.#prepared = prepared;
+    this.redirect =
+      init.redirect ?? (request?.redirect as 'follow' | 'manual' | 'error' | undefined) ?? 'follow';
+    this.signal = init.signal ?? request?.signal ?? undefined;
+    this.#init = init;
+    // The global RequestInit names undici-types' Dispatcher: the same class at run time.
+    this.#dispatcher = (init.dispatcher as Dispatcher | undefined) ?? shared.policy.dispatcher;
     this.#shared = shared;
-    this.#headers = prepared.headers;
-    this.#body = prepared.body;
+    this.#headers = headers;
+    this.#body = body;
   }
 
   /** One hop through undici's fetch, redirects left to the walker. */
@@ -173,30 +157,24 @@ class Call implements RedirectWalk<Response> {
       }
       if (!redirect.keepBody) this.#body = null;
     }
-    const prepared = this.#prepared;
-    const shared = this.#shared;
     const tap: TapRecord = { headers: undefined, meta: undefined };
     this.tap = tap;
-    const dispatcher = tapResponse(
-      prepared.dispatcher ?? shared.policy.dispatcher,
-      shared.tapConfig,
-      tap,
-    );
+    const dispatcher = this.#dispatcher.compose(tapInterceptor(this.#shared.tapConfig, tap));
     const headers = this.#headers;
     const body = this.#body;
-    if (prepared.init === NO_INIT && hop.method === 'GET' && body === null) {
+    if (this.#init === NO_INIT && hop.method === 'GET' && body === null) {
       // A bare GET: only what differs from fetch's defaults (undici converts and checks every
       // member it is given, each on a path of its own).
       return undiciFetch(hop.url.href, { headers, redirect: 'manual', dispatcher });
     }
     const hopInit: RequestInit = {
-      ...prepared.init,
+      ...this.#init,
       method: hop.method,
       headers,
       body,
       redirect: 'manual',
       // The caller's own signal goes to undici, so that it also aborts the body later.
-      signal: prepared.signal ?? null,
+      signal: this.signal ?? null,
       dispatcher,
     };
     if (isStream(body)) (hopInit as { duplex?: string }).duplex = 'half';
@@ -259,16 +237,20 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     scanMeta: page.scanMeta,
     maxHeadBytes: page.maxHeadBytes,
   });
-  const defaultHeaders: HeadersInit = Object.freeze({ 'user-agent': policy.userAgent });
-  const shared: Shared = { policy, maxRedirects: page.maxRedirects, tapConfig };
+  const shared: Shared = {
+    policy,
+    maxRedirects: page.maxRedirects,
+    tapConfig,
+    defaultHeaders: Object.freeze({ 'user-agent': policy.userAgent }),
+  };
 
   const politeFetch = async (
     input: PoliteRequestInput,
     init?: PoliteRequestInit | null,
   ): Promise<PoliteResponse> => {
     // `null` is no init, as for fetch.
-    const ready = prepare(input, init ?? NO_INIT, policy.userAgent, defaultHeaders);
-    const call = new Call(ready instanceof Promise ? await ready : ready, shared);
+    const started = startCall(input, init ?? NO_INIT, shared);
+    const call = started instanceof Promise ? await started : started;
     const { response, url, redirects, slot } = await walkRedirects(policy, call);
     // `concurrency` counts a request until its headers and HTML head are in.
     slot.release();

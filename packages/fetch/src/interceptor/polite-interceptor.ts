@@ -91,17 +91,13 @@ function withUserAgent(
       ? value.map((item) => `${item as string}`)
       : `${value as string}`;
     const seen = out[name];
-    out[name] =
-      seen === undefined ? text : [...(Array.isArray(seen) ? seen : [seen]), ...[text].flat()];
+    out[name] = seen === undefined ? text : [seen, text].flat();
   };
   if (Array.isArray(headers)) {
     for (let i = 0; i + 1 < headers.length; i += 2) add(String(headers[i]), headers[i + 1]);
-  } else if (headers !== undefined && headers !== null) {
-    const entries =
-      Symbol.iterator in headers
-        ? (headers as Iterable<[string, unknown]>)
-        : Object.entries(headers);
-    for (const [name, value] of entries) add(name, value);
+  } else {
+    const entries = Symbol.iterator in headers ? headers : Object.entries(headers);
+    for (const [name, value] of entries as Iterable<[string, unknown]>) add(name, value);
   }
   out['user-agent'] = userAgent;
   return out;

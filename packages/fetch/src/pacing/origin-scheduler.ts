@@ -2,11 +2,7 @@ import type { Clock } from '../time/clock.js';
 import { onAbort } from '../time/signals.js';
 import type { PaceRules, Pacer, PacerSlot } from './pacer.js';
 
-/**
- * @example
- * new OriginScheduler({ maxTrackedOrigins: 10_000, clock });
- */
-export interface OriginSchedulerSettings {
+interface Settings {
   readonly maxTrackedOrigins: number;
   readonly clock: Clock;
 }
@@ -73,13 +69,13 @@ export class OriginScheduler implements Pacer {
     giveBack = (scheduler, origin, state) => scheduler.#release(origin, state);
   }
 
-  readonly #settings: OriginSchedulerSettings;
+  readonly #settings: Settings;
   readonly #states = new Map<string, OriginState>();
   readonly #closing = new AbortController();
   /** The origin last marked recently used (the last key of `#states`, when it is there). */
   #recent: string | undefined;
 
-  constructor(settings: OriginSchedulerSettings) {
+  constructor(settings: Settings) {
     this.#settings = settings;
   }
 

@@ -68,13 +68,8 @@ function withoutUserinfo(text: string): string {
   return text.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#@]*@/, '$1');
 }
 
-/**
- * `url.href` without its userinfo: decisions, errors and events are logged, and a password in
- * a URL must not end up in a log.
- * @example
- * reportedHref(new URL('https://user:secret@example.com/a')); // 'https://example.com/a'
- */
-export function reportedHref(url: URL): string {
+/** `url.href` without its userinfo: decisions, errors and events are logged, a password must not be. */
+function reportedHref(url: URL): string {
   if (url.username === '' && url.password === '') return url.href;
   const bare = new URL(url.href);
   bare.username = '';
@@ -82,12 +77,8 @@ export function reportedHref(url: URL): string {
   return bare.href;
 }
 
-/**
- * The decision for `url` under a cache entry.
- * @example
- * decide(entry, new URL('https://example.com/private')).allowed; // false when disallowed
- */
-export function decide(entry: CacheEntry, url: URL, origin: string = url.origin): Decision {
+/** The decision for `url` under a cache entry. */
+function decide(entry: CacheEntry, url: URL, origin: string = url.origin): Decision {
   const { inForce, rules } = entry;
   const href = reportedHref(url);
   if (inForce === 'unavailable') {
@@ -154,9 +145,8 @@ function allows(entry: CacheEntry, url: URL): boolean {
   return rules.isAllowed(url);
 }
 
-/** Notes a response of `origin` (set in the policy's static block: slots reach its state). */
+/** Set in the policy's static block: slots reach its private state through these. */
 let notePause: (policy: Policy, origin: string, status: number, headers: HeaderInput) => void;
-/** Starts `origin`'s interval again from now (set in the policy's static block). */
 let restartInterval: (policy: Policy, origin: string, interval: number) => void;
 
 /** A hop's place in its origin's pacing, as {@link RobotsPolicy.enter} grants it. */
@@ -387,9 +377,8 @@ class Policy implements RobotsPolicy {
   }
 
   /**
-   * The signal a hop waits for its slot with: the caller's, and this policy's close. The own
-   * scheduler is closed with the policy, so the caller's alone is enough there (no signal made
-   * per request).
+   * The signal a hop waits for its slot with: the caller's, and this policy's close (the own
+   * scheduler is closed with the policy: the caller's alone is enough there).
    */
   #waitSignal(options: CheckOptions): AbortSignal | undefined {
     const { signal } = options;

@@ -66,12 +66,8 @@ class SniffingInflate extends Transform {
   }
 }
 
-/**
- * A decoder for one content coding (lower case), or `undefined` for one fetch cannot undo.
- * @example
- * createDecoder('gzip'); // a lenient Gunzip
- */
-export function createDecoder(coding: string): Transform | undefined {
+/** A decoder for one content coding (lower case), or `undefined` for one fetch cannot undo. */
+function createDecoder(coding: string): Transform | undefined {
   switch (coding) {
     case 'gzip':
     case 'x-gzip':
@@ -88,39 +84,18 @@ export function createDecoder(coding: string): Transform | undefined {
 }
 
 /**
- * The codings of `Content-Encoding` field values in the order they were applied (lower case,
- * `identity` and empty members left out), or `null` when there are more than
- * {@link MAX_CONTENT_CODINGS} members (`identity` counts, as in undici's fetch).
- * @example
- * contentCodings(['gzip', 'identity, br']); // ['gzip', 'br']
+ * The members of `Content-Encoding` field values in the order they were applied (lower case,
+ * trimmed), or `null` when there are more than {@link MAX_CONTENT_CODINGS} (`identity` and
+ * empty members count, as in undici's fetch).
  */
-export function contentCodings(
-  contentEncoding: string | readonly string[] | undefined,
-): string[] | null {
+function codingsOf(contentEncoding: string | readonly string[] | undefined): string[] | null {
   if (contentEncoding === undefined) return [];
   const members = (
     typeof contentEncoding === 'string' ? contentEncoding : contentEncoding.join(',')
   )
     .toLowerCase()
     .split(',');
-  if (members.length > MAX_CONTENT_CODINGS) return null;
-  return members.map((member) => member.trim()).filter((c) => c !== '' && c !== 'identity');
-}
-
-/**
- * The decoders that undo `Content-Encoding`, in the order the body goes through them (not yet
- * connected), or why it cannot be undone: a coding {@link createDecoder} does not know, or more
- * than {@link MAX_CONTENT_CODINGS} of them.
- * @example
- * const chain = decoderChain('gzip, br'); // [brotli, gunzip], or a reason string
- */
-export function decoderChain(
-  contentEncoding: string | readonly string[] | undefined,
-): Transform[] | string {
-  const codings = contentCodings(contentEncoding);
-  if (codings === null) return `more than ${MAX_CONTENT_CODINGS} content codings`;
-  const chain = decodersUndoing(codings);
-  return typeof chain === 'string' ? `unsupported content-encoding ${chain}` : chain;
+  return members.length > MAX_CONTENT_CODINGS ? null : members.map((member) => member.trim());
 }
 
 /**
@@ -142,21 +117,34 @@ function decodersUndoing(codings: readonly string[]): Transform[] | string {
 }
 
 /**
+ * The decoders that undo `Content-Encoding` (`identity` and empty members skipped), in the
+ * order the body goes through them (not yet connected), or why it cannot be undone: a coding
+ * this module does not know, or more than {@link MAX_CONTENT_CODINGS} of them.
+ * @example
+ * const chain = decoderChain('gzip, br'); // [brotli, gunzip], or a reason string
+ */
+export function decoderChain(
+  contentEncoding: string | readonly string[] | undefined,
+): Transform[] | string {
+  const codings = codingsOf(contentEncoding);
+  if (codings === null) return `more than ${MAX_CONTENT_CODINGS} content codings`;
+  const chain = decodersUndoing(codings.filter((c) => c !== '' && c !== 'identity'));
+  return typeof chain === 'string' ? `unsupported content-encoding ${chain}` : chain;
+}
+
+/**
  * The decoders undici's fetch puts a response body through, in that order: every member of
  * `Content-Encoding` must be one it undoes, else the body is passed on as it is (`identity` and
- * an empty member included); more than {@link MAX_CONTENT_CODINGS} members is fetch's error,
- * whose message is returned.
+ * an empty member included); `null` for more than {@link MAX_CONTENT_CODINGS} members (fetch
+ * fails such a response).
  * @example
- * fetchDecoderChain('gzip'); // [gunzip]
- * fetchDecoderChain('gzip, identity'); // [] (as fetch: the body as it is)
+ * fetchDecoderChain(['gzip']); // [gunzip]
+ * fetchDecoderChain(['gzip, identity']); // [] (as fetch: the body as it is)
  */
-export function fetchDecoderChain(contentEncoding: string | null): Transform[] | string {
-  if (contentEncoding === null || contentEncoding === '') return [];
-  const members = contentEncoding.toLowerCase().split(',');
-  if (members.length > MAX_CONTENT_CODINGS) {
-    return `too many content-encodings in response: ${members.length}, maximum allowed is ${MAX_CONTENT_CODINGS}`;
-  }
-  const chain = decodersUndoing(members.map((member) => member.trim()));
+export function fetchDecoderChain(contentEncoding: readonly string[]): Transform[] | null {
+  const codings = codingsOf(contentEncoding);
+  if (codings === null) return null;
+  const chain = decodersUndoing(codings);
   return typeof chain === 'string' ? [] : chain;
 }
 

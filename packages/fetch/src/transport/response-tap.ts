@@ -1,10 +1,9 @@
-import { isAscii } from 'node:buffer';
 import type { Transform } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { createMetaScannerFactory } from '@polite-crawler/robots-tag';
 import type { MetaScanner, RobotsTagRules } from '@polite-crawler/robots-tag';
 import { fetchDecoderChain } from './content-decoders.js';
-import { isHtml, isHtmlBytes } from './html-content-type.js';
+import { isHtml } from './html-content-type.js';
 import { upperCaseMethod } from './request-method.js';
 
 /**
@@ -20,11 +19,7 @@ export type RawHeaders = Readonly<Record<string, readonly string[]>>;
  * const { headers, meta }: TapRecord = tap.record;
  */
 export interface TapRecord {
-  /**
-   * The response header lines the checks need: `Robots-Tag`, `X-Robots-Tag`, `Location`,
-   * `Retry-After`, `Content-Encoding`, `Cache-Control`, `Expires`, `Content-Usage` (fetch's
-   * `Headers` joins repeated lines with `, `). `Content-Type` is only looked at by the tap.
-   */
+  /** The header lines the checks need ({@link RECORDED}), each apart (fetch's `Headers` joins them). */
   headers: RawHeaders | undefined;
   /** Robots metas read from `<head>`, when the body was HTML and was scanned. */
   meta: RobotsTagRules | undefined;
@@ -62,9 +57,8 @@ export function tapSettings(options: {
 }
 
 /**
- * Header names recorded by the tap (besides `content-type`, which only the tap looks at).
- * `cache-control`, `expires` and `content-usage` are recorded so that the response checks know
- * when a response has none (they then read no field of fetch's `Headers`).
+ * Header names recorded by the tap. `cache-control`, `expires` and `content-usage` are recorded
+ * so that the checks know when a response has none (and read no field of fetch's `Headers`).
  */
 const RECORDED = new Set([
   'robots-tag',
@@ -78,10 +72,7 @@ const RECORDED = new Set([
 ]);
 const NO_BODY = new Set([204, 205, 304]);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/**
- * The decoder chain of a body sent as it is (shared; read-only by type, not frozen: a loop over
- * a frozen array takes the engine's slow iteration path, on every response).
- */
+/** The decoders of a body sent as it is (shared; not frozen: a loop over a frozen array is slower). */
 const NO_DECODERS: readonly Transform[] = [];
 
 /**
@@ -91,8 +82,8 @@ const NO_DECODERS: readonly Transform[] = [];
  */
 function decodersFor(contentEncoding: readonly string[] | undefined): readonly Transform[] | null {
   if (contentEncoding === undefined) return NO_DECODERS;
-  const chain = fetchDecoderChain(contentEncoding.join(', '));
-  if (typeof chain === 'string') return null;
+  const chain = fetchDecoderChain(contentEncoding);
+  if (chain === null) return null;
   for (let i = 0; i + 1 < chain.length; i += 1) chain[i]!.pipe(chain[i + 1]!);
   return chain;
 }
@@ -121,68 +112,28 @@ function recordHeaders(headers: HeaderObject, record: TapRecord): string | undef
 }
 
 /**
- * Whether `chunk[start, end)` is all ASCII. A short range is checked in a loop: cheaper than a
- * view of it and a call into the runtime, which is all a typical head needs.
- */
-function isAsciiRange(chunk: Buffer, start: number, end: number): boolean {
-  if (end - start > ASCII_LOOP_MAX) return isAscii(chunk.subarray(start, end));
-  let bits = 0;
-  for (let i = start; i < end; i++) bits |= chunk[i]!;
-  return bits < 0x80;
-}
-
-/** Receives what a {@link HeadScan} held once it lets go. */
-export interface HeadScanOwner {
-  /** `meta` is `undefined` when the body could not be decoded; `ended`: the body is complete. */
-  released(held: HeldChunks, meta: RobotsTagRules | undefined, ended: boolean): void;
-}
-
-/** No chunks (shared; read-only by type, not frozen, as {@link NO_DECODERS}). */
-const NO_CHUNKS: readonly Buffer[] = [];
-
-/** The body chunks a {@link HeadScan} held, in order: the first, then the others. */
-export interface HeldChunks {
-  readonly first: Buffer | undefined;
-  readonly more: readonly Buffer[] | undefined;
-}
-
-/**
  * The first piece of a body handed to the scanner; each next one is twice as big, up to
- * {@link MAX_PIECE}. Small: a short head is then read without decoding a larger part of the
- * first chunk, and the fast head path carries over unfinished tokens, so a long head costs
- * only a few more writes.
+ * {@link MAX_PIECE}. Small: most heads end within it, and a long head costs only a few writes.
  */
 const FIRST_PIECE = 256;
 /** The scanner tokenizes at most this much per write anyway. */
 const MAX_PIECE = 16_384;
-/** Longest range {@link isAsciiRange} checks in a loop (the first piece, and the next one). */
-const ASCII_LOOP_MAX = 2 * FIRST_PIECE + 1;
 
 /**
  * Holds a response's body chunks while its `<head>` is scanned, then passes everything on.
  * Bounded: releases once the head is over, or `maxHeadBytes` have arrived (compressed) or been
- * decoded, or the body ends, whichever comes first.
- *
- * The scanner is fed in pieces that start small and grow (most heads end within the first
- * kilobyte, so the rest of the chunk is never decoded), and ASCII pieces of the first chunk
- * are fed as text: the same characters UTF-8 decoding gives, without the decoder. The text
- * part stops one byte short of a non-ASCII byte and of the chunk's end, so the scanner's own
- * decoder always starts either at the start of the body or on an ASCII byte (never on a
- * byte-order mark that decoding the whole body would have kept as content), and is used for
- * everything after that.
+ * decoded, or the body ends, whichever comes first. The scanner is fed in pieces that start
+ * small and grow: most heads end early, and the rest of the chunk is then never decoded.
  */
-export class HeadScan implements HeldChunks {
-  /** The chunks held: the first, then the others (most heads end within the first). */
-  #held: Buffer | undefined;
-  #more: Buffer[] | undefined;
+class HeadScan {
+  /** The body chunks held, in order (emptied once passed on). */
+  held: Buffer[] = [];
   readonly #scanner: MetaScanner;
   readonly #decoders: readonly Transform[];
   readonly #maxHeadBytes: number;
-  readonly #owner: HeadScanOwner;
+  readonly #owner: Tap;
   #rawBytes = 0;
   #piece = FIRST_PIECE;
-  /** Nothing has been scanned yet: the next chunk is the first one. */
-  #first = true;
   #ended = false;
   #failed = false;
   #done = false;
@@ -192,7 +143,7 @@ export class HeadScan implements HeldChunks {
    */
   #draining = false;
 
-  constructor(settings: TapSettings, decoders: readonly Transform[], owner: HeadScanOwner) {
+  constructor(settings: TapSettings, decoders: readonly Transform[], owner: Tap) {
     this.#maxHeadBytes = settings.maxHeadBytes;
     this.#scanner = settings.newScanner();
     this.#decoders = decoders;
@@ -215,18 +166,9 @@ export class HeadScan implements HeldChunks {
     return this.#done;
   }
 
-  get first(): Buffer | undefined {
-    return this.#held;
-  }
-
-  get more(): readonly Buffer[] | undefined {
-    return this.#more;
-  }
-
   /** Holds and scans `chunk`; `false` asks the sender to pause (see {@link #draining}). */
   write(chunk: Buffer): boolean {
-    if (this.#held === undefined) this.#held = chunk;
-    else (this.#more ??= []).push(chunk);
+    this.held.push(chunk);
     this.#rawBytes += chunk.byteLength;
     if (this.#draining) return false;
     const first = this.#decoders[0];
@@ -263,81 +205,43 @@ export class HeadScan implements HeldChunks {
     for (const decoder of this.#decoders) decoder.destroy();
     this.#scanner.end();
     this.#owner.released(this, this.#failed ? undefined : this.#scanner.result(), this.#ended);
-    // Passed on: not held any longer.
-    this.#held = undefined;
-    this.#more = undefined;
+    this.held = [];
   }
 
   #scan(chunk: Buffer): void {
     if (this.#done) return;
-    const scanner = this.#scanner;
     const { length } = chunk;
-    let at = 0;
-    if (this.#first) {
-      this.#first = false;
-      const last = length - 1;
-      while (at < last) {
-        const end = Math.min(last, at + this.#nextPiece());
-        // The byte after the piece is checked too: the bytes part may start there.
-        if (!isAsciiRange(chunk, at, end + 1)) break;
-        if (scanner.write(chunk.toString('latin1', at, end))) {
-          this.release();
-          return;
-        }
-        at = end;
-      }
-    }
-    while (at < length) {
-      const end = Math.min(length, at + this.#nextPiece());
-      if (scanner.write(chunk.subarray(at, end))) {
+    for (let at = 0; at < length;) {
+      const piece = this.#piece;
+      if (piece < MAX_PIECE) this.#piece = piece * 2;
+      const end = Math.min(length, at + piece);
+      if (this.#scanner.write(chunk.subarray(at, end))) {
         this.release();
         return;
       }
       at = end;
     }
   }
-
-  #nextPiece(): number {
-    const piece = this.#piece;
-    if (piece < MAX_PIECE) this.#piece = piece * 2;
-    return piece;
-  }
-}
-
-/** Whether a response may have a head to read: it has a body, and is not a redirect. */
-function mayScan(
-  settings: TapSettings,
-  method: string,
-  statusCode: number,
-  headers: RawHeaders,
-): boolean {
-  return (
-    settings.scanMeta &&
-    method !== 'HEAD' &&
-    !NO_BODY.has(statusCode) &&
-    !(REDIRECTS.has(statusCode) && headers.location !== undefined)
-  );
 }
 
 /**
  * The decoders a {@link HeadScan} of this response reads its body through (none for an identity
- * body), or `null` when the body is not scanned: not HTML, nothing to read, scanning off, or a
- * coding the scan cannot undo.
- * @example
- * const decoders = scansBody(settings, 'GET', 200, record.headers!, contentType);
- * if (decoders !== null) scan = new HeadScan(settings, decoders, owner);
+ * body), or `null` when the body is not scanned: scanning off, no body, a redirect, not HTML,
+ * or a coding the scan cannot undo.
  */
-export function scansBody(
+function scanDecoders(
   settings: TapSettings,
   method: string,
   statusCode: number,
   headers: RawHeaders,
-  contentType: Buffer | string | undefined,
+  contentType: string | undefined,
 ): readonly Transform[] | null {
   if (
-    !mayScan(settings, method, statusCode, headers) ||
-    contentType === undefined ||
-    !(typeof contentType === 'string' ? isHtml(contentType) : isHtmlBytes(contentType))
+    !settings.scanMeta ||
+    method === 'HEAD' ||
+    NO_BODY.has(statusCode) ||
+    (REDIRECTS.has(statusCode) && headers.location !== undefined) ||
+    !isHtml(contentType)
   ) {
     return null;
   }
@@ -351,7 +255,7 @@ type HeaderObject = Record<string, string | string[] | undefined>;
  * The tap on one request, written against undici's handler API (an interceptor gets every
  * handler in it: `Dispatcher.compose` adapts the callback handlers of undici's fetch).
  */
-class Tap implements Dispatcher.DispatchHandler, HeadScanOwner {
+class Tap implements Dispatcher.DispatchHandler {
   readonly #handler: Dispatcher.DispatchHandler;
   readonly #record: TapRecord;
   readonly #settings: TapSettings;
@@ -360,15 +264,8 @@ class Tap implements Dispatcher.DispatchHandler, HeadScanOwner {
   #trailers: HeaderObject = {};
   /** The tap paused undici (while decoders drain), and resumes after the replay. */
   #paused = false;
-  /** The response head, replayed when the scan lets go. */
-  #head:
-    | {
-        controller: Controller;
-        statusCode: number;
-        headers: HeaderObject;
-        statusMessage: string | undefined;
-      }
-    | undefined;
+  /** `onResponseStart`'s arguments, replayed when the scan lets go. */
+  #head: [Controller, number, HeaderObject, string | undefined] | undefined;
 
   constructor(
     handler: Dispatcher.DispatchHandler,
@@ -402,9 +299,15 @@ class Tap implements Dispatcher.DispatchHandler, HeadScanOwner {
       const record = this.#record;
       const contentType = recordHeaders(headers, record);
       const recorded = record.headers!;
-      const decoders = scansBody(this.#settings, this.#method, statusCode, recorded, contentType);
+      const decoders = scanDecoders(
+        this.#settings,
+        this.#method,
+        statusCode,
+        recorded,
+        contentType,
+      );
       if (decoders !== null) {
-        this.#head = { controller, statusCode, headers, statusMessage };
+        this.#head = [controller, statusCode, headers, statusMessage];
         this.#scan = new HeadScan(this.#settings, decoders, this);
         return;
       }
@@ -412,18 +315,16 @@ class Tap implements Dispatcher.DispatchHandler, HeadScanOwner {
     this.#handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
   }
 
-  released(held: HeldChunks, meta: RobotsTagRules | undefined, ended: boolean): void {
+  /** The scan let go: `meta` is `undefined` if the body could not be decoded; `ended`: complete. */
+  released(scan: HeadScan, meta: RobotsTagRules | undefined, ended: boolean): void {
     this.#record.meta = meta;
-    const { controller, statusCode, headers, statusMessage } = this.#head!;
+    const [controller, statusCode, headers, statusMessage] = this.#head!;
     const handler = this.#handler;
     // The handler may abort while the held body is replayed to it: the replay stops there.
     let failed: Error | undefined;
     try {
       handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
-      if (!controller.aborted && held.first !== undefined) {
-        handler.onResponseData?.(controller, held.first);
-      }
-      for (const chunk of held.more ?? NO_CHUNKS) {
+      for (const chunk of scan.held) {
         if (controller.aborted) break;
         handler.onResponseData?.(controller, chunk);
       }
@@ -492,18 +393,4 @@ export function tapInterceptor(
 ): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (options, handler) =>
     dispatch(options, new Tap(handler, record, settings, upperCaseMethod(String(options.method))));
-}
-
-/**
- * A view of `dispatcher` (its connection pool shared) whose requests go through
- * {@link tapInterceptor}.
- * @example
- * const response = await fetch(url, { dispatcher: tapResponse(getGlobalDispatcher(), settings, record) });
- */
-export function tapResponse(
-  dispatcher: Dispatcher,
-  settings: TapSettings,
-  record: TapRecord,
-): Dispatcher {
-  return dispatcher.compose(tapInterceptor(settings, record));
 }
