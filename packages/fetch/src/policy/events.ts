@@ -88,12 +88,10 @@ export const CHANNELS = Object.freeze({
   originPaused: 'polite-crawler:origin-paused',
 } as const);
 
-const byType: Record<PoliteEvent['type'], Channel> = {
-  'robots-fetched': channel(CHANNELS.robotsFetched),
-  'robots-cache': channel(CHANNELS.robotsCache),
-  'request-denied': channel(CHANNELS.requestDenied),
-  'origin-paused': channel(CHANNELS.originPaused),
-};
+// Each channel is named `polite-crawler:<event type>`.
+const byType = Object.fromEntries(
+  Object.values(CHANNELS).map((name) => [name.slice('polite-crawler:'.length), channel(name)]),
+) as Record<PoliteEvent['type'], Channel>;
 
 /**
  * Publishes events to the channels and the `onEvent` hook.

@@ -1,4 +1,5 @@
 import { RobotsRedirectError } from '../errors/errors.js';
+import type { RedirectFailureReason } from '../errors/errors.js';
 
 /**
  * The statuses followed as redirects (Fetch standard, "redirect status"): 301, 302, 303, 307,
@@ -72,38 +73,20 @@ export function nextRedirectHop(
   status: number,
   location: string,
 ): RedirectHop {
+  const refused = (reason: RedirectFailureReason, cause?: unknown): RobotsRedirectError =>
+    new RobotsRedirectError({ url: from.url.href, reason, location, status, cause });
   let url: URL;
   try {
     url = new URL(location, from.url);
   } catch (cause) {
-    throw new RobotsRedirectError({
-      url: from.url.href,
-      reason: 'invalid-location',
-      location,
-      status,
-      cause,
-    });
+    throw refused('invalid-location', cause);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new RobotsRedirectError({
-      url: from.url.href,
-      reason: 'unsupported-scheme',
-      location,
-      status,
-    });
-  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused('unsupported-scheme');
   const upper = from.method.toUpperCase();
   const toGet =
     ((status === 301 || status === 302) && upper === 'POST') ||
     (status === 303 && upper !== 'GET' && upper !== 'HEAD');
-  if (!toGet && !from.replayableBody) {
-    throw new RobotsRedirectError({
-      url: from.url.href,
-      reason: 'unreplayable-body',
-      location,
-      status,
-    });
-  }
+  if (!toGet && !from.replayableBody) throw refused('unreplayable-body');
   const crossOrigin = url.origin !== from.url.origin;
   let dropHeaders = NO_HEADERS;
   if (toGet) dropHeaders = crossOrigin ? BODY_AND_ORIGIN_HEADERS : BODY_HEADERS;

@@ -63,10 +63,8 @@ function directivesOfMeta(
  * Every `Robots-Tag` and `X-Robots-Tag` field line of a response. From undici's raw headers
  * when available (each line apart); otherwise from fetch `Headers`, where repeated lines
  * arrive joined by `, ` (the robots-tag parser copes, but dates with commas are ambiguous).
- * @example
- * robotsTagLines({ 'x-robots-tag': ['noindex', 'unavailable_after: Mon, 01 Jan 2024 00:00:00 GMT'] }, headers);
  */
-export function robotsTagLines(
+function robotsTagLines(
   raw: RawHeaders | undefined,
   headers: { get(name: string): string | null },
 ): string[] {
@@ -114,21 +112,19 @@ export function checkResponse(
     freshness === undefined || freshness.source === 'none' ? { now } : { now, freshness };
   const none =
     when.freshness === undefined ? settings.none : directivesFor([], settings.productToken, when);
+  // The common case: the tap saw no header lines to parse (then no array is built).
+  const lines =
+    raw !== undefined && raw['robots-tag'] === undefined && raw['x-robots-tag'] === undefined
+      ? undefined
+      : robotsTagLines(raw, response.headers);
+  const headerRules =
+    lines !== undefined && lines.length > 0 ? parseRobotsTagHeaders(lines) : undefined;
   let robots: RobotsDirectives;
-  if (raw !== undefined && raw['robots-tag'] === undefined && raw['x-robots-tag'] === undefined) {
-    // The common case: no header lines to parse (and no array to build).
+  if (headerRules === undefined) {
     robots = noMeta ? none : directivesOfMeta(meta, settings, when);
   } else {
-    const lines = robotsTagLines(raw, response.headers);
-    if (lines.length === 0) {
-      robots = noMeta ? none : directivesOfMeta(meta, settings, when);
-    } else {
-      robots = directivesFor(
-        meta === undefined ? parseRobotsTagHeaders(lines) : [parseRobotsTagHeaders(lines), meta],
-        settings.productToken,
-        when,
-      );
-    }
+    const rules = meta === undefined ? headerRules : [headerRules, meta];
+    robots = directivesFor(rules, settings.productToken, when);
   }
   // `noindex` already says so when `unavailable_after` has passed (one source of truth).
   if (settings.noindex === 'reject' && robots.noindex) {
