@@ -16,12 +16,7 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/**
- * Resolves after `ms` real milliseconds, or rejects with `signal.reason` when it aborts first.
- * The timer is cleared on abort, so nothing is left pending.
- * @example
- * await sleep(100, AbortSignal.timeout(1_000));
- */
+/** {@link Clock.sleep} on real timers; the timer is cleared on abort. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) {

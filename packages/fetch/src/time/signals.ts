@@ -66,15 +66,6 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
   }
   return new Promise<T>((resolve, reject) => {
     const unsubscribe = onAbort(signal, () => reject(signal.reason as Error));
-    promise.then(
-      (value) => {
-        unsubscribe();
-        resolve(value);
-      },
-      (error: Error) => {
-        unsubscribe();
-        reject(error);
-      },
-    );
+    promise.then(resolve, reject).finally(unsubscribe);
   });
 }
