@@ -57,7 +57,6 @@ function deniedMessage(
 export interface RobotsDeniedErrorInit {
   readonly reason: DeniedReason;
   readonly decision: Decision;
-  /** For `redirect-disallowed`: the URL the caller asked for. */
   readonly originalUrl?: string;
   readonly cause?: unknown;
 }

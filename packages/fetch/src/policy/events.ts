@@ -1,25 +1,24 @@
 import { channel } from 'node:diagnostics_channel';
 import type { MatchedRule } from '@polite-crawler/robots-txt';
 import type { Channel } from 'node:diagnostics_channel';
-import type { RobotsFetchFailure, RobotsStatus } from '../robots/robots-store.js';
+import type { RobotsFetchRecord } from '../robots/robots-store.js';
 import type { CacheState, DeniedReason } from './decision.js';
 
 /**
  * @example
  * onEvent: (e) => { if (e.type === 'robots-fetched') log(e.origin, e.status, e.duration); }
  */
-export interface RobotsFetchedEvent {
+export interface RobotsFetchedEvent extends Pick<
+  RobotsFetchRecord,
+  'status' | 'httpStatus' | 'redirects' | 'failure'
+> {
   readonly type: 'robots-fetched';
   readonly origin: string;
   readonly robotsUrl: string;
-  readonly status: RobotsStatus;
-  readonly httpStatus?: number;
   /** `true` when a conditional request was answered 304. */
   readonly notModified: boolean;
-  readonly redirects: readonly string[];
   readonly bytes: number;
   readonly truncated: boolean;
-  readonly failure?: RobotsFetchFailure;
   /** Clock ms spent fetching. */
   readonly duration: number;
 }

@@ -10,9 +10,10 @@ import type { HeaderInput } from '../policy/robots-policy.js';
  */
 export function headerLines(headers: HeaderInput, name: string): string[] {
   const wanted = name.toLowerCase();
-  if (isIterablePairs(headers)) {
+  // fetch Headers are iterable too: iterating yields the same joined value as `get()`.
+  if (typeof (headers as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function') {
     const lines: string[] = [];
-    for (const [key, value] of headers) {
+    for (const [key, value] of headers as Iterable<readonly [string, string]>) {
       if (key.toLowerCase() === wanted) lines.push(value);
     }
     return lines;
@@ -30,10 +31,4 @@ export function headerLines(headers: HeaderInput, name: string): string[] {
     else lines.push(...value);
   }
   return lines;
-}
-
-function isIterablePairs(headers: HeaderInput): headers is Iterable<readonly [string, string]> {
-  // fetch Headers are iterable too, but `get()` is exact for them apart from joining, and
-  // iterating yields the same joined value, so either path gives the same lines.
-  return typeof (headers as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function';
 }

@@ -6,7 +6,12 @@ import { parseRetryAfter } from '../pacing/retry-after.js';
 import { REDIRECT_STATUSES } from '../redirects/redirect-rule.js';
 import { onAbort } from '../time/signals.js';
 import type { Clock } from '../time/clock.js';
-import type { RobotsFailureKind, RobotsFetchFailure, RobotsStatus } from './robots-store.js';
+import type {
+  RobotsFailureKind,
+  RobotsFetchFailure,
+  RobotsFetchRecord,
+  RobotsStatus,
+} from './robots-store.js';
 
 /**
  * What {@link fetchRobotsTxt} needs; all validated by the policy factory.
@@ -37,13 +42,7 @@ interface RobotsValidators {
  * @example
  * const outcome: RobotsFetchOutcome = await fetchRobotsTxt(url, settings);
  */
-export interface RobotsFetchOutcome {
-  readonly status: RobotsStatus;
-  readonly httpStatus?: number;
-  readonly redirects: readonly string[];
-  readonly failure?: RobotsFetchFailure;
-  /** `Retry-After` of a 429/5xx, in ms. */
-  readonly retryAfterMs?: number;
+export interface RobotsFetchOutcome extends Omit<RobotsFetchRecord, 'fetchedAt'> {
   /** A conditional request was answered 304: the cached copy is still good. */
   readonly notModified: boolean;
   /**
