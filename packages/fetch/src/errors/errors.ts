@@ -33,12 +33,8 @@ function describeRule(rule: MatchedRule | undefined): string {
   return ` by line ${rule.line} "${key}: ${rule.pattern}"`;
 }
 
-function deniedMessage(
-  url: string,
-  reason: DeniedReason,
-  decision: Decision,
-  originalUrl?: string,
-): string {
+function deniedMessage({ reason, decision, originalUrl }: RobotsDeniedErrorInit): string {
+  const { url } = decision;
   const why =
     decision.reason === 'unreachable'
       ? `robots.txt of ${decision.origin} is unreachable`
@@ -88,10 +84,7 @@ export class RobotsDeniedError extends PoliteError {
 
   constructor(init: RobotsDeniedErrorInit) {
     const { decision } = init;
-    super(
-      deniedMessage(decision.url, init.reason, decision, init.originalUrl),
-      init.cause === undefined ? undefined : { cause: init.cause },
-    );
+    super(deniedMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
     this.url = decision.url;
     this.origin = decision.origin;
     this.reason = init.reason;
