@@ -24,7 +24,6 @@ import type {
  * const entry: CacheEntry | undefined = cache.peek('https://example.com');
  */
 export interface CacheEntry {
-  readonly origin: string;
   readonly stored: StoredRobots;
   /** Status of the rules in force (`ok` when serving a stale good copy). */
   readonly inForce: RobotsStatus;
@@ -169,11 +168,6 @@ export class RobotsCache {
     return Promise.allSettled(settling).then(() => undefined);
   }
 
-  /** Entries held in memory. */
-  get size(): number {
-    return this.#hot.size;
-  }
-
   async #refresh(origin: string): Promise<Resolved> {
     const { fetch: fetchSettings } = this.#settings;
     const store = this.#store;
@@ -187,7 +181,7 @@ export class RobotsCache {
         (previous === undefined || stored.latest.fetchedAt > previous.stored.latest.fetchedAt)
       ) {
         const now = clock.now();
-        previous = this.#materialize(origin, stored, undefined, now);
+        previous = this.#materialize(stored, undefined, now);
         if (stored.expiresAt > now) return this.#keep(origin, previous);
       }
     }
@@ -200,7 +194,7 @@ export class RobotsCache {
         const stored = await this.#readStore(store, origin);
         const now = clock.now();
         if (stored !== undefined && stored.expiresAt > now) {
-          return this.#keep(origin, this.#materialize(origin, stored, undefined, now));
+          return this.#keep(origin, this.#materialize(stored, undefined, now));
         }
         // Stored and gone again (or unreadable): fetch it here rather than wait on.
       }
@@ -259,7 +253,7 @@ export class RobotsCache {
       });
     }
     const stored = this.#nextStored(robotsUrl, outcome, previous, now);
-    const entry = this.#materialize(origin, stored, { outcome, previous }, now);
+    const entry = this.#materialize(stored, { outcome, previous }, now);
     this.#hot.set(origin, entry);
     if (store !== undefined) await store.set(origin, stored);
     const state: CacheState = outcome.notModified ? 'revalidated' : entry.stale ? 'stale' : 'miss';
@@ -321,7 +315,6 @@ export class RobotsCache {
   }
 
   #materialize(
-    origin: string,
     stored: StoredRobots,
     fresh: { outcome: RobotsFetchOutcome; previous: CacheEntry | undefined } | undefined,
     /** The time `stored` was decided at (read once: a second reading could disagree). */
@@ -349,14 +342,7 @@ export class RobotsCache {
         robots = this.#parse(fromBase64(good.body));
       }
     }
-    return {
-      origin,
-      stored,
-      inForce,
-      stale,
-      robots,
-      rules: robots?.forAgent(this.#settings.agent),
-    };
+    return { stored, inForce, stale, robots, rules: robots?.forAgent(this.#settings.agent) };
   }
 
   #parse(body: Uint8Array): RobotsTxt {
