@@ -225,10 +225,8 @@ export class RobotsCache {
     // Validators only for a copy that can be put back in force when the answer is a 304.
     const restorable = previous?.robots !== undefined || (good !== undefined && good.body !== '');
     const validators =
-      restorable &&
-      good !== undefined &&
-      (good.etag !== undefined || good.lastModified !== undefined)
-        ? { etag: good.etag, lastModified: good.lastModified }
+      restorable && (good?.etag !== undefined || good?.lastModified !== undefined)
+        ? good
         : undefined;
     const robotsUrl = `${origin}/robots.txt`;
     const started = clock.now();

@@ -10,6 +10,7 @@ import type {
   RobotsFailureKind,
   RobotsFetchFailure,
   RobotsFetchRecord,
+  RobotsGoodCopy,
   RobotsStatus,
 } from './robots-store.js';
 
@@ -31,11 +32,8 @@ export interface RobotsFetchSettings {
   readonly clock: Clock;
 }
 
-/** Validators of a cached copy, for a conditional request. */
-interface RobotsValidators {
-  readonly etag?: string | undefined;
-  readonly lastModified?: string | undefined;
-}
+/** The validators of a cached copy, for a conditional request. */
+type RobotsValidators = Pick<RobotsGoodCopy, 'etag' | 'lastModified'>;
 
 /**
  * The outcome of one robots.txt fetch: a pure value, never an exception.
