@@ -67,13 +67,11 @@ export interface WalkResult<R> {
 const NO_OPTIONS: EnterOptions = Object.freeze({});
 
 /**
- * Walks a request and its redirects, one gated hop at a time: each hop enters the policy (robots
- * check, pacing slot, re-check after a wait) before it is sent, its response is noted in the slot
- * (Retry-After), and a redirect is followed as a browser does (`nextRedirectHop`), its target
- * entering the policy as a redirect of the first URL (denied: `redirect-disallowed`). The
- * one walk behind the polite fetch and both adapters; each supplies only how to send a hop.
- * Throws `RobotsDeniedError`, `RobotsTooManyRedirectsError`, `RobotsRedirectError`, or what
- * `send` throws.
+ * Walks a request and its redirects, one gated hop at a time: each hop enters the policy before
+ * it is sent (a redirect target as a redirect of the first URL), its response is noted in the
+ * slot, and a redirect is followed as `nextRedirectHop` says. The one walk behind the polite
+ * fetch and both adapters. Throws `RobotsDeniedError`, `RobotsTooManyRedirectsError`,
+ * `RobotsRedirectError`, or what `send` throws.
  * @example
  * const { response, redirects } = await walkRedirects(policy, { url, method: 'GET', replayableBody: true, maxRedirects: 20, send, statusOf, locationOf, headersOf, discard });
  */

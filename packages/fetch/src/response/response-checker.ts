@@ -83,11 +83,9 @@ function robotsTagLines(
 }
 
 /**
- * Attaches the robots directives of a final response for this crawler: its `Robots-Tag` /
- * `X-Robots-Tag` field lines and, when the tap scanned an HTML `<head>`, its robots metas.
- * The response itself is the original one; its body was never read here. With
- * `noindex: 'reject'`, a noindex page (or one whose `unavailable_after` has passed) rejects
- * with {@link RobotsNoIndexError} and its body is cancelled.
+ * Attaches to a final response (the original one, its body unread) the robots directives for
+ * this crawler, from its header lines and the robots metas the tap found in `<head>`, and its
+ * usage preferences. A page refused by `noindex` or `usage` rejects with its body cancelled.
  * @example
  * const polite = await checkResponse(response, finalUrl, record, false, settings);
  * polite.robots.noindex;

@@ -177,10 +177,8 @@ class OverallTimeout extends Error {
 }
 
 /**
- * Fetches `robotsUrl` the RFC 9309 way and maps the result to an outcome: follows up to
- * `maxRedirects` redirects (across hosts too), reads at most `maxBytes` decompressed bytes,
- * and turns every failure into `unavailable` or `unreachable`. Only rejects when `signal`
- * aborts (the policy is closing); every other problem is part of the outcome.
+ * Fetches `robotsUrl` the RFC 9309 way (redirects across hosts, a decompressed byte limit) and
+ * maps every result to an outcome. Only rejects when `signal` aborts (the policy is closing).
  * @example
  * const outcome = await fetchRobotsTxt('https://example.com/robots.txt', settings);
  * if (outcome.status === 'ok') parseRobotsTxt(outcome.body!);
