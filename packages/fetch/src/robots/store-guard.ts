@@ -1,30 +1,22 @@
 import type { Clock } from '../time/clock.js';
 import type { RobotsFetchClaim, RobotsStore } from './robots-store.js';
 
+const nothing = (): undefined => undefined;
+
 /**
- * One store call that resolves to `fallback` when it throws, rejects or takes longer than
+ * One store call that answers `undefined` when it throws, rejects or takes longer than
  * `timeout` (a client queueing commands while its server is down).
  */
-function guardedStoreCall<T>(
-  call: () => Promise<T> | T,
-  fallback: T,
-  timeout: number,
-  clock: Clock,
-): Promise<T> {
+function guardedCall<T>(call: () => Promise<T>, timeout: number, clock: Clock) {
   let answer: Promise<T>;
   try {
     answer = Promise.resolve(call());
   } catch {
-    return Promise.resolve(fallback);
+    return Promise.resolve(undefined);
   }
   const timer = new AbortController();
-  const expired = clock.sleep(timeout, timer.signal).then(
-    () => fallback,
-    () => fallback,
-  );
-  return Promise.race([answer.then(undefined, () => fallback), expired]).finally(() =>
-    timer.abort(),
-  );
+  const expired = clock.sleep(timeout, timer.signal).then(nothing, nothing);
+  return Promise.race([answer.catch(nothing), expired]).finally(() => timer.abort());
 }
 
 const FETCH_YOURSELF: RobotsFetchClaim = { fetch: true, release: () => Promise.resolve() };
@@ -39,8 +31,7 @@ const FETCH_YOURSELF: RobotsFetchClaim = { fetch: true, release: () => Promise.r
  * const entry = await store.get(origin); // never rejects
  */
 export function guardStore(store: RobotsStore, timeout: number, clock: Clock): RobotsStore {
-  const guarded = <T>(call: () => Promise<T>): Promise<T | undefined> =>
-    guardedStoreCall<T | undefined>(call, undefined, timeout, clock);
+  const guarded = <T>(call: () => Promise<T>) => guardedCall(call, timeout, clock);
   return {
     get: (origin) => guarded(() => store.get(origin)),
     set: (origin, entry) => guarded(() => store.set(origin, entry)),
