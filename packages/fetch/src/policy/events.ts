@@ -1,8 +1,7 @@
 import { channel } from 'node:diagnostics_channel';
-import type { MatchedRule } from '@polite-crawler/robots-txt';
 import type { Channel } from 'node:diagnostics_channel';
 import type { RobotsFetchRecord } from '../robots/robots-store.js';
-import type { CacheState, DeniedReason } from './decision.js';
+import type { CacheState, Decision, DeniedReason } from './decision.js';
 
 /**
  * @example
@@ -37,15 +36,11 @@ export interface RobotsCacheEvent {
  * @example
  * onEvent: (e) => { if (e.type === 'request-denied') log(e.url, e.reason, e.line); }
  */
-export interface RequestDeniedEvent {
+export interface RequestDeniedEvent extends Pick<Decision, 'url' | 'origin' | 'rule' | 'line'> {
   readonly type: 'request-denied';
-  readonly url: string;
-  readonly origin: string;
   readonly reason: DeniedReason;
   /** For `redirect-disallowed`: the URL the caller asked for. */
   readonly originalUrl?: string;
-  readonly rule?: MatchedRule;
-  readonly line?: number;
 }
 
 /**

@@ -319,26 +319,18 @@ export class RobotsCache {
     now: number,
   ): CacheEntry {
     const { good, latest } = stored;
-    let inForce: RobotsStatus = latest.status;
-    let stale = false;
-    if (
+    const stale =
       latest.status === 'unreachable' &&
       good !== undefined &&
-      good.fetchedAt + this.#settings.staleIfUnreachable > now
-    ) {
-      inForce = 'ok';
-      stale = true;
-    }
-    if (latest.status === 'ok' && good === undefined) inForce = 'unavailable';
+      good.fetchedAt + this.#settings.staleIfUnreachable > now;
+    let inForce: RobotsStatus = stale ? 'ok' : latest.status;
+    if (good === undefined && inForce === 'ok') inForce = 'unavailable';
     let robots: RobotsTxt | undefined;
     if (inForce === 'ok' && good !== undefined) {
-      if (fresh !== undefined && fresh.outcome.status === 'ok' && !fresh.outcome.notModified) {
-        robots = this.#parse(fresh.outcome.body ?? EMPTY);
-      } else if (fresh?.previous?.robots !== undefined) {
-        robots = fresh.previous.robots;
-      } else {
-        robots = this.#parse(fromBase64(good.body));
-      }
+      const fetchedNow = fresh?.outcome.status === 'ok' && !fresh.outcome.notModified;
+      robots = fetchedNow
+        ? this.#parse(fresh.outcome.body ?? EMPTY)
+        : (fresh?.previous?.robots ?? this.#parse(fromBase64(good.body)));
     }
     return { stored, inForce, stale, robots, rules: robots?.forAgent(this.#settings.agent) };
   }
