@@ -144,7 +144,7 @@ export interface PrefetchOptions extends CheckOptions {
  * await policy.enter(target, { signal, redirectedFrom: original } satisfies EnterOptions);
  */
 export interface EnterOptions extends AssertOptions {
-  /** `false` admits the hop without a pacing slot (unpaced Playwright sub-resources). @default true */
+  /** `false` admits the hop without a pacing slot (Playwright sub-resources). @default true */
   readonly paced?: boolean;
 }
 

@@ -157,8 +157,5 @@ export function checkResponse(
 /** Rejects with `error` once the response's body is cancelled (its bytes are never read). */
 function discard(response: Response, error: Error): Promise<never> {
   const cancelled = response.body?.cancel() ?? Promise.resolve();
-  return cancelled.then(
-    () => Promise.reject(error),
-    () => Promise.reject(error),
-  );
+  return cancelled.catch(() => undefined).then(() => Promise.reject(error));
 }

@@ -137,10 +137,8 @@ export class RobotsCache {
     if (pending === undefined) {
       const refresh = this.#refresh(origin);
       this.#refreshing.add(refresh);
-      refresh.then(
-        () => this.#refreshing.delete(refresh),
-        () => this.#refreshing.delete(refresh),
-      );
+      const settled = (): boolean => this.#refreshing.delete(refresh);
+      refresh.then(settled, settled);
       // Its waiters let go at close() at once, whatever the lookup still waits for (one
       // subscription per origin in flight, not per waiter).
       pending = raceSignal(refresh, this.#closing.signal).finally(() =>

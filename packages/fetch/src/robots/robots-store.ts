@@ -73,10 +73,7 @@ export interface RobotsGoodCopy {
   readonly fetchedAt: number;
   readonly etag?: string;
   readonly lastModified?: string;
-  /**
-   * The `Cache-Control: max-age` (ms) the copy came with, kept for its revalidations: a 304
-   * without one leaves it in force (RFC 9111 §4.3.4).
-   */
+  /** Its `Cache-Control: max-age` (ms), kept: a 304 without one keeps it (RFC 9111 §4.3.4). */
   readonly maxAge?: number;
 }
 
