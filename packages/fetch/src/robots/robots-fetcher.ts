@@ -318,20 +318,15 @@ async function fetchChain(
         ...(outcome === 'unavailable' ? caching : {}),
       };
     }
-    let decoded;
+    let decoded: Readable | undefined;
     try {
       decoded = decodedBody(response.body, response.headers['content-encoding']);
-    } catch (error) {
-      destroyQuietly(response.body);
-      throw error;
-    }
-    try {
       // One byte past the limit is kept: the parser looks at it to tell whether the last line
       // within the limit is complete (a rule cut short must not be read as a broader one).
       const { bytes, truncated } = await readCapped(decoded, settings.maxBytes + 1);
       return { ...ok, body: bytes, truncated: truncated || bytes.byteLength > settings.maxBytes };
     } finally {
-      destroyQuietly(decoded);
+      if (decoded !== undefined) destroyQuietly(decoded);
       destroyQuietly(response.body);
     }
   }
