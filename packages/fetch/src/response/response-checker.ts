@@ -8,9 +8,10 @@ import type {
   UsagePreferences,
 } from '@polite-crawler/robots-tag';
 import { RobotsNoIndexError, RobotsUsageError } from '../errors/errors.js';
-import type { RawHeaders, TapRecord } from '../transport/response-tap.js';
+import type { TapRecord } from '../transport/response-tap.js';
 import type { Clock } from '../time/clock.js';
 import type { HeaderInput } from '../policy/robots-policy.js';
+import { headerLines } from './header-input.js';
 import type { PoliteResponse } from '../fetch/polite-fetch-types.js';
 
 /**
@@ -60,29 +61,6 @@ function directivesOfMeta(
 }
 
 /**
- * Every `Robots-Tag` and `X-Robots-Tag` field line of a response. From undici's raw headers
- * when available (each line apart); otherwise from fetch `Headers`, where repeated lines
- * arrive joined by `, ` (the robots-tag parser copes, but dates with commas are ambiguous).
- */
-function robotsTagLines(
-  raw: RawHeaders | undefined,
-  headers: { get(name: string): string | null },
-): string[] {
-  const lines: string[] = [];
-  for (const name of ['robots-tag', 'x-robots-tag']) {
-    if (raw !== undefined) {
-      const value = raw[name];
-      if (typeof value === 'string') lines.push(value);
-      else if (value !== undefined) lines.push(...value);
-    } else {
-      const value = headers.get(name);
-      if (value !== null) lines.push(value);
-    }
-  }
-  return lines;
-}
-
-/**
  * Attaches to a final response (the original one, its body unread) the robots directives for
  * this crawler, from its header lines and the robots metas the tap found in `<head>`, and its
  * usage preferences. A page refused by `noindex` or `usage` rejects with its body cancelled.
@@ -110,11 +88,13 @@ export function checkResponse(
     freshness === undefined || freshness.source === 'none' ? { now } : { now, freshness };
   const none =
     when.freshness === undefined ? settings.none : directivesFor([], settings.productToken, when);
-  // The common case: the tap saw no header lines to parse (then no array is built).
+  // The common case: the tap saw no header lines to parse (then no array is built). Else each
+  // line apart from the tap's record; fetch's Headers (no record) join repeated lines with `, `.
+  const source = raw ?? response.headers;
   const lines =
     raw !== undefined && raw['robots-tag'] === undefined && raw['x-robots-tag'] === undefined
       ? undefined
-      : robotsTagLines(raw, response.headers);
+      : [...headerLines(source, 'robots-tag'), ...headerLines(source, 'x-robots-tag')];
   const headerRules =
     lines !== undefined && lines.length > 0 ? parseRobotsTagHeaders(lines) : undefined;
   let robots: RobotsDirectives;
