@@ -38,9 +38,8 @@ export type HeaderInput =
   | Iterable<readonly [string, string]>;
 
 /**
- * The robots.txt engine and per-origin pacer. Shareable: one policy serves a polite fetch,
- * the Crawlee and Playwright adapters, and one-off checks, with one cache and one pacing per
- * origin.
+ * The robots.txt engine and per-origin pacer, shared by a polite fetch, the adapters and
+ * one-off checks (one cache and one pacing per origin).
  * @example
  * const policy: RobotsPolicy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0' });
  */

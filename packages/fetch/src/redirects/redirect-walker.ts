@@ -33,8 +33,8 @@ export interface RedirectWalk<R> {
   /** `false` admits every hop without a pacing slot. @default true */
   readonly paced?: boolean;
   /**
-   * Sends one hop, holding `slot`. The caller may give the slot back once the response body
-   * has ended (it is released at the latest when the walk moves on or fails).
+   * Sends one hop, holding `slot`: the caller may release it once the body has ended; the walk
+   * releases it at the latest when it moves on or fails.
    */
   send(hop: WalkHop, slot: HopSlot): Promise<R>;
   statusOf(response: R): number;
