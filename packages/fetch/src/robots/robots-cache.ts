@@ -167,9 +167,8 @@ export class RobotsCache {
   }
 
   async #refresh(origin: string): Promise<Resolved> {
-    const { fetch: fetchSettings } = this.#settings;
     const store = this.#store;
-    const { clock } = fetchSettings;
+    const { clock } = this.#settings.fetch;
     let previous = this.#hot.get(origin);
     if (store !== undefined) {
       // Missing or expired here: another process sharing the store may have a fresher copy.
@@ -217,7 +216,6 @@ export class RobotsCache {
 
   async #fetchAndStore(origin: string, previous: CacheEntry | undefined): Promise<Resolved> {
     const { fetch: fetchSettings, events } = this.#settings;
-    const store = this.#store;
     const { clock } = fetchSettings;
     const good = previous?.stored.good;
     // Validators only for a copy that can be put back in force when the answer is a 304.
@@ -242,7 +240,7 @@ export class RobotsCache {
         ...(outcome.httpStatus === undefined ? {} : { httpStatus: outcome.httpStatus }),
         notModified: outcome.notModified,
         redirects: outcome.redirects,
-        bytes: Math.min(outcome.body?.byteLength ?? 0, this.#settings.fetch.maxBytes),
+        bytes: Math.min(outcome.body?.byteLength ?? 0, fetchSettings.maxBytes),
         truncated: outcome.truncated,
         ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
         duration: now - started,
@@ -251,7 +249,7 @@ export class RobotsCache {
     const stored = this.#nextStored(robotsUrl, outcome, previous, now);
     const entry = this.#materialize(stored, { outcome, previous }, now);
     this.#hot.set(origin, entry);
-    if (store !== undefined) await store.set(origin, stored);
+    await this.#store?.set(origin, stored);
     const state: CacheState = outcome.notModified ? 'revalidated' : entry.stale ? 'stale' : 'miss';
     return { entry, state };
   }
