@@ -1,10 +1,5 @@
-/** The callbacks of one signal, behind the one listener it has from {@link onAbort}. */
-interface Fanout {
-  readonly callbacks: Set<() => void>;
-  readonly listener: () => void;
-}
-
-const fanouts = new WeakMap<AbortSignal, Fanout>();
+/** Each signal's callbacks, behind the one listener it has from {@link onAbort}. */
+const fanouts = new WeakMap<AbortSignal, { callbacks: Set<() => void>; listener: () => void }>();
 
 /**
  * Calls `callback` once when `signal` aborts; the returned function unsubscribes it. A signal
