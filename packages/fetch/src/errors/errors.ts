@@ -33,12 +33,8 @@ function describeRule(rule: MatchedRule | undefined): string {
   return ` by line ${rule.line} "${key}: ${rule.pattern}"`;
 }
 
-function deniedMessage(
-  url: string,
-  reason: DeniedReason,
-  decision: Decision,
-  originalUrl?: string,
-): string {
+function deniedMessage({ reason, decision, originalUrl }: RobotsDeniedErrorInit): string {
+  const { url } = decision;
   const why =
     decision.reason === 'unreachable'
       ? `robots.txt of ${decision.origin} is unreachable`
@@ -57,7 +53,6 @@ function deniedMessage(
 export interface RobotsDeniedErrorInit {
   readonly reason: DeniedReason;
   readonly decision: Decision;
-  /** For `redirect-disallowed`: the URL the caller asked for. */
   readonly originalUrl?: string;
   readonly cause?: unknown;
 }
@@ -89,10 +84,7 @@ export class RobotsDeniedError extends PoliteError {
 
   constructor(init: RobotsDeniedErrorInit) {
     const { decision } = init;
-    super(
-      deniedMessage(decision.url, init.reason, decision, init.originalUrl),
-      init.cause === undefined ? undefined : { cause: init.cause },
-    );
+    super(deniedMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
     this.url = decision.url;
     this.origin = decision.origin;
     this.reason = init.reason;
@@ -101,23 +93,6 @@ export class RobotsDeniedError extends PoliteError {
     this.line = decision.line;
     this.decision = decision;
   }
-
-  /**
-   * The error for a refused decision: `redirect-disallowed` when the URL was a redirect
-   * target of `originalUrl`, else `unreachable` or `disallowed` as the decision says.
-   * @example
-   * const decision = await policy.check(url);
-   * if (!decision.allowed) throw RobotsDeniedError.fromDecision(decision);
-   */
-  static fromDecision(decision: Decision, originalUrl?: string): RobotsDeniedError {
-    if (originalUrl !== undefined) {
-      return new RobotsDeniedError({ reason: 'redirect-disallowed', decision, originalUrl });
-    }
-    return new RobotsDeniedError({
-      reason: decision.reason === 'unreachable' ? 'unreachable' : 'disallowed',
-      decision,
-    });
-  }
 }
 
 /**
@@ -125,8 +100,7 @@ export class RobotsDeniedError extends PoliteError {
  * @example
  * if (isRobotsDeniedError(error)) skip(error.url);
  */
-export const isRobotsDeniedError: (value: unknown) => value is RobotsDeniedError =
-  guardOf(RobotsDeniedError);
+export const isRobotsDeniedError = guardOf(RobotsDeniedError);
 
 /**
  * With `noindex: 'reject'`, a page's Robots-Tag header or robots meta says `noindex` (or its
@@ -161,8 +135,7 @@ export class RobotsNoIndexError extends PoliteError {
  * @example
  * if (isRobotsNoIndexError(error)) markNotIndexable(error.url);
  */
-export const isRobotsNoIndexError: (value: unknown) => value is RobotsNoIndexError =
-  guardOf(RobotsNoIndexError);
+export const isRobotsNoIndexError = guardOf(RobotsNoIndexError);
 
 /**
  * With `usage: { <category>: 'reject' }`, the page's combined usage preferences (robots.txt
@@ -214,8 +187,7 @@ export class RobotsUsageError extends PoliteError {
  * @example
  * if (isRobotsUsageError(error)) skipForTraining(error.url);
  */
-export const isRobotsUsageError: (value: unknown) => value is RobotsUsageError =
-  guardOf(RobotsUsageError);
+export const isRobotsUsageError = guardOf(RobotsUsageError);
 
 /**
  * A page redirected more than `maxRedirects` times. A `TypeError`, as fetch's own redirect
@@ -246,9 +218,7 @@ export class RobotsTooManyRedirectsError extends PoliteTypeError {
  * @example
  * if (isRobotsTooManyRedirectsError(error)) console.log(error.redirects.length);
  */
-export const isRobotsTooManyRedirectsError: (
-  value: unknown,
-) => value is RobotsTooManyRedirectsError = guardOf(RobotsTooManyRedirectsError);
+export const isRobotsTooManyRedirectsError = guardOf(RobotsTooManyRedirectsError);
 
 /**
  * Why a page redirect could not be followed:
@@ -302,8 +272,7 @@ export class RobotsRedirectError extends PoliteTypeError {
  * @example
  * if (isRobotsRedirectError(error)) console.log(error.reason);
  */
-export const isRobotsRedirectError: (value: unknown) => value is RobotsRedirectError =
-  guardOf(RobotsRedirectError);
+export const isRobotsRedirectError = guardOf(RobotsRedirectError);
 
 /**
  * An option passed to a factory is invalid. Thrown at construction, naming the option.
@@ -326,17 +295,11 @@ export class RobotsInvalidOptionError extends PoliteTypeError {
 }
 
 function describeValue(value: unknown): string {
-  if (typeof value === 'string')
+  if (typeof value === 'string') {
     return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-  if (
-    typeof value === 'number' ||
-    typeof value === 'boolean' ||
-    value === undefined ||
-    value === null
-  ) {
-    return String(value);
   }
-  return typeof value;
+  const printable = value === null || ['number', 'boolean', 'undefined'].includes(typeof value);
+  return printable ? String(value) : typeof value;
 }
 
 /**
@@ -344,8 +307,7 @@ function describeValue(value: unknown): string {
  * @example
  * if (isRobotsInvalidOptionError(error)) console.error(`fix option ${error.option}`);
  */
-export const isRobotsInvalidOptionError: (value: unknown) => value is RobotsInvalidOptionError =
-  guardOf(RobotsInvalidOptionError);
+export const isRobotsInvalidOptionError = guardOf(RobotsInvalidOptionError);
 
 /**
  * A URL given to the policy or the fetch is not an absolute http(s) URL.
@@ -369,8 +331,7 @@ export class RobotsInvalidUrlError extends PoliteTypeError {
  * @example
  * if (isRobotsInvalidUrlError(error)) console.log('bad URL', error.url);
  */
-export const isRobotsInvalidUrlError: (value: unknown) => value is RobotsInvalidUrlError =
-  guardOf(RobotsInvalidUrlError);
+export const isRobotsInvalidUrlError = guardOf(RobotsInvalidUrlError);
 
 /**
  * The policy (or the fetch that owns it) was closed; pending and later calls reject with this.
@@ -392,5 +353,4 @@ export class RobotsClosedError extends PoliteError {
  * @example
  * if (isRobotsClosedError(error)) return; // shutting down
  */
-export const isRobotsClosedError: (value: unknown) => value is RobotsClosedError =
-  guardOf(RobotsClosedError);
+export const isRobotsClosedError = guardOf(RobotsClosedError);

@@ -15,10 +15,9 @@ export function errorBrand(name: string): symbol {
 type ErrorClass = new (...args: any[]) => Error;
 
 /**
- * The one place the brand, guard and `instanceof` logic lives, over `Error` or `TypeError`
- * (fetch's own redirect and URL failures are `TypeError`s, and so are ours). Each class names
- * its brand in a static `brand`; `instanceof` and the `is…Error` guards check the brand, so they
- * also recognise an error from another copy of this package (as undici's errors do).
+ * The one place the brand, guard and `instanceof` logic lives, over `Error` or `TypeError` (as
+ * fetch's own failures are). `instanceof` and the guards check the class's static `brand`, so
+ * they also recognise an error from another copy of this package (as undici's errors do).
  */
 function branded<B extends ErrorClass>(Base: B) {
   abstract class Branded extends Base {

@@ -47,10 +47,8 @@ export interface Decision {
   /** True when the origin is unreachable now and an older good copy is being served. */
   readonly stale: boolean;
   /**
-   * The robots.txt part of the URL's usage preferences (`Content-Usage` / `Content-Signal`
-   * rules of the groups chosen for this crawler; all `unknown` when robots.txt was not read or
-   * the groups disallow the path). Computed on first read. Always set on the policy's
-   * decisions; optional in the type so that decisions built elsewhere (tests, stores) stay valid.
+   * The robots.txt part of the URL's usage preferences, computed on first read (see the README).
+   * Always set on the policy's decisions; optional so that decisions built elsewhere stay valid.
    */
   readonly usage?: UsagePreferences;
 }
@@ -104,9 +102,6 @@ export interface RobotsTxtReport {
  */
 export interface Explanation extends Decision {
   readonly robotsTxt: RobotsTxtReport;
-  /**
-   * How robots.txt set `usage`: the deciding `Content-Usage` / `Content-Signal` rules with
-   * their lines, the groups, the reason. Absent when robots.txt was not read.
-   */
+  /** How robots.txt set `usage` (rules, lines, groups, reason); absent when it was not read. */
   readonly contentUsage?: ContentUsageVerdict;
 }

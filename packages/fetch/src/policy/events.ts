@@ -1,25 +1,23 @@
 import { channel } from 'node:diagnostics_channel';
-import type { MatchedRule } from '@polite-crawler/robots-txt';
 import type { Channel } from 'node:diagnostics_channel';
-import type { RobotsFetchFailure, RobotsStatus } from '../robots/robots-store.js';
-import type { CacheState, DeniedReason } from './decision.js';
+import type { RobotsFetchRecord } from '../robots/robots-store.js';
+import type { CacheState, Decision, DeniedReason } from './decision.js';
 
 /**
  * @example
  * onEvent: (e) => { if (e.type === 'robots-fetched') log(e.origin, e.status, e.duration); }
  */
-export interface RobotsFetchedEvent {
+export interface RobotsFetchedEvent extends Pick<
+  RobotsFetchRecord,
+  'status' | 'httpStatus' | 'redirects' | 'failure'
+> {
   readonly type: 'robots-fetched';
   readonly origin: string;
   readonly robotsUrl: string;
-  readonly status: RobotsStatus;
-  readonly httpStatus?: number;
   /** `true` when a conditional request was answered 304. */
   readonly notModified: boolean;
-  readonly redirects: readonly string[];
   readonly bytes: number;
   readonly truncated: boolean;
-  readonly failure?: RobotsFetchFailure;
   /** Clock ms spent fetching. */
   readonly duration: number;
 }
@@ -38,15 +36,11 @@ export interface RobotsCacheEvent {
  * @example
  * onEvent: (e) => { if (e.type === 'request-denied') log(e.url, e.reason, e.line); }
  */
-export interface RequestDeniedEvent {
+export interface RequestDeniedEvent extends Pick<Decision, 'url' | 'origin' | 'rule' | 'line'> {
   readonly type: 'request-denied';
-  readonly url: string;
-  readonly origin: string;
   readonly reason: DeniedReason;
   /** For `redirect-disallowed`: the URL the caller asked for. */
   readonly originalUrl?: string;
-  readonly rule?: MatchedRule;
-  readonly line?: number;
 }
 
 /**
@@ -88,12 +82,10 @@ export const CHANNELS = Object.freeze({
   originPaused: 'polite-crawler:origin-paused',
 } as const);
 
-const byType: Record<PoliteEvent['type'], Channel> = {
-  'robots-fetched': channel(CHANNELS.robotsFetched),
-  'robots-cache': channel(CHANNELS.robotsCache),
-  'request-denied': channel(CHANNELS.requestDenied),
-  'origin-paused': channel(CHANNELS.originPaused),
-};
+// Each channel is named `polite-crawler:<event type>`.
+const byType = Object.fromEntries(
+  Object.values(CHANNELS).map((name) => [name.slice('polite-crawler:'.length), channel(name)]),
+) as Record<PoliteEvent['type'], Channel>;
 
 /**
  * Publishes events to the channels and the `onEvent` hook.

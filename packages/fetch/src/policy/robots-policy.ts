@@ -17,11 +17,6 @@ export interface CheckOptions {
 }
 
 /**
- * A header list accepted by {@link RobotsPolicy.noteResponse} and {@link RobotsPolicy.directives}.
- * @example
- * policy.noteResponse(url, 429, { 'retry-after': '120' } satisfies HeaderInput);
- */
-/**
  * The instant {@link RobotsPolicy.directives} reads directives at.
  * @example
  * policy.directives(response.headers, undefined, { now: Date.UTC(2031, 0, 1) } satisfies DirectivesAt);
@@ -31,6 +26,11 @@ export interface DirectivesAt {
   readonly now?: number;
 }
 
+/**
+ * A header list accepted by {@link RobotsPolicy.noteResponse} and {@link RobotsPolicy.directives}.
+ * @example
+ * policy.noteResponse(url, 429, { 'retry-after': '120' } satisfies HeaderInput);
+ */
 export type HeaderInput =
   | Headers
   | { get(name: string): string | null }
@@ -38,9 +38,8 @@ export type HeaderInput =
   | Iterable<readonly [string, string]>;
 
 /**
- * The robots.txt engine and per-origin pacer. Shareable: one policy serves a polite fetch,
- * the Crawlee and Playwright adapters, and one-off checks, with one cache and one pacing per
- * origin.
+ * The robots.txt engine and per-origin pacer, shared by a polite fetch, the adapters and
+ * one-off checks (one cache and one pacing per origin).
  * @example
  * const policy: RobotsPolicy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0' });
  */
@@ -55,9 +54,8 @@ export interface RobotsPolicy {
   /** Resolves robots.txt (cached, single-flight) and decides. */
   check(url: string | URL, options?: CheckOptions): Promise<Decision>;
   /**
-   * Like `check`, but rejects with {@link RobotsDeniedError} (and publishes a
-   * `request-denied` event) when the URL may not be fetched. Pass `redirectedFrom` when `url`
-   * is a redirect target: the error's reason is then `redirect-disallowed`.
+   * Like `check`, but rejects with {@link RobotsDeniedError} (and publishes `request-denied`)
+   * when the URL may not be fetched; `redirect-disallowed` with `redirectedFrom`.
    */
   assertAllowed(url: string | URL, options?: AssertOptions): Promise<Decision>;
   /** Like `check`, plus how robots.txt was obtained. */
@@ -73,16 +71,11 @@ export interface RobotsPolicy {
     options?: PrefetchOptions,
   ): Promise<void>;
   /**
-   * The gate every request goes through, one hop at a time: `url` is checked against its
-   * origin's robots.txt (resolved first if need be) and refused with {@link RobotsDeniedError}
-   * (a `request-denied` event; reason `redirect-disallowed` with `redirectedFrom`) before
-   * anything is sent; then the hop waits for its origin's pacing slot (concurrency, interval
-   * or crawl-delay, Retry-After), and once it has it, the rules in force *then* must still
-   * allow it (a copy can expire while a hop waits). Resolves to the slot: note the response
-   * on it, and release it when the hop is over (see `concurrency`). Returns the slot itself,
-   * without a promise, when nothing has to be waited for (rules cached, slot free); `await`
-   * works on both. Rejects with `signal.reason` when `signal` aborts, `RobotsClosedError` after
-   * `close()`.
+   * The gate every request goes through, one hop at a time (the README's "gated hop"): checked
+   * as `assertAllowed` does, then it waits for the origin's pacing slot and is checked again
+   * under the rules in force then (a copy can expire while a hop waits). The slot comes without
+   * a promise when nothing had to be waited for; `await` works on both. Rejects with
+   * `signal.reason` on abort, `RobotsClosedError` after `close()`.
    * @example
    * const slot = await policy.enter(url, { signal });
    * try {
@@ -93,10 +86,8 @@ export interface RobotsPolicy {
    */
   enter(url: string | URL, options?: EnterOptions): HopSlot | Promise<HopSlot>;
   /**
-   * Runs `task` in the origin's pacing slot: waits for a free slot (per-origin concurrency),
-   * the minimum interval / crawl-delay since the previous start, and any Retry-After pause.
-   * `task` receives a signal that aborts when `options.signal` does or the policy closes
-   * (without `options.signal`, the policy's own close signal, shared by every such task).
+   * Runs `task` in the origin's pacing slot (concurrency, interval or crawl-delay, Retry-After).
+   * `task`'s signal aborts with `options.signal` or when the policy closes.
    */
   schedule<T>(
     url: string | URL,
@@ -110,9 +101,8 @@ export interface RobotsPolicy {
   noteResponse(url: string | URL, status: number, headers: HeaderInput): void;
   /**
    * The robots-tag directives for this crawler from header lines and optional meta rules, at
-   * the policy clock's instant (or `options.now`): an `unavailable_after` that has passed makes
-   * `noindex` true with `noindexReason: 'unavailable_after'`. Given whole headers (not field
-   * values), the directives also carry the response's `freshness` (`rulesFreshness`).
+   * `clock.now()` (or `options.now`): a passed `unavailable_after` is `noindex`. Whole headers
+   * (not field values) also give the response's `freshness`.
    */
   directives(
     headerLines: string | readonly string[] | HeaderInput,
@@ -120,10 +110,8 @@ export interface RobotsPolicy {
     options?: DirectivesAt,
   ): RobotsDirectives;
   /**
-   * The usage preferences of a response (IETF AIPREF): the robots.txt `Content-Usage` /
-   * `Content-Signal` preferences for `url` under the copy in memory (all `unknown` when none),
-   * combined most-restrictively with the response's `Content-Usage` field lines (`headers`: the
-   * field values, or the headers in any shape `directives` takes). Synchronous.
+   * A response's usage preferences (IETF AIPREF), synchronously: robots.txt's for `url` from the
+   * copy in memory (all `unknown` without one), combined with its `Content-Usage` field lines.
    */
   usage(url: string | URL, headers?: string | readonly string[] | HeaderInput): UsagePreferences;
   /** Forgets an origin's robots.txt (memory and store). */
@@ -155,11 +143,7 @@ export interface PrefetchOptions extends CheckOptions {
  * await policy.enter(target, { signal, redirectedFrom: original } satisfies EnterOptions);
  */
 export interface EnterOptions extends AssertOptions {
-  /**
-   * `false` admits the hop without a pacing slot (the Playwright gate's sub-resources when
-   * only documents are paced).
-   * @default true
-   */
+  /** `false` admits the hop without a pacing slot (Playwright sub-resources). @default true */
   readonly paced?: boolean;
 }
 
@@ -177,11 +161,9 @@ export interface HopSlot {
    */
   noteResponse(status: number, headers: HeaderInput): void;
   /**
-   * Says the hop is being sent now. Needed only when a slot is held for a while before its
-   * request goes out (a crawler queue that takes the slot when it hands the request to a
-   * task): the origin's next start is then one interval after now, not after the grant, so the
-   * site never sees two requests closer than the interval. Once per slot; a no-op when called
-   * as soon as the slot was granted, or for an unpaced hop.
+   * Says the hop is being sent now, for a slot held a while before its request goes out (a
+   * crawler queue): the origin's next start then counts from now, not from the grant. Once per
+   * slot; a no-op right after the grant or for an unpaced hop.
    */
   sent(): void;
   /** Gives the slot back; idempotent. */

@@ -1,4 +1,5 @@
 import { RobotsRedirectError } from '../errors/errors.js';
+import type { RedirectFailureReason } from '../errors/errors.js';
 
 /**
  * The statuses followed as redirects (Fetch standard, "redirect status"): 301, 302, 303, 307,
@@ -53,16 +54,9 @@ const BODY_AND_ORIGIN_HEADERS = Object.freeze([...BODY_HEADERS, ...ORIGIN_HEADER
 const NO_HEADERS: readonly string[] = Object.freeze([]);
 
 /**
- * The next hop of a redirect, as a browser makes it (Fetch standard, "HTTP-redirect fetch"):
- * `location` is resolved against the redirecting URL; 301/302 turn a POST into a body-less GET
- * and 303 turns anything but GET/HEAD into one (the body headers go with the body); 307/308 keep
- * method and body. A hop to another origin drops `Authorization`, `Proxy-Authorization`,
- * `Cookie` and `Host`. Methods compare case-insensitively. Pure: applying `dropHeaders` to its
- * own header container is the caller's part.
- *
- * Throws {@link RobotsRedirectError} (`reason` `invalid-location` for a `Location` that is not a
- * URL, `unsupported-scheme` for a target that is not http(s), `unreplayable-body` when the body
- * must be sent again but `replayableBody` is `false`).
+ * The next hop of a redirect, as a browser makes it (Fetch standard, "HTTP-redirect fetch"; the
+ * README spells the rules out). Pure: applying `dropHeaders` is the caller's part. Throws
+ * {@link RobotsRedirectError} (`invalid-location`, `unsupported-scheme`, `unreplayable-body`).
  * @example
  * const hop = nextRedirectHop({ url: new URL('https://a.test/form'), method: 'POST', replayableBody: true }, 303, '/done');
  * // → { url: URL('https://a.test/done'), method: 'GET', keepBody: false, dropHeaders: ['content-encoding', …] }
@@ -72,38 +66,20 @@ export function nextRedirectHop(
   status: number,
   location: string,
 ): RedirectHop {
+  const refused = (reason: RedirectFailureReason, cause?: unknown): RobotsRedirectError =>
+    new RobotsRedirectError({ url: from.url.href, reason, location, status, cause });
   let url: URL;
   try {
     url = new URL(location, from.url);
   } catch (cause) {
-    throw new RobotsRedirectError({
-      url: from.url.href,
-      reason: 'invalid-location',
-      location,
-      status,
-      cause,
-    });
+    throw refused('invalid-location', cause);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new RobotsRedirectError({
-      url: from.url.href,
-      reason: 'unsupported-scheme',
-      location,
-      status,
-    });
-  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused('unsupported-scheme');
   const upper = from.method.toUpperCase();
   const toGet =
     ((status === 301 || status === 302) && upper === 'POST') ||
     (status === 303 && upper !== 'GET' && upper !== 'HEAD');
-  if (!toGet && !from.replayableBody) {
-    throw new RobotsRedirectError({
-      url: from.url.href,
-      reason: 'unreplayable-body',
-      location,
-      status,
-    });
-  }
+  if (!toGet && !from.replayableBody) throw refused('unreplayable-body');
   const crossOrigin = url.origin !== from.url.origin;
   let dropHeaders = NO_HEADERS;
   if (toGet) dropHeaders = crossOrigin ? BODY_AND_ORIGIN_HEADERS : BODY_HEADERS;

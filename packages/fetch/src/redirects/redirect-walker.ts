@@ -33,8 +33,8 @@ export interface RedirectWalk<R> {
   /** `false` admits every hop without a pacing slot. @default true */
   readonly paced?: boolean;
   /**
-   * Sends one hop, holding `slot`. The caller may give the slot back once the response body
-   * has ended (it is released at the latest when the walk moves on or fails).
+   * Sends one hop, holding `slot`: the caller may release it once the body has ended; the walk
+   * releases it at the latest when it moves on or fails.
    */
   send(hop: WalkHop, slot: HopSlot): Promise<R>;
   statusOf(response: R): number;
@@ -67,13 +67,11 @@ export interface WalkResult<R> {
 const NO_OPTIONS: EnterOptions = Object.freeze({});
 
 /**
- * Walks a request and its redirects, one gated hop at a time: each hop enters the policy (robots
- * check, pacing slot, re-check after a wait) before it is sent, its response is noted in the slot
- * (Retry-After), and a redirect is followed as a browser does (`nextRedirectHop`), its target
- * entering the policy as a redirect of the first URL (denied: `redirect-disallowed`). The
- * one walk behind the polite fetch and both adapters; each supplies only how to send a hop.
- * Throws `RobotsDeniedError`, `RobotsTooManyRedirectsError`, `RobotsRedirectError`, or what
- * `send` throws.
+ * Walks a request and its redirects, one gated hop at a time: each hop enters the policy before
+ * it is sent (a redirect target as a redirect of the first URL), its response is noted in the
+ * slot, and a redirect is followed as `nextRedirectHop` says. The one walk behind the polite
+ * fetch and both adapters. Throws `RobotsDeniedError`, `RobotsTooManyRedirectsError`,
+ * `RobotsRedirectError`, or what `send` throws.
  * @example
  * const { response, redirects } = await walkRedirects(policy, { url, method: 'GET', replayableBody: true, maxRedirects: 20, send, statusOf, locationOf, headersOf, discard });
  */

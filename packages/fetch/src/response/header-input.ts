@@ -1,5 +1,8 @@
 import type { HeaderInput } from '../policy/robots-policy.js';
 
+type Value = string | readonly string[] | undefined;
+type Pairs = Iterable<readonly [string, Value]>;
+
 /**
  * Every field line named `name` (case-insensitive) from any header shape the API accepts:
  * fetch `Headers` (where repeated lines arrive joined by `, `), a `get()`-able object, a plain
@@ -10,30 +13,18 @@ import type { HeaderInput } from '../policy/robots-policy.js';
  */
 export function headerLines(headers: HeaderInput, name: string): string[] {
   const wanted = name.toLowerCase();
-  if (isIterablePairs(headers)) {
-    const lines: string[] = [];
-    for (const [key, value] of headers) {
-      if (key.toLowerCase() === wanted) lines.push(value);
-    }
-    return lines;
-  }
-  if (typeof (headers as { get?: unknown }).get === 'function') {
+  // fetch Headers are iterable too: iterating yields the same joined value as `get()`.
+  const iterable = typeof (headers as Partial<Pairs>)[Symbol.iterator] === 'function';
+  if (!iterable && typeof (headers as { get?: unknown }).get === 'function') {
     const value = (headers as { get(name: string): string | null }).get(wanted);
     return value === null ? [] : [value];
   }
   const lines: string[] = [];
-  for (const [key, value] of Object.entries(
-    headers as Record<string, string | readonly string[] | undefined>,
-  )) {
+  const pairs = iterable ? (headers as Pairs) : Object.entries(headers as Record<string, Value>);
+  for (const [key, value] of pairs) {
     if (key.toLowerCase() !== wanted || value === undefined) continue;
     if (typeof value === 'string') lines.push(value);
     else lines.push(...value);
   }
   return lines;
-}
-
-function isIterablePairs(headers: HeaderInput): headers is Iterable<readonly [string, string]> {
-  // fetch Headers are iterable too, but `get()` is exact for them apart from joining, and
-  // iterating yields the same joined value, so either path gives the same lines.
-  return typeof (headers as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function';
 }

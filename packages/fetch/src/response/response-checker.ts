@@ -8,9 +8,10 @@ import type {
   UsagePreferences,
 } from '@polite-crawler/robots-tag';
 import { RobotsNoIndexError, RobotsUsageError } from '../errors/errors.js';
-import type { RawHeaders, TapRecord } from '../transport/response-tap.js';
+import type { TapRecord } from '../transport/response-tap.js';
 import type { Clock } from '../time/clock.js';
 import type { HeaderInput } from '../policy/robots-policy.js';
+import { headerLines } from './header-input.js';
 import type { PoliteResponse } from '../fetch/polite-fetch-types.js';
 
 /**
@@ -60,36 +61,9 @@ function directivesOfMeta(
 }
 
 /**
- * Every `Robots-Tag` and `X-Robots-Tag` field line of a response. From undici's raw headers
- * when available (each line apart); otherwise from fetch `Headers`, where repeated lines
- * arrive joined by `, ` (the robots-tag parser copes, but dates with commas are ambiguous).
- * @example
- * robotsTagLines({ 'x-robots-tag': ['noindex', 'unavailable_after: Mon, 01 Jan 2024 00:00:00 GMT'] }, headers);
- */
-export function robotsTagLines(
-  raw: RawHeaders | undefined,
-  headers: { get(name: string): string | null },
-): string[] {
-  const lines: string[] = [];
-  for (const name of ['robots-tag', 'x-robots-tag']) {
-    if (raw !== undefined) {
-      const value = raw[name];
-      if (typeof value === 'string') lines.push(value);
-      else if (value !== undefined) lines.push(...value);
-    } else {
-      const value = headers.get(name);
-      if (value !== null) lines.push(value);
-    }
-  }
-  return lines;
-}
-
-/**
- * Attaches the robots directives of a final response for this crawler: its `Robots-Tag` /
- * `X-Robots-Tag` field lines and, when the tap scanned an HTML `<head>`, its robots metas.
- * The response itself is the original one; its body was never read here. With
- * `noindex: 'reject'`, a noindex page (or one whose `unavailable_after` has passed) rejects
- * with {@link RobotsNoIndexError} and its body is cancelled.
+ * Attaches to a final response (the original one, its body unread) the robots directives for
+ * this crawler, from its header lines and the robots metas the tap found in `<head>`, and its
+ * usage preferences. A page refused by `noindex` or `usage` rejects with its body cancelled.
  * @example
  * const polite = await checkResponse(response, finalUrl, record, false, settings);
  * polite.robots.noindex;
@@ -114,21 +88,21 @@ export function checkResponse(
     freshness === undefined || freshness.source === 'none' ? { now } : { now, freshness };
   const none =
     when.freshness === undefined ? settings.none : directivesFor([], settings.productToken, when);
+  // The common case: the tap saw no header lines to parse (then no array is built). Else each
+  // line apart from the tap's record; fetch's Headers (no record) join repeated lines with `, `.
+  const source = raw ?? response.headers;
+  const lines =
+    raw !== undefined && raw['robots-tag'] === undefined && raw['x-robots-tag'] === undefined
+      ? undefined
+      : [...headerLines(source, 'robots-tag'), ...headerLines(source, 'x-robots-tag')];
+  const headerRules =
+    lines !== undefined && lines.length > 0 ? parseRobotsTagHeaders(lines) : undefined;
   let robots: RobotsDirectives;
-  if (raw !== undefined && raw['robots-tag'] === undefined && raw['x-robots-tag'] === undefined) {
-    // The common case: no header lines to parse (and no array to build).
+  if (headerRules === undefined) {
     robots = noMeta ? none : directivesOfMeta(meta, settings, when);
   } else {
-    const lines = robotsTagLines(raw, response.headers);
-    if (lines.length === 0) {
-      robots = noMeta ? none : directivesOfMeta(meta, settings, when);
-    } else {
-      robots = directivesFor(
-        meta === undefined ? parseRobotsTagHeaders(lines) : [parseRobotsTagHeaders(lines), meta],
-        settings.productToken,
-        when,
-      );
-    }
+    const rules = meta === undefined ? headerRules : [headerRules, meta];
+    robots = directivesFor(rules, settings.productToken, when);
   }
   // `noindex` already says so when `unavailable_after` has passed (one source of truth).
   if (settings.noindex === 'reject' && robots.noindex) {
@@ -163,8 +137,5 @@ export function checkResponse(
 /** Rejects with `error` once the response's body is cancelled (its bytes are never read). */
 function discard(response: Response, error: Error): Promise<never> {
   const cancelled = response.body?.cancel() ?? Promise.resolve();
-  return cancelled.then(
-    () => Promise.reject(error),
-    () => Promise.reject(error),
-  );
+  return cancelled.catch(() => undefined).then(() => Promise.reject(error));
 }

@@ -18,9 +18,8 @@ export interface MemoryRobotsStoreOptions {
 }
 
 /**
- * A bounded in-process {@link RobotsStore}. Entries are kept as JSON text, exactly as a shared
- * store (Redis) would keep them, so whatever works with this store works with one.
- * Share it between policies that must share robots.txt results but not pacing.
+ * A bounded in-process {@link RobotsStore} that keeps entries as JSON text, as a shared store
+ * would. Share it between policies that must share robots.txt results but not pacing.
  * @example
  * const store = createMemoryRobotsStore({ maxOrigins: 50_000 });
  * const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0', store });

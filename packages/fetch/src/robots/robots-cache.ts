@@ -24,7 +24,6 @@ import type {
  * const entry: CacheEntry | undefined = cache.peek('https://example.com');
  */
 export interface CacheEntry {
-  readonly origin: string;
   readonly stored: StoredRobots;
   /** Status of the rules in force (`ok` when serving a stale good copy). */
   readonly inForce: RobotsStatus;
@@ -75,6 +74,19 @@ function fromBase64(body: string): Uint8Array {
   return body === '' ? EMPTY : new Uint8Array(Buffer.from(body, 'base64'));
 }
 
+/** The validators and `max-age` a response came with, as its good copy keeps them. */
+function cachingOf({ etag, lastModified, maxAge }: RobotsFetchOutcome) {
+  return {
+    ...(etag === undefined ? {} : { etag }),
+    ...(lastModified === undefined ? {} : { lastModified }),
+    ...(maxAge === undefined ? {} : { maxAge }),
+  };
+}
+
+function found(entry: CacheEntry): Resolved {
+  return { entry, state: entry.stale ? 'stale' : 'hit' };
+}
+
 /**
  * The robots.txt cache: a bounded LRU of parsed entries in front of an optional async store,
  * with TTL, conditional revalidation, stale-if-unreachable and single-flight fetching (one
@@ -120,17 +132,13 @@ export class RobotsCache {
   /** The entry for `origin`, fetching robots.txt when needed; `signal` only stops this caller's wait. */
   resolve(origin: string, signal?: AbortSignal): Promise<Resolved> {
     const cached = this.peek(origin);
-    if (cached !== undefined) {
-      return Promise.resolve({ entry: cached, state: cached.stale ? 'stale' : 'hit' });
-    }
+    if (cached !== undefined) return Promise.resolve(found(cached));
     let pending = this.#inflight.get(origin);
     if (pending === undefined) {
       const refresh = this.#refresh(origin);
       this.#refreshing.add(refresh);
-      refresh.then(
-        () => this.#refreshing.delete(refresh),
-        () => this.#refreshing.delete(refresh),
-      );
+      const settled = (): boolean => this.#refreshing.delete(refresh);
+      refresh.then(settled, settled);
       // Its waiters let go at close() at once, whatever the lookup still waits for (one
       // subscription per origin in flight, not per waiter).
       pending = raceSignal(refresh, this.#closing.signal).finally(() =>
@@ -158,30 +166,20 @@ export class RobotsCache {
     return Promise.allSettled(settling).then(() => undefined);
   }
 
-  /** Entries held in memory. */
-  get size(): number {
-    return this.#hot.size;
-  }
-
   async #refresh(origin: string): Promise<Resolved> {
-    const { fetch: fetchSettings } = this.#settings;
     const store = this.#store;
-    const { clock } = fetchSettings;
+    const { clock } = this.#settings.fetch;
     let previous = this.#hot.get(origin);
     if (store !== undefined) {
       // Missing or expired here: another process sharing the store may have a fresher copy.
-      const stored = trustedStoredEntry(await store.get(origin), origin, this.#settings);
-      this.#closing.signal.throwIfAborted();
+      const stored = await this.#readStore(store, origin);
       if (
         stored !== undefined &&
         (previous === undefined || stored.latest.fetchedAt > previous.stored.latest.fetchedAt)
       ) {
         const now = clock.now();
-        previous = this.#materialize(origin, stored, undefined, now);
-        if (stored.expiresAt > now) {
-          this.#hot.set(origin, previous);
-          return { entry: previous, state: previous.stale ? 'stale' : 'hit' };
-        }
+        previous = this.#materialize(stored, undefined, now);
+        if (stored.expiresAt > now) return this.#keep(origin, previous);
       }
     }
     // A shared store may single-flight the fetch across processes: wait for another process's
@@ -190,13 +188,10 @@ export class RobotsCache {
     if (store?.claimFetch !== undefined) {
       claim = await store.claimFetch(origin, this.#closing.signal);
       if (!claim.fetch) {
-        const stored = trustedStoredEntry(await store.get(origin), origin, this.#settings);
-        this.#closing.signal.throwIfAborted();
+        const stored = await this.#readStore(store, origin);
         const now = clock.now();
         if (stored !== undefined && stored.expiresAt > now) {
-          const entry = this.#materialize(origin, stored, undefined, now);
-          this.#hot.set(origin, entry);
-          return { entry, state: entry.stale ? 'stale' : 'hit' };
+          return this.#keep(origin, this.#materialize(stored, undefined, now));
         }
         // Stored and gone again (or unreadable): fetch it here rather than wait on.
       }
@@ -208,18 +203,26 @@ export class RobotsCache {
     }
   }
 
+  async #readStore(store: RobotsStore, origin: string): Promise<StoredRobots | undefined> {
+    const stored = trustedStoredEntry(await store.get(origin), origin, this.#settings);
+    this.#closing.signal.throwIfAborted();
+    return stored;
+  }
+
+  #keep(origin: string, entry: CacheEntry): Resolved {
+    this.#hot.set(origin, entry);
+    return found(entry);
+  }
+
   async #fetchAndStore(origin: string, previous: CacheEntry | undefined): Promise<Resolved> {
     const { fetch: fetchSettings, events } = this.#settings;
-    const store = this.#store;
     const { clock } = fetchSettings;
     const good = previous?.stored.good;
     // Validators only for a copy that can be put back in force when the answer is a 304.
     const restorable = previous?.robots !== undefined || (good !== undefined && good.body !== '');
     const validators =
-      restorable &&
-      good !== undefined &&
-      (good.etag !== undefined || good.lastModified !== undefined)
-        ? { etag: good.etag, lastModified: good.lastModified }
+      restorable && (good?.etag !== undefined || good?.lastModified !== undefined)
+        ? good
         : undefined;
     const robotsUrl = `${origin}/robots.txt`;
     const started = clock.now();
@@ -237,16 +240,16 @@ export class RobotsCache {
         ...(outcome.httpStatus === undefined ? {} : { httpStatus: outcome.httpStatus }),
         notModified: outcome.notModified,
         redirects: outcome.redirects,
-        bytes: Math.min(outcome.body?.byteLength ?? 0, this.#settings.fetch.maxBytes),
+        bytes: Math.min(outcome.body?.byteLength ?? 0, fetchSettings.maxBytes),
         truncated: outcome.truncated,
         ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
         duration: now - started,
       });
     }
     const stored = this.#nextStored(robotsUrl, outcome, previous, now);
-    const entry = this.#materialize(origin, stored, { outcome, previous }, now);
+    const entry = this.#materialize(stored, { outcome, previous }, now);
     this.#hot.set(origin, entry);
-    if (store !== undefined) await store.set(origin, stored);
+    await this.#store?.set(origin, stored);
     const state: CacheState = outcome.notModified ? 'revalidated' : entry.stale ? 'stale' : 'miss';
     return { entry, state };
   }
@@ -272,110 +275,60 @@ export class RobotsCache {
       ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
       ...(outcome.retryAfterMs === undefined ? {} : { retryAfterMs: outcome.retryAfterMs }),
     };
+    const entry = { version: 1, robotsUrl, latest } as const;
     const previousGood = previous?.stored.good;
-    if (outcome.status === 'ok' && outcome.notModified && previousGood !== undefined) {
-      // A 304 updates what it carries and leaves the rest of the stored response as it was.
-      const etag = outcome.etag ?? previousGood.etag;
-      const lastModified = outcome.lastModified ?? previousGood.lastModified;
-      const maxAge = outcome.maxAge ?? previousGood.maxAge;
-      const good: RobotsGoodCopy = {
-        ...previousGood,
-        fetchedAt: now,
-        ...(etag === undefined ? {} : { etag }),
-        ...(lastModified === undefined ? {} : { lastModified }),
-        ...(maxAge === undefined ? {} : { maxAge }),
-      };
-      return {
-        version: 1,
-        robotsUrl,
-        latest,
-        good,
-        expiresAt: now + this.#ttl(maxAge, outcome.age),
-      };
-    }
     if (outcome.status === 'ok') {
       const body = outcome.body ?? EMPTY;
-      const good: RobotsGoodCopy = {
-        // Without a store the parsed copy is kept instead of the bytes.
-        body: this.#settings.store === undefined ? '' : toBase64(body),
-        bytes: Math.min(body.byteLength, this.#settings.fetch.maxBytes),
-        truncated: outcome.truncated,
-        httpStatus: outcome.httpStatus ?? 200,
-        redirects: outcome.redirects,
-        fetchedAt: now,
-        ...(outcome.etag === undefined ? {} : { etag: outcome.etag }),
-        ...(outcome.lastModified === undefined ? {} : { lastModified: outcome.lastModified }),
-        ...(outcome.maxAge === undefined ? {} : { maxAge: outcome.maxAge }),
-      };
-      return {
-        version: 1,
-        robotsUrl,
-        latest,
-        good,
-        expiresAt: now + this.#ttl(outcome.maxAge, outcome.age),
-      };
+      const good: RobotsGoodCopy =
+        outcome.notModified && previousGood !== undefined
+          ? // A 304 updates what it carries and leaves the rest of the stored response as it was.
+            { ...previousGood, fetchedAt: now, ...cachingOf(outcome) }
+          : {
+              // Without a store the parsed copy is kept instead of the bytes.
+              body: this.#settings.store === undefined ? '' : toBase64(body),
+              bytes: Math.min(body.byteLength, this.#settings.fetch.maxBytes),
+              truncated: outcome.truncated,
+              httpStatus: outcome.httpStatus ?? 200,
+              redirects: outcome.redirects,
+              fetchedAt: now,
+              ...cachingOf(outcome),
+            };
+      return { ...entry, good, expiresAt: now + this.#ttl(good.maxAge, outcome.age) };
     }
     if (outcome.status === 'unavailable') {
-      return {
-        version: 1,
-        robotsUrl,
-        latest,
-        expiresAt: now + this.#ttl(outcome.maxAge, outcome.age),
-      };
+      return { ...entry, expiresAt: now + this.#ttl(outcome.maxAge, outcome.age) };
     }
-    const { unreachableRetryInterval, maxUnreachableRetryInterval, staleIfUnreachable } =
+    const { unreachableRetryInterval: retry, maxUnreachableRetryInterval: maxRetry } =
       this.#settings;
-    const retry = Math.min(
-      maxUnreachableRetryInterval,
-      Math.max(unreachableRetryInterval, outcome.retryAfterMs ?? unreachableRetryInterval),
-    );
-    let expiresAt = now + retry;
-    const staleUntil =
-      previousGood === undefined ? undefined : previousGood.fetchedAt + staleIfUnreachable;
-    if (previousGood !== undefined && staleUntil !== undefined && staleUntil > now) {
-      expiresAt = Math.min(expiresAt, staleUntil);
-      return { version: 1, robotsUrl, latest, good: previousGood, expiresAt };
+    const expiresAt = now + Math.min(maxRetry, Math.max(retry, outcome.retryAfterMs ?? retry));
+    const staleUntil = (previousGood?.fetchedAt ?? 0) + this.#settings.staleIfUnreachable;
+    if (previousGood !== undefined && staleUntil > now) {
+      return { ...entry, good: previousGood, expiresAt: Math.min(expiresAt, staleUntil) };
     }
-    return { version: 1, robotsUrl, latest, expiresAt };
+    return { ...entry, expiresAt };
   }
 
   #materialize(
-    origin: string,
     stored: StoredRobots,
     fresh: { outcome: RobotsFetchOutcome; previous: CacheEntry | undefined } | undefined,
     /** The time `stored` was decided at (read once: a second reading could disagree). */
     now: number,
   ): CacheEntry {
     const { good, latest } = stored;
-    let inForce: RobotsStatus = latest.status;
-    let stale = false;
-    if (
+    const stale =
       latest.status === 'unreachable' &&
       good !== undefined &&
-      good.fetchedAt + this.#settings.staleIfUnreachable > now
-    ) {
-      inForce = 'ok';
-      stale = true;
-    }
-    if (latest.status === 'ok' && good === undefined) inForce = 'unavailable';
+      good.fetchedAt + this.#settings.staleIfUnreachable > now;
+    let inForce: RobotsStatus = stale ? 'ok' : latest.status;
+    if (good === undefined && inForce === 'ok') inForce = 'unavailable';
     let robots: RobotsTxt | undefined;
     if (inForce === 'ok' && good !== undefined) {
-      if (fresh !== undefined && fresh.outcome.status === 'ok' && !fresh.outcome.notModified) {
-        robots = this.#parse(fresh.outcome.body ?? EMPTY);
-      } else if (fresh?.previous?.robots !== undefined) {
-        robots = fresh.previous.robots;
-      } else {
-        robots = this.#parse(fromBase64(good.body));
-      }
+      const fetchedNow = fresh?.outcome.status === 'ok' && !fresh.outcome.notModified;
+      robots = fetchedNow
+        ? this.#parse(fresh.outcome.body ?? EMPTY)
+        : (fresh?.previous?.robots ?? this.#parse(fromBase64(good.body)));
     }
-    return {
-      origin,
-      stored,
-      inForce,
-      stale,
-      robots,
-      rules: robots?.forAgent(this.#settings.agent),
-    };
+    return { stored, inForce, stale, robots, rules: robots?.forAgent(this.#settings.agent) };
   }
 
   #parse(body: Uint8Array): RobotsTxt {

@@ -2,8 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Clock } from '../time/clock.js';
 
 /**
- * What {@link RobotsEntries} needs to know of an entry: when it expires, and whether the last
- * fetch of its robots.txt failed (the origin was unreachable).
+ * What {@link RobotsEntries} needs of an entry: when it expires, and the last fetch's status.
  * @example
  * const entry: RetryAware = { stored: { expiresAt: 0, latest: { status: 'unreachable' } } };
  */
@@ -14,21 +13,16 @@ export interface RetryAware {
   };
 }
 
-/**
- * Whether dropping `entry` now would make the next request fetch robots.txt again from an
- * origin that failed and is not due for another try yet.
- */
+/** Whether dropping `entry` now would refetch robots.txt from a failed origin before its retry. */
 function holdsBackRetry(entry: RetryAware, now: number): boolean {
   return entry.stored.latest.status === 'unreachable' && entry.stored.expiresAt > now;
 }
 
 /**
  * The in-memory robots.txt entries: at most `max` origins, least recently used dropped first,
- * except that an entry holding back a retry of an unreachable origin is dropped after all the
- * others. Dropping an ordinary entry costs one more fetch of a robots.txt that was answered;
- * dropping one that holds back a retry would send the next request's robots.txt fetch to a
- * failing server before its retry interval (or its `Retry-After`) is over, once per request
- * when the crawl cycles through more origins than the cache holds.
+ * except that an entry holding back a retry of an unreachable origin goes after all the others:
+ * dropping it would send robots.txt fetches to a failing server before its retry interval (or
+ * `Retry-After`) is over, once per request when a crawl cycles through more origins than fit.
  * @example
  * const entries = new RobotsEntries<CacheEntry>(10_000, systemClock);
  * entries.set('https://example.com', entry);
@@ -38,9 +32,8 @@ export class RobotsEntries<Entry extends RetryAware> {
   readonly #clock: Clock;
   readonly #ordinary: LRUCache<string, Entry>;
   /**
-   * Entries that held back a retry when they were set (see {@link holdsBackRetry}), least
-   * recently used first. A Map, not a second LRUCache: lru-cache allocates room for `max`
-   * entries up front, and these are usually few.
+   * Entries that held back a retry when set, least recently used first. A Map, not a second
+   * LRUCache: lru-cache allocates room for `max` entries up front, and these are usually few.
    */
   readonly #retrying = new Map<string, Entry>();
 
@@ -90,9 +83,8 @@ export class RobotsEntries<Entry extends RetryAware> {
   }
 
   /**
-   * Drops one entry: the least recently used retrying one if its retry is now due (it holds
-   * nothing back any more), else the least recently used ordinary one, else the least recently
-   * used retrying one (all of them hold back a retry: the bound comes first).
+   * Drops the least recently used retrying entry if its retry is now due, else the least
+   * recently used ordinary one, else (all hold back a retry: the bound comes first) the former.
    */
   #dropOne(now: number): void {
     const oldest = this.#retrying.entries().next();

@@ -3,9 +3,16 @@ import type { Dispatcher } from 'undici';
 import { decodedBody, readCapped } from '../transport/body-reader.js';
 import { ACCEPT_ENCODING } from '../transport/content-decoders.js';
 import { parseRetryAfter } from '../pacing/retry-after.js';
+import { REDIRECT_STATUSES } from '../redirects/redirect-rule.js';
 import { onAbort } from '../time/signals.js';
 import type { Clock } from '../time/clock.js';
-import type { RobotsFailureKind, RobotsFetchFailure, RobotsStatus } from './robots-store.js';
+import type {
+  RobotsFailureKind,
+  RobotsFetchFailure,
+  RobotsFetchRecord,
+  RobotsGoodCopy,
+  RobotsStatus,
+} from './robots-store.js';
 
 /**
  * What {@link fetchRobotsTxt} needs; all validated by the policy factory.
@@ -25,28 +32,15 @@ export interface RobotsFetchSettings {
   readonly clock: Clock;
 }
 
-/**
- * Validators of a cached copy, for a conditional request.
- * @example
- * fetchRobotsTxt(url, settings, { validators: { etag: '"v1"' } satisfies RobotsValidators });
- */
-export interface RobotsValidators {
-  readonly etag?: string | undefined;
-  readonly lastModified?: string | undefined;
-}
+/** The validators of a cached copy, for a conditional request. */
+type RobotsValidators = Pick<RobotsGoodCopy, 'etag' | 'lastModified'>;
 
 /**
  * The outcome of one robots.txt fetch: a pure value, never an exception.
  * @example
  * const outcome: RobotsFetchOutcome = await fetchRobotsTxt(url, settings);
  */
-export interface RobotsFetchOutcome {
-  readonly status: RobotsStatus;
-  readonly httpStatus?: number;
-  readonly redirects: readonly string[];
-  readonly failure?: RobotsFetchFailure;
-  /** `Retry-After` of a 429/5xx, in ms. */
-  readonly retryAfterMs?: number;
+export interface RobotsFetchOutcome extends Omit<RobotsFetchRecord, 'fetchedAt'> {
   /** A conditional request was answered 304: the cached copy is still good. */
   readonly notModified: boolean;
   /**
@@ -62,8 +56,6 @@ export interface RobotsFetchOutcome {
   /** The `Age` a cache in between reported, in ms: the part of `maxAge` already used up. */
   readonly age?: number;
 }
-
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
  * What an HTTP status means for robots.txt (RFC 9309 §2.3.1): 2xx → `ok`; 4xx → `unavailable`
@@ -117,36 +109,33 @@ export function ageHeader(value: string | string[] | undefined): number | undefi
   return Number(raw) * 1_000;
 }
 
-const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA']);
-const CONNECT_CODES = new Set([
-  'ECONNREFUSED',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'EHOSTDOWN',
-]);
-const RESET_CODES = new Set([
-  'ECONNRESET',
-  'EPIPE',
-  'ECONNABORTED',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-]);
-const TIMEOUT_CODES = new Set([
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ETIMEDOUT',
-]);
+/** Transport error codes by the failure they mean (TLS codes are told by their shape). */
+const FAILURE_KINDS: ReadonlyMap<string, RobotsFailureKind> = new Map(
+  Object.entries({
+    dns: ['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA'],
+    connect: ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'EHOSTDOWN'],
+    timeout: [
+      'UND_ERR_HEADERS_TIMEOUT',
+      'UND_ERR_BODY_TIMEOUT',
+      'UND_ERR_CONNECT_TIMEOUT',
+      'ETIMEDOUT',
+    ],
+    reset: ['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'],
+    network: ['ERR_UNSUPPORTED_CONTENT_ENCODING'],
+  }).flatMap(([kind, codes]) => codes.map((code) => [code, kind as RobotsFailureKind] as const)),
+);
 
-function isTlsCode(code: string): boolean {
-  return (
+function failureKind(code: string): RobotsFailureKind | undefined {
+  const known = FAILURE_KINDS.get(code);
+  if (known !== undefined) return known;
+  const tls =
     code.startsWith('ERR_SSL_') ||
     code.startsWith('ERR_TLS_') ||
     code === 'EPROTO' ||
     code.includes('CERT') ||
-    code.startsWith('UNABLE_TO_')
-  );
+    code.startsWith('UNABLE_TO_');
+  if (tls) return 'tls';
+  return code.startsWith('Z_') ? 'network' : undefined;
 }
 
 /**
@@ -160,22 +149,13 @@ export function classifyNetworkError(error: unknown): RobotsFetchFailure {
   const message = error instanceof Error ? error.message : String(error);
   for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') {
-      const detail = current instanceof Error ? current.message : message;
-      const kind: RobotsFailureKind | undefined = DNS_CODES.has(code)
-        ? 'dns'
-        : CONNECT_CODES.has(code)
-          ? 'connect'
-          : TIMEOUT_CODES.has(code)
-            ? 'timeout'
-            : RESET_CODES.has(code)
-              ? 'reset'
-              : isTlsCode(code)
-                ? 'tls'
-                : code === 'ERR_UNSUPPORTED_CONTENT_ENCODING' || code.startsWith('Z_')
-                  ? 'network'
-                  : undefined;
-      if (kind !== undefined) return { kind, message: detail, code };
+    const kind = typeof code === 'string' ? failureKind(code) : undefined;
+    if (kind !== undefined) {
+      return {
+        kind,
+        message: current instanceof Error ? current.message : message,
+        code: String(code),
+      };
     }
     current = (current as { cause?: unknown }).cause;
   }
@@ -197,10 +177,8 @@ class OverallTimeout extends Error {
 }
 
 /**
- * Fetches `robotsUrl` the RFC 9309 way and maps the result to an outcome: follows up to
- * `maxRedirects` redirects (across hosts too), reads at most `maxBytes` decompressed bytes,
- * and turns every failure into `unavailable` or `unreachable`. Only rejects when `signal`
- * aborts (the policy is closing); every other problem is part of the outcome.
+ * Fetches `robotsUrl` the RFC 9309 way (redirects across hosts, a decompressed byte limit) and
+ * maps every result to an outcome. Only rejects when `signal` aborts (the policy is closing).
  * @example
  * const outcome = await fetchRobotsTxt('https://example.com/robots.txt', settings);
  * if (outcome.status === 'ok') parseRobotsTxt(outcome.body!);
@@ -230,11 +208,8 @@ export async function fetchRobotsTxt(
     if (signal?.aborted) throw signal.reason;
     const reason: unknown = controller.signal.reason;
     if (controller.signal.aborted && reason instanceof OverallTimeout) {
-      return failed('unreachable', redirects, {
-        kind: 'timeout',
-        message: reason.message,
-        code: reason.code,
-      });
+      const { message, code } = reason;
+      return failed('unreachable', redirects, { kind: 'timeout', message, code });
     }
     return failed('unreachable', redirects, classifyNetworkError(error));
   } finally {
@@ -247,17 +222,10 @@ function failed(
   status: RobotsStatus,
   redirects: readonly string[],
   failure: RobotsFetchFailure,
-  extra: { httpStatus?: number; retryAfterMs?: number | undefined } = {},
+  httpStatus?: number,
 ): RobotsFetchOutcome {
-  return {
-    status,
-    redirects,
-    failure,
-    notModified: false,
-    truncated: false,
-    ...(extra.httpStatus === undefined ? {} : { httpStatus: extra.httpStatus }),
-    ...(extra.retryAfterMs === undefined ? {} : { retryAfterMs: extra.retryAfterMs }),
-  };
+  const outcome = { status, redirects, failure, notModified: false, truncated: false };
+  return httpStatus === undefined ? outcome : { ...outcome, httpStatus };
 }
 
 async function fetchChain(
@@ -293,42 +261,22 @@ async function fetchChain(
     };
     if (REDIRECT_STATUSES.has(status)) {
       discard();
+      const refuse = (kind: RobotsFailureKind, message: string): RobotsFetchOutcome =>
+        failed('unavailable', redirects, { kind, message }, status);
       const location = first(response.headers.location);
-      let next: URL | undefined;
-      try {
-        next = location === undefined ? undefined : new URL(location, url);
-      } catch {
-        next = undefined;
-      }
+      const next =
+        location !== undefined && URL.canParse(location, url.href)
+          ? new URL(location, url)
+          : undefined;
       if (next === undefined || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
-        return failed(
-          'unavailable',
-          redirects,
-          {
-            kind: 'invalid-redirect',
-            message: `HTTP ${status} with ${location === undefined ? 'no Location' : `unusable Location ${JSON.stringify(location)}`}`,
-          },
-          { httpStatus: status },
-        );
+        const what =
+          location === undefined ? 'no Location' : `unusable Location ${JSON.stringify(location)}`;
+        return refuse('invalid-redirect', `HTTP ${status} with ${what}`);
       }
       next.hash = '';
-      if (seen.has(next.href)) {
-        return failed(
-          'unavailable',
-          redirects,
-          { kind: 'redirect-loop', message: `redirect loop back to ${next.href}` },
-          {
-            httpStatus: status,
-          },
-        );
-      }
+      if (seen.has(next.href)) return refuse('redirect-loop', `redirect loop back to ${next.href}`);
       if (redirects.length >= settings.maxRedirects) {
-        return failed(
-          'unavailable',
-          redirects,
-          { kind: 'too-many-redirects', message: `more than ${settings.maxRedirects} redirects` },
-          { httpStatus: status },
-        );
+        return refuse('too-many-redirects', `more than ${settings.maxRedirects} redirects`);
       }
       redirects.push(next.href);
       seen.add(next.href);
@@ -345,16 +293,17 @@ async function fetchChain(
       ...(maxAge === undefined ? {} : { maxAge }),
       ...(age === undefined ? {} : { age }),
     };
+    const ok: RobotsFetchOutcome = {
+      status: 'ok',
+      httpStatus: status,
+      redirects,
+      notModified: false,
+      truncated: false,
+      ...caching,
+    };
     if (status === 304 && validators !== undefined) {
       discard();
-      return {
-        status: 'ok',
-        httpStatus: 304,
-        redirects,
-        notModified: true,
-        truncated: false,
-        ...caching,
-      };
+      return { ...ok, notModified: true };
     }
     const outcome = statusOutcome(status, settings.treat429AsUnreachable);
     if (outcome !== 'ok') {
@@ -364,37 +313,20 @@ async function fetchChain(
           ? parseRetryAfter(first(response.headers['retry-after']), settings.clock.now())
           : undefined;
       return {
-        ...failed(
-          outcome,
-          redirects,
-          { kind: 'http-status', message: `HTTP ${status}` },
-          { httpStatus: status, retryAfterMs },
-        ),
+        ...failed(outcome, redirects, { kind: 'http-status', message: `HTTP ${status}` }, status),
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
         ...(outcome === 'unavailable' ? caching : {}),
       };
     }
-    let decoded;
+    let decoded: Readable | undefined;
     try {
       decoded = decodedBody(response.body, response.headers['content-encoding']);
-    } catch (error) {
-      destroyQuietly(response.body);
-      throw error;
-    }
-    try {
       // One byte past the limit is kept: the parser looks at it to tell whether the last line
       // within the limit is complete (a rule cut short must not be read as a broader one).
       const { bytes, truncated } = await readCapped(decoded, settings.maxBytes + 1);
-      return {
-        status: 'ok',
-        httpStatus: status,
-        redirects,
-        notModified: false,
-        body: bytes,
-        truncated: truncated || bytes.byteLength > settings.maxBytes,
-        ...caching,
-      };
+      return { ...ok, body: bytes, truncated: truncated || bytes.byteLength > settings.maxBytes };
     } finally {
-      destroyQuietly(decoded);
+      if (decoded !== undefined) destroyQuietly(decoded);
       destroyQuietly(response.body);
     }
   }

@@ -73,10 +73,7 @@ export interface RobotsGoodCopy {
   readonly fetchedAt: number;
   readonly etag?: string;
   readonly lastModified?: string;
-  /**
-   * The `Cache-Control: max-age` (ms) the copy came with, kept for its revalidations: a 304
-   * without one leaves it in force (RFC 9111 §4.3.4).
-   */
+  /** Its `Cache-Control: max-age` (ms), kept: a 304 without one keeps it (RFC 9111 §4.3.4). */
   readonly maxAge?: number;
 }
 
@@ -98,9 +95,8 @@ export interface StoredRobots {
 }
 
 /**
- * Where robots.txt outcomes are kept between requests. Async so that a shared store can back
- * a fleet of crawlers. The policy always keeps a bounded in-memory LRU of parsed entries in
- * front of it; without a `store`, that LRU is the only storage.
+ * Where robots.txt outcomes are kept between requests; async, so that a shared store can back
+ * a fleet of crawlers (the policy keeps a bounded LRU of parsed entries in front of it).
  * @example
  * const store: RobotsStore = createMemoryRobotsStore({ maxOrigins: 50_000 });
  */
@@ -109,19 +105,16 @@ export interface RobotsStore {
   set(origin: string, entry: StoredRobots): Promise<void>;
   delete(origin: string): Promise<void>;
   /**
-   * Optional, for stores shared by several processes: called when this process is about to
-   * fetch robots.txt for `origin` (nothing usable stored, or the stored copy expired). Resolves
-   * `{ fetch: true, release }` when this process should fetch (it then `set`s the result and
-   * calls `release()`); resolves `{ fetch: false }` once another process has stored a new
-   * entry for `origin` (this process then reads it with `get`). Rejects on `signal` abort.
-   * A claim left by a process that died expires on its own.
+   * Optional, for stores shared by several processes, so that one of them fetches robots.txt
+   * for `origin` and the others read its result (see {@link RobotsFetchClaim}). Called when
+   * this process is about to fetch; rejects on `signal` abort. A dead process's claim expires.
    */
   claimFetch?(origin: string, signal?: AbortSignal): Promise<RobotsFetchClaim>;
 }
 
 /**
- * The answer of {@link RobotsStore.claimFetch}: fetch robots.txt yourself (and `release()` the
- * claim once the outcome is stored), or read what another process stored.
+ * The answer of {@link RobotsStore.claimFetch}: `fetch: true`, fetch robots.txt, `set` the
+ * outcome, then `release()`; `fetch: false`, another process stored a new entry: `get` it.
  * @example
  * const claim: RobotsFetchClaim = await store.claimFetch!(origin);
  * if (claim.fetch) try { await fetchAndStore(); } finally { await claim.release(); }

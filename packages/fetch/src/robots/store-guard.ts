@@ -1,54 +1,41 @@
 import type { Clock } from '../time/clock.js';
 import type { RobotsFetchClaim, RobotsStore } from './robots-store.js';
 
+const nothing = (): undefined => undefined;
+
 /**
- * Runs one store call so that a broken store cannot break a crawl: a call that throws,
- * returns something other than a promise of the answer, rejects, or takes longer than
- * `timeout` (a client queueing commands while its server is down) resolves to `fallback`.
- * The timer is cleared as soon as the call settles.
- * @example
- * const entry = await guardedStoreCall(() => store.get(origin), undefined, 2_000, clock);
+ * One store call that answers `undefined` when it throws, rejects or takes longer than
+ * `timeout` (a client queueing commands while its server is down).
  */
-export function guardedStoreCall<T>(
-  call: () => Promise<T> | T,
-  fallback: T,
-  timeout: number,
-  clock: Clock,
-): Promise<T> {
+function guardedCall<T>(call: () => Promise<T>, timeout: number, clock: Clock) {
   let answer: Promise<T>;
   try {
     answer = Promise.resolve(call());
   } catch {
-    return Promise.resolve(fallback);
+    return Promise.resolve(undefined);
   }
   const timer = new AbortController();
-  const expired = clock.sleep(timeout, timer.signal).then(
-    () => fallback,
-    () => fallback,
-  );
-  return Promise.race([answer.then(undefined, () => fallback), expired]).finally(() =>
-    timer.abort(),
-  );
+  const expired = clock.sleep(timeout, timer.signal).then(nothing, nothing);
+  return Promise.race([answer.catch(nothing), expired]).finally(() => timer.abort());
 }
 
 const FETCH_YOURSELF: RobotsFetchClaim = { fetch: true, release: () => Promise.resolve() };
 
 /**
- * A {@link RobotsStore} seen through {@link guardedStoreCall}: `get` answers `undefined` and
- * `set`/`delete` give up when the store fails or is slower than `timeout`. `claimFetch`, when
- * the store has one, is not timed (it legitimately waits for another process's fetch; the
- * store bounds its own waits), but a claim that throws or rejects for another reason than
- * `signal` means "fetch it yourself": a broken store never stops robots.txt from being read.
+ * A {@link RobotsStore} that never throws, rejects or hangs: a failing or slow `get` answers
+ * `undefined`, `set`/`delete` give up. `claimFetch` is not timed (it waits for another
+ * process's fetch), but one that fails other than by `signal` means "fetch it yourself"
+ * (the README's store section says why).
  * @example
  * const store = guardStore(options.store, 2_000, clock);
  * const entry = await store.get(origin); // never rejects
  */
 export function guardStore(store: RobotsStore, timeout: number, clock: Clock): RobotsStore {
+  const guarded = <T>(call: () => Promise<T>) => guardedCall(call, timeout, clock);
   return {
-    get: (origin) => guardedStoreCall(() => store.get(origin), undefined, timeout, clock),
-    set: (origin, entry) =>
-      guardedStoreCall(() => store.set(origin, entry), undefined, timeout, clock),
-    delete: (origin) => guardedStoreCall(() => store.delete(origin), undefined, timeout, clock),
+    get: (origin) => guarded(() => store.get(origin)),
+    set: (origin, entry) => guarded(() => store.set(origin, entry)),
+    delete: (origin) => guarded(() => store.delete(origin)),
     ...(typeof store.claimFetch === 'function'
       ? {
           claimFetch: async (origin: string, signal?: AbortSignal): Promise<RobotsFetchClaim> => {
@@ -58,9 +45,7 @@ export function guardStore(store: RobotsStore, timeout: number, clock: Clock): R
               if (claim?.fetch !== true || typeof claim.release !== 'function') {
                 return FETCH_YOURSELF;
               }
-              const release = (): Promise<void> =>
-                guardedStoreCall(() => claim.release(), undefined, timeout, clock);
-              return { fetch: true, release };
+              return { fetch: true, release: () => guarded(() => claim.release()) };
             } catch (error) {
               if (signal?.aborted) throw error;
               return FETCH_YOURSELF;

@@ -1,12 +1,7 @@
 import type { RobotsFetchRecord, RobotsGoodCopy, StoredRobots } from './robots-store.js';
 
-/**
- * How long entries of each kind may be trusted, from their fetch time (the policy's own
- * limits): a store is shared and outlives processes, so what it returns is checked as input.
- * @example
- * const limits: StoredEntryLimits = { maxTtl: 86_400_000, maxUnreachableRetryInterval: 3_600_000 };
- */
-export interface StoredEntryLimits {
+/** How long entries of each kind may be trusted from their fetch time (the policy's limits). */
+interface StoredEntryLimits {
   readonly maxTtl: number;
   readonly maxUnreachableRetryInterval: number;
 }
@@ -58,11 +53,9 @@ function isGoodCopy(value: unknown): value is RobotsGoodCopy {
 }
 
 /**
- * A store's entry for `origin` as far as it can be trusted, or `undefined` when it is not
- * one this library writes for that origin (another version, another origin's, a `2xx`
- * outcome without its copy, malformed): such an entry counts as absent, and robots.txt is
- * fetched again. Its `expiresAt` is capped by the policy's limits from its fetch time, so
- * no entry outlives what this policy would have kept it for.
+ * A store's entry for `origin` as far as it can be trusted (a store is shared and outlives
+ * processes: what it returns is input), or `undefined` when it is not one this library writes
+ * for that origin. Its `expiresAt` is capped by the policy's limits from its fetch time.
  * @example
  * const entry = trustedStoredEntry(await store.get(origin), origin, limits);
  */

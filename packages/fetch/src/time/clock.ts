@@ -1,4 +1,4 @@
-import { onAbort } from './signals.js';
+import { raceSignal } from './signals.js';
 
 /**
  * The source of time for every wait, TTL and timeout the policy applies. Inject one in tests
@@ -16,33 +16,13 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/**
- * Resolves after `ms` real milliseconds, or rejects with `signal.reason` when it aborts first.
- * The timer is cleared on abort, so nothing is left pending.
- * @example
- * await sleep(100, AbortSignal.timeout(1_000));
- */
+/** {@link Clock.sleep} on real timers; the timer is cleared on abort. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason as Error);
-      return;
-    }
-    const timer = setTimeout(
-      () => {
-        unsubscribe?.();
-        resolve();
-      },
-      Math.max(0, ms),
-    );
-    const unsubscribe =
-      signal === undefined
-        ? undefined
-        : onAbort(signal, () => {
-            clearTimeout(timer);
-            reject(signal.reason as Error);
-          });
+  let timer: NodeJS.Timeout | undefined;
+  const slept = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, ms));
   });
+  return raceSignal(slept, signal).finally(() => clearTimeout(timer));
 }
 
 /**

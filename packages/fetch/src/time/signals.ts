@@ -1,18 +1,11 @@
-/** The callbacks of one signal, behind the one listener it has from {@link onAbort}. */
-interface Fanout {
-  readonly callbacks: Set<() => void>;
-  readonly listener: () => void;
-}
-
-const fanouts = new WeakMap<AbortSignal, Fanout>();
+/** Each signal's callbacks, behind the one listener it has from {@link onAbort}. */
+const fanouts = new WeakMap<AbortSignal, { callbacks: Set<() => void>; listener: () => void }>();
 
 /**
- * Calls `callback` once when `signal` aborts; the returned function unsubscribes it. However
- * many callbacks a signal has, it carries one listener: an `EventTarget` walks its list of
- * listeners on each add and each remove, so a listener per waiter on a shared signal (a
- * crawl-wide abort signal, a policy's close signal, ten thousand requests queued for one origin)
- * costs time quadratic in the number of waiters. Each call must pass a callback of its own, on
- * a signal that has not aborted yet.
+ * Calls `callback` once when `signal` aborts; the returned function unsubscribes it. A signal
+ * carries one listener however many callbacks it has: an `EventTarget` walks its listener list
+ * on each add and remove, so a listener per waiter on a shared signal (ten thousand requests
+ * queued for one origin) costs quadratic time. Pass a callback of your own, on a live signal.
  * @example
  * const unsubscribe = onAbort(signal, () => reject(signal.reason));
  * try { await work(); } finally { unsubscribe(); }
@@ -66,15 +59,6 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
   }
   return new Promise<T>((resolve, reject) => {
     const unsubscribe = onAbort(signal, () => reject(signal.reason as Error));
-    promise.then(
-      (value) => {
-        unsubscribe();
-        resolve(value);
-      },
-      (error: Error) => {
-        unsubscribe();
-        reject(error);
-      },
-    );
+    promise.then(resolve, reject).finally(unsubscribe);
   });
 }
