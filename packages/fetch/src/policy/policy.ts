@@ -81,25 +81,17 @@ function reportedHref(url: URL): string {
 function decide(entry: CacheEntry, url: URL, origin: string = url.origin): Decision {
   const { inForce, rules } = entry;
   const href = reportedHref(url);
-  if (inForce === 'unavailable') {
+  if (inForce !== 'ok' || rules === undefined) {
+    // Unavailable allows all; unreachable (or no rules to read) disallows all.
+    const allowed = inForce === 'unavailable';
+    const reason = allowed ? 'unavailable' : 'unreachable';
     return {
-      allowed: true,
+      allowed,
       url: href,
       origin,
-      reason: 'unavailable',
-      robotsStatus: inForce,
-      stale: entry.stale,
-      usage: NO_USAGE,
-    };
-  }
-  if (inForce === 'unreachable' || rules === undefined) {
-    return {
-      allowed: false,
-      url: href,
-      origin,
-      reason: 'unreachable',
-      robotsStatus: 'unreachable',
-      stale: false,
+      reason,
+      robotsStatus: reason,
+      stale: allowed && entry.stale,
       usage: NO_USAGE,
     };
   }
@@ -126,16 +118,6 @@ function decide(entry: CacheEntry, url: URL, origin: string = url.origin): Decis
 
 /** No statement: every category `unknown` (robots.txt unavailable, unreachable, not read). */
 const NO_USAGE: UsagePreferences = combineUsage();
-
-/**
- * The robots.txt part of a URL's usage preferences under the copy in memory for its origin
- * (fresh or expired: the copy the request was admitted under); all `unknown` without one.
- */
-function robotsUsage(entry: CacheEntry | undefined, url: URL): UsagePreferences {
-  return entry?.inForce === 'ok' && entry.rules !== undefined
-    ? entry.rules.contentUsage(url)
-    : NO_USAGE;
-}
 
 /** Whether `entry` allows `url`: `decide(entry, url).allowed` without building the decision. */
 function allows(entry: CacheEntry, url: URL): boolean {
@@ -578,7 +560,13 @@ class Policy implements RobotsPolicy {
 
   usage(url: string | URL, headers?: string | readonly string[] | HeaderInput): UsagePreferences {
     const parsed = toHttpUrl(url);
-    const fromRobots = robotsUsage(this.#cache.latest(parsed.origin), parsed);
+    // The robots.txt part: under the copy in memory (fresh or expired: the one the request was
+    // admitted under); all `unknown` without one.
+    const entry = this.#cache.latest(parsed.origin);
+    const fromRobots =
+      entry?.inForce === 'ok' && entry.rules !== undefined
+        ? entry.rules.contentUsage(parsed)
+        : NO_USAGE;
     if (headers === undefined) return fromRobots;
     const lines =
       typeof headers === 'string'
