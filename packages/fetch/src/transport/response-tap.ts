@@ -76,19 +76,6 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NO_DECODERS: readonly Transform[] = [];
 
 /**
- * The decoders for `Content-Encoding` that fetch puts the body through (so the scan reads what
- * the caller will read: a coding fetch does not know, or `identity` among others, leaves the
- * body as it is), connected; `null` when fetch fails the response (too many codings).
- */
-function decodersFor(contentEncoding: readonly string[] | undefined): readonly Transform[] | null {
-  if (contentEncoding === undefined) return NO_DECODERS;
-  const chain = fetchDecoderChain(contentEncoding);
-  if (chain === null) return null;
-  for (let i = 0; i + 1 < chain.length; i += 1) chain[i]!.pipe(chain[i + 1]!);
-  return chain;
-}
-
-/**
  * Records the header lines the checks need (names lower-cased: undici's own dispatchers give
  * them so, another interceptor may not); returns the first `Content-Type`.
  */
@@ -225,9 +212,10 @@ class HeadScan {
 }
 
 /**
- * The decoders a {@link HeadScan} of this response reads its body through (none for an identity
- * body), or `null` when the body is not scanned: scanning off, no body, a redirect, not HTML,
- * or a coding the scan cannot undo.
+ * The decoders a {@link HeadScan} of this response reads its body through, connected: those
+ * fetch puts it through (a coding fetch does not know, or `identity` among others, leaves it as
+ * it is), so the scan reads what the caller will read. `null` when the body is not scanned:
+ * scanning off, no body, a redirect, not HTML, or more codings than fetch accepts.
  */
 function scanDecoders(
   settings: TapSettings,
@@ -245,7 +233,11 @@ function scanDecoders(
   ) {
     return null;
   }
-  return decodersFor(headers['content-encoding']);
+  const contentEncoding = headers['content-encoding'];
+  if (contentEncoding === undefined) return NO_DECODERS;
+  const chain = fetchDecoderChain(contentEncoding);
+  for (let i = 0; chain !== null && i + 1 < chain.length; i += 1) chain[i]!.pipe(chain[i + 1]!);
+  return chain;
 }
 
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[0];
