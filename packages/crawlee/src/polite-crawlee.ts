@@ -340,9 +340,12 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
   }
 
   const errorHandler = async (context: ContextLike, error: unknown): Promise<unknown> => {
+    // Only a navigation the gate blocked has the page's recorded refusal as its reason (a
+    // refusal of a script's navigation must not make an unrelated error final).
+    const blocked = error instanceof Error && error.message.includes('ERR_BLOCKED_BY_CLIENT');
     const refusal = isRobotsDeniedError(error)
       ? error
-      : context.page !== undefined && blockedNavigation(error)
+      : context.page !== undefined && blocked
         ? browser?.deniedNavigation(context.page)
         : undefined;
     if (refusal !== undefined) {
@@ -363,12 +366,4 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     errorHandler,
     ...(userSkipped === undefined ? {} : { onSkippedRequest: userSkipped }),
   };
-}
-
-/**
- * Whether `error` is a navigation the gate blocked: only then is the page's recorded refusal
- * the reason (a refusal of a script's navigation must not make an unrelated error final).
- */
-function blockedNavigation(error: unknown): boolean {
-  return error instanceof Error && error.message.includes('ERR_BLOCKED_BY_CLIENT');
 }

@@ -26,10 +26,6 @@ export interface RouteHandlerDeps {
 /** Headers the browser context adds itself, per hop: never copied from the first request. */
 const CONTEXT_HEADERS = ['cookie', 'host', 'content-length', 'connection'];
 
-function isHttpUrl(url: string): boolean {
-  return url.startsWith('http://') || url.startsWith('https://');
-}
-
 function headerPairs(response: APIResponse): (readonly [string, string])[] {
   return response.headersArray().map((header) => [header.name, header.value] as const);
 }
@@ -75,7 +71,7 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
   return async (route: Route): Promise<void> => {
     const request = route.request();
     const url = request.url();
-    if (!isHttpUrl(url)) {
+    if (!url.startsWith('http://') && !url.startsWith('https://')) {
       await route.fallback();
       return;
     }
