@@ -427,15 +427,13 @@ class Policy implements RobotsPolicy {
     options.signal?.throwIfAborted();
     const parsed = toHttpUrl(url);
     const resolved = await this.#resolve(parsed.origin, options.signal);
-    const { rules } = resolved.entry;
-    const contentUsage =
-      resolved.entry.inForce === 'ok' && rules !== undefined
-        ? rules.explainContentUsage(parsed)
-        : undefined;
+    const { entry } = resolved;
     return {
-      ...decide(resolved.entry, parsed),
+      ...decide(entry, parsed),
       robotsTxt: report(resolved, parsed, this.#agent),
-      ...(contentUsage === undefined ? {} : { contentUsage }),
+      ...(entry.inForce === 'ok' && entry.rules !== undefined
+        ? { contentUsage: entry.rules.explainContentUsage(parsed) }
+        : {}),
     };
   }
 
@@ -453,10 +451,9 @@ class Policy implements RobotsPolicy {
     if (this.#closed) throw new RobotsClosedError();
     options.signal?.throwIfAborted();
     const limit = pLimit(readOption('concurrency', PREFETCH_CONCURRENCY, options.concurrency));
-    const unique = new Set<string>();
     // One URL is one origin (a string is iterable too: character by character).
     const list = typeof origins === 'string' || origins instanceof URL ? [origins] : origins;
-    for (const origin of list) unique.add(toHttpUrl(origin).origin);
+    const unique = new Set(Array.from(list, (origin) => toHttpUrl(origin).origin));
     const { signal } = options;
     await Promise.all(
       [...unique].map((origin) =>
