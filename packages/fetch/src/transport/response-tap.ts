@@ -26,15 +26,11 @@ export interface TapRecord {
 }
 
 /**
+ * The tap's settings for one polite fetch, as {@link tapSettings} makes them.
  * @example
  * const settings: TapSettings = tapSettings({ scanMeta: true, maxHeadBytes: 262_144, productToken: 'ExampleBot' });
  */
-export interface TapSettings {
-  readonly scanMeta: boolean;
-  readonly maxHeadBytes: number;
-  /** A head scanner for this crawler, options validated once. */
-  readonly newScanner: () => MetaScanner;
-}
+export type TapSettings = ReturnType<typeof tapSettings>;
 
 /**
  * The tap's settings for one polite fetch (made once, shared by every request).
@@ -45,15 +41,16 @@ export function tapSettings(options: {
   readonly scanMeta: boolean;
   readonly maxHeadBytes: number;
   readonly productToken: string;
-}): TapSettings {
+}) {
   return {
     scanMeta: options.scanMeta,
     maxHeadBytes: options.maxHeadBytes,
+    // A head scanner for this crawler, options validated once.
     newScanner: createMetaScannerFactory({
       maxHeadBytes: options.maxHeadBytes,
       productTokens: [options.productToken],
     }),
-  };
+  } as const;
 }
 
 /**
