@@ -63,14 +63,8 @@ function startCall(
       (buffer) => new Call(url, request, init, headers, new Uint8Array(buffer), shared),
     );
   }
-  return new Call(
-    url,
-    request,
-    init,
-    headers,
-    (init.body as Body | null | undefined) ?? null,
-    shared,
-  );
+  const body = (init.body as Body | null | undefined) ?? null;
+  return new Call(url, request, init, headers, body, shared);
 }
 
 function isStream(body: Body | null): boolean {
