@@ -358,10 +358,7 @@ class Policy implements RobotsPolicy {
     );
   }
 
-  /**
-   * The signal a hop waits for its slot with: the caller's, and this policy's close (the own
-   * scheduler is closed with the policy: the caller's alone is enough there).
-   */
+  /** A hop's wait signal: the caller's, plus this policy's close when the pacer is not its own. */
   #waitSignal(options: CheckOptions): AbortSignal | undefined {
     const { signal } = options;
     if (this.#ownPacer) return signal;
