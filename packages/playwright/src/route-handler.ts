@@ -77,7 +77,6 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
     }
     const isNavigation = request.isNavigationRequest();
     const base = { url, resourceType: request.resourceType(), isNavigation };
-    const paced = options.pace === 'all' || isNavigation;
     const owner = pageOfRequest(request);
     // The page whose main frame this request navigates, if it is such a navigation.
     const mainFrame = isNavigation && owner !== undefined && request.frame().parentFrame() === null;
@@ -95,7 +94,7 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
         replayableBody: true,
         maxRedirects: options.maxRedirects,
         signal,
-        paced,
+        paced: options.pace === 'all' || isNavigation,
         send: async (next) => {
           headers ??= await firstHeaders(request, options);
           for (const name of next.redirect?.dropHeaders ?? []) delete headers[name];
