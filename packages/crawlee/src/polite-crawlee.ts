@@ -120,14 +120,11 @@ async function openQueue(
 
 /**
  * Makes a Crawlee crawler polite: wrap the options you would pass to `HttpCrawler`,
- * `CheerioCrawler` or `PlaywrightCrawler`, and get them back with the policy plugged into
- * Crawlee's own extension points. A URL robots.txt refuses is **skipped** (never requested, not
- * retried, not in the statistics, reported to `onSkippedRequest` with reason `robotsTxt`);
- * requests are paced through the queue, so the wait never counts against Crawlee's timeouts;
- * every redirect hop is checked before it is requested; each page's directives are on
- * `context.robots` ({@link robotsOf}). Browser crawlers must be given the Playwright gate
- * (`browser`). Your own hooks, handlers, router, queue/list and `httpClient` keep working: the
- * adapter runs its part first, then yours. The README (API, behaviour notes) says how.
+ * `CheerioCrawler` or `PlaywrightCrawler` (browser crawlers also need the Playwright gate,
+ * `browser`). A refused URL is **skipped** (reported to `onSkippedRequest` with reason
+ * `robotsTxt`), requests are paced through the queue, every redirect hop is checked, and each
+ * page's directives are on `context.robots` ({@link robotsOf}). Your own hooks, handlers,
+ * router, queue/list and `httpClient` keep working. The README's API section says how.
  * @example
  * const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
  * const crawler = new CheerioCrawler(
@@ -340,9 +337,12 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
   }
 
   const errorHandler = async (context: ContextLike, error: unknown): Promise<unknown> => {
+    // Only a navigation the gate blocked has the page's recorded refusal as its reason (a
+    // refusal of a script's navigation must not make an unrelated error final).
+    const blocked = error instanceof Error && error.message.includes('ERR_BLOCKED_BY_CLIENT');
     const refusal = isRobotsDeniedError(error)
       ? error
-      : context.page !== undefined && blockedNavigation(error)
+      : context.page !== undefined && blocked
         ? browser?.deniedNavigation(context.page)
         : undefined;
     if (refusal !== undefined) {
@@ -363,12 +363,4 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     errorHandler,
     ...(userSkipped === undefined ? {} : { onSkippedRequest: userSkipped }),
   };
-}
-
-/**
- * Whether `error` is a navigation the gate blocked: only then is the page's recorded refusal
- * the reason (a refusal of a script's navigation must not make an unrelated error final).
- */
-function blockedNavigation(error: unknown): boolean {
-  return error instanceof Error && error.message.includes('ERR_BLOCKED_BY_CLIENT');
 }

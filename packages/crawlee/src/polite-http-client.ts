@@ -70,10 +70,6 @@ function locationOf(response: BaseHttpResponseData): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function isReplayable(body: AnyRequest['body']): boolean {
-  return body === undefined || typeof body === 'string' || Buffer.isBuffer(body);
-}
-
 /**
  * A Crawlee `BaseHttpClient` that puts a robots policy in front of another one (by default
  * got-scraping's): each hop is sent through the policy's redirect walker, so every `Location` is
@@ -129,7 +125,7 @@ export class PoliteHttpClient implements BaseHttpClient {
       const { response, url, redirects, slot } = await walkRedirects<R>(policy, {
         url: new URL(String(plain.url)),
         method: plain.method ?? 'GET',
-        replayableBody: isReplayable(body),
+        replayableBody: body === undefined || typeof body === 'string' || Buffer.isBuffer(body),
         maxRedirects: options.maxRedirects,
         signal,
         send: (hop) => {

@@ -3,13 +3,11 @@ import type { Log } from '@crawlee/core';
 import type { BoundedKeys } from './bounded-keys.js';
 
 /**
- * A Crawlee `Logger` in front of a crawler's own. Crawlee logs a request that failed for good
- * at ERROR (`Request failed and reached maximum retries. …`, with the request's `id`, `url`,
- * `method` and `uniqueKey` as data); for a request the adapter refused (a redirect hop that
- * robots.txt disallows) that line is dropped, because the adapter has logged it as a skip
- * already. Every other line goes to the wrapped logger's `log` unchanged (its `line` events
- * included): Crawlee's `Log` calls only `log`, which this one overrides whole.
- * The keys are bounded: Crawlee does not call the logger at all when its level hides errors.
+ * A Crawlee `Logger` in front of a crawler's own that drops Crawlee's ERROR line for a request
+ * that failed for good (`Request failed and reached maximum retries. …`, with its `uniqueKey`
+ * as data) when the adapter refused it (a disallowed redirect hop): it was logged as a skip
+ * already. Every other line goes to the wrapped logger's `log` unchanged (Crawlee's `Log` calls
+ * only `log`). The keys are bounded: Crawlee skips the logger when its level hides errors.
  * @example
  * crawler.log.setOptions({ logger: new RefusalLogger(crawler.log.getOptions().logger, refusals) });
  */

@@ -26,10 +26,6 @@ export interface RouteHandlerDeps {
 /** Headers the browser context adds itself, per hop: never copied from the first request. */
 const CONTEXT_HEADERS = ['cookie', 'host', 'content-length', 'connection'];
 
-function isHttpUrl(url: string): boolean {
-  return url.startsWith('http://') || url.startsWith('https://');
-}
-
 function headerPairs(response: APIResponse): (readonly [string, string])[] {
   return response.headersArray().map((header) => [header.name, header.value] as const);
 }
@@ -75,13 +71,12 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
   return async (route: Route): Promise<void> => {
     const request = route.request();
     const url = request.url();
-    if (!isHttpUrl(url)) {
+    if (!url.startsWith('http://') && !url.startsWith('https://')) {
       await route.fallback();
       return;
     }
     const isNavigation = request.isNavigationRequest();
     const base = { url, resourceType: request.resourceType(), isNavigation };
-    const paced = options.pace === 'all' || isNavigation;
     const owner = pageOfRequest(request);
     // The page whose main frame this request navigates, if it is such a navigation.
     const mainFrame = isNavigation && owner !== undefined && request.frame().parentFrame() === null;
@@ -99,7 +94,7 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
         replayableBody: true,
         maxRedirects: options.maxRedirects,
         signal,
-        paced,
+        paced: options.pace === 'all' || isNavigation,
         send: async (next) => {
           headers ??= await firstHeaders(request, options);
           for (const name of next.redirect?.dropHeaders ?? []) delete headers[name];

@@ -22,15 +22,8 @@ import type {
 
 type Body = NonNullable<RequestInit['body']>;
 
-type RequestLike = {
-  readonly url: string;
-  readonly method: string;
-  readonly headers: Iterable<[string, string]>;
-  readonly body: unknown;
-  readonly signal?: AbortSignal;
-  readonly redirect?: string;
-  arrayBuffer(): Promise<ArrayBuffer>;
-};
+/** A Request, undici's or the global one (the members read are the same). */
+type RequestLike = globalThis.Request;
 
 const NO_INIT: PoliteRequestInit = Object.freeze({});
 /** The tap record of a call before its first hop is sent (shared, never written). */
@@ -70,14 +63,8 @@ function startCall(
       (buffer) => new Call(url, request, init, headers, new Uint8Array(buffer), shared),
     );
   }
-  return new Call(
-    url,
-    request,
-    init,
-    headers,
-    (init.body as Body | null | undefined) ?? null,
-    shared,
-  );
+  const body = (init.body as Body | null | undefined) ?? null;
+  return new Call(url, request, init, headers, body, shared);
 }
 
 function isStream(body: Body | null): boolean {
@@ -135,8 +122,7 @@ class Call implements RedirectWalk<Response> {
     this.method = upperCaseMethod(init.method ?? request?.method ?? 'GET');
     this.replayableBody = isReplayableBody(body);
     this.maxRedirects = shared.maxRedirects;
-    this.redirect =
-      init.redirect ?? (request?.redirect as 'follow' | 'manual' | 'error' | undefined) ?? 'follow';
+    this.redirect = init.redirect ?? request?.redirect ?? 'follow';
     this.signal = init.signal ?? request?.signal ?? undefined;
     this.#init = init;
     // The global RequestInit names undici-types' Dispatcher: the same class at run time.

@@ -134,16 +134,12 @@ function fail(handler: Dispatcher.DispatchHandler, error: unknown): void {
 
 /**
  * An undici interceptor, as undici ships `redirect`, `retry`, `dns` and `cache`: every request
- * dispatched through a dispatcher composed with it — `undici.request`, `stream`, `pipeline`,
- * `fetch`, and each redirect hop when undici's `redirect` interceptor (or fetch) follows them —
- * is checked against its origin's robots.txt and failed with `RobotsDeniedError` before
- * anything is sent when disallowed, waits for its origin's pacing slot, is sent with the
- * policy's User-Agent, and holds the slot until its response body has ended or failed (read it
- * or destroy it, as undici asks anyway). A 429/503 `Retry-After` pauses the origin. Requests
- * for `/robots.txt` pass through ungated (the policy fetches those itself, and RFC 9309
- * always allows them). Directives: `polite.policy.directives(response.headers)`.
- * Compose it *inside* the `redirect` interceptor so that it sees every hop.
- * Throws {@link RobotsInvalidOptionError} naming the first invalid option.
+ * dispatched through it (`undici.request`, `stream`, `pipeline`, `fetch`; each redirect hop when
+ * composed *inside* `redirect`) is refused with `RobotsDeniedError` before anything is sent when
+ * robots.txt disallows it, else paced, sent with the policy's User-Agent, and holds its slot
+ * until its body has ended or failed (read it or destroy it). `/robots.txt` passes ungated. The
+ * README (`politeInterceptor`) has the rest. Throws {@link RobotsInvalidOptionError} naming the
+ * first invalid option.
  * @example
  * import { Agent, interceptors, request } from 'undici';
  * const polite = politeInterceptor({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });

@@ -55,10 +55,8 @@ class Slot implements PacerSlot {
  * once, starts at least `rules.interval` apart, and no start while the origin is paused by a
  * Retry-After. Waiters are served first come, first served. Origins never slow each other down.
  * Idle origins' state is dropped beyond `maxTrackedOrigins` (least recently used first, those
- * with nothing left to wait for before those still paused or spaced).
- *
- * The common case costs no promise: {@link OriginScheduler.acquire} returns the slot itself
- * when it is free, nobody waits and the origin may start now.
+ * with nothing left to wait for before those still paused or spaced). A free slot is returned
+ * as it is, without a promise (see {@link Pacer.acquire}).
  * @example
  * const got = scheduler.acquire('https://example.com', { concurrency: 1, interval: 1_000 });
  * const slot = got instanceof Promise ? await got : got;

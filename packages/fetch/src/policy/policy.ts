@@ -81,25 +81,17 @@ function reportedHref(url: URL): string {
 function decide(entry: CacheEntry, url: URL, origin: string = url.origin): Decision {
   const { inForce, rules } = entry;
   const href = reportedHref(url);
-  if (inForce === 'unavailable') {
+  if (inForce !== 'ok' || rules === undefined) {
+    // Unavailable allows all; unreachable (or no rules to read) disallows all.
+    const allowed = inForce === 'unavailable';
+    const reason = allowed ? 'unavailable' : 'unreachable';
     return {
-      allowed: true,
+      allowed,
       url: href,
       origin,
-      reason: 'unavailable',
-      robotsStatus: inForce,
-      stale: entry.stale,
-      usage: NO_USAGE,
-    };
-  }
-  if (inForce === 'unreachable' || rules === undefined) {
-    return {
-      allowed: false,
-      url: href,
-      origin,
-      reason: 'unreachable',
-      robotsStatus: 'unreachable',
-      stale: false,
+      reason,
+      robotsStatus: reason,
+      stale: allowed && entry.stale,
       usage: NO_USAGE,
     };
   }
@@ -126,16 +118,6 @@ function decide(entry: CacheEntry, url: URL, origin: string = url.origin): Decis
 
 /** No statement: every category `unknown` (robots.txt unavailable, unreachable, not read). */
 const NO_USAGE: UsagePreferences = combineUsage();
-
-/**
- * The robots.txt part of a URL's usage preferences under the copy in memory for its origin
- * (fresh or expired: the copy the request was admitted under); all `unknown` without one.
- */
-function robotsUsage(entry: CacheEntry | undefined, url: URL): UsagePreferences {
-  return entry?.inForce === 'ok' && entry.rules !== undefined
-    ? entry.rules.contentUsage(url)
-    : NO_USAGE;
-}
 
 /** Whether `entry` allows `url`: `decide(entry, url).allowed` without building the decision. */
 function allows(entry: CacheEntry, url: URL): boolean {
@@ -376,10 +358,7 @@ class Policy implements RobotsPolicy {
     );
   }
 
-  /**
-   * The signal a hop waits for its slot with: the caller's, and this policy's close (the own
-   * scheduler is closed with the policy: the caller's alone is enough there).
-   */
+  /** A hop's wait signal: the caller's, plus this policy's close when the pacer is not its own. */
   #waitSignal(options: CheckOptions): AbortSignal | undefined {
     const { signal } = options;
     if (this.#ownPacer) return signal;
@@ -445,15 +424,13 @@ class Policy implements RobotsPolicy {
     options.signal?.throwIfAborted();
     const parsed = toHttpUrl(url);
     const resolved = await this.#resolve(parsed.origin, options.signal);
-    const { rules } = resolved.entry;
-    const contentUsage =
-      resolved.entry.inForce === 'ok' && rules !== undefined
-        ? rules.explainContentUsage(parsed)
-        : undefined;
+    const { entry } = resolved;
     return {
-      ...decide(resolved.entry, parsed),
+      ...decide(entry, parsed),
       robotsTxt: report(resolved, parsed, this.#agent),
-      ...(contentUsage === undefined ? {} : { contentUsage }),
+      ...(entry.inForce === 'ok' && entry.rules !== undefined
+        ? { contentUsage: entry.rules.explainContentUsage(parsed) }
+        : {}),
     };
   }
 
@@ -471,10 +448,9 @@ class Policy implements RobotsPolicy {
     if (this.#closed) throw new RobotsClosedError();
     options.signal?.throwIfAborted();
     const limit = pLimit(readOption('concurrency', PREFETCH_CONCURRENCY, options.concurrency));
-    const unique = new Set<string>();
     // One URL is one origin (a string is iterable too: character by character).
     const list = typeof origins === 'string' || origins instanceof URL ? [origins] : origins;
-    for (const origin of list) unique.add(toHttpUrl(origin).origin);
+    const unique = new Set(Array.from(list, (origin) => toHttpUrl(origin).origin));
     const { signal } = options;
     await Promise.all(
       [...unique].map((origin) =>
@@ -578,7 +554,13 @@ class Policy implements RobotsPolicy {
 
   usage(url: string | URL, headers?: string | readonly string[] | HeaderInput): UsagePreferences {
     const parsed = toHttpUrl(url);
-    const fromRobots = robotsUsage(this.#cache.latest(parsed.origin), parsed);
+    // The robots.txt part: under the copy in memory (fresh or expired: the one the request was
+    // admitted under); all `unknown` without one.
+    const entry = this.#cache.latest(parsed.origin);
+    const fromRobots =
+      entry?.inForce === 'ok' && entry.rules !== undefined
+        ? entry.rules.contentUsage(parsed)
+        : NO_USAGE;
     if (headers === undefined) return fromRobots;
     const lines =
       typeof headers === 'string'

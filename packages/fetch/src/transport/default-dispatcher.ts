@@ -6,14 +6,10 @@ let sharedAgent: Agent | undefined;
 /**
  * The dispatcher a policy uses when its options name none: undici's global dispatcher when it is
  * one of this undici's (so `setGlobalDispatcher(new ProxyAgent(…))` is honoured), else one Agent
- * shared by every such policy in the process.
- *
- * Why not always the global one: Node 20 and 22 bundle undici 6 for their built-in `fetch`. When
- * a program touches the global `fetch`, `Response` or `Headers` before this package loads undici,
- * Node registers its own undici 6 Agent as the global dispatcher, and that Agent refuses the
- * handler API (undici 7's) that the response tap and the interceptor are written against
- * ("invalid onError method"). A dispatcher passed in the options is used as given; it must be
- * an undici 7 one.
+ * shared by every such policy in the process. Not always the global one: once a program touches
+ * the global `fetch`, Node 20 and 22 register their bundled undici 6 Agent there, which refuses
+ * the undici 7 handler API the tap and the interceptor are written against ("invalid onError
+ * method"). A dispatcher given in the options is used as given (it must be an undici 7 one).
  * @example
  * const dispatcher = defaultDispatcher(); // the global one, or the shared Agent
  */

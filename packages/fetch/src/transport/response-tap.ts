@@ -26,15 +26,11 @@ export interface TapRecord {
 }
 
 /**
+ * The tap's settings for one polite fetch, as {@link tapSettings} makes them.
  * @example
  * const settings: TapSettings = tapSettings({ scanMeta: true, maxHeadBytes: 262_144, productToken: 'ExampleBot' });
  */
-export interface TapSettings {
-  readonly scanMeta: boolean;
-  readonly maxHeadBytes: number;
-  /** A head scanner for this crawler, options validated once. */
-  readonly newScanner: () => MetaScanner;
-}
+export type TapSettings = ReturnType<typeof tapSettings>;
 
 /**
  * The tap's settings for one polite fetch (made once, shared by every request).
@@ -45,15 +41,16 @@ export function tapSettings(options: {
   readonly scanMeta: boolean;
   readonly maxHeadBytes: number;
   readonly productToken: string;
-}): TapSettings {
+}) {
   return {
     scanMeta: options.scanMeta,
     maxHeadBytes: options.maxHeadBytes,
+    // A head scanner for this crawler, options validated once.
     newScanner: createMetaScannerFactory({
       maxHeadBytes: options.maxHeadBytes,
       productTokens: [options.productToken],
     }),
-  };
+  } as const;
 }
 
 /**
@@ -74,19 +71,6 @@ const NO_BODY = new Set([204, 205, 304]);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** The decoders of a body sent as it is (shared; not frozen: a loop over a frozen array is slower). */
 const NO_DECODERS: readonly Transform[] = [];
-
-/**
- * The decoders for `Content-Encoding` that fetch puts the body through (so the scan reads what
- * the caller will read: a coding fetch does not know, or `identity` among others, leaves the
- * body as it is), connected; `null` when fetch fails the response (too many codings).
- */
-function decodersFor(contentEncoding: readonly string[] | undefined): readonly Transform[] | null {
-  if (contentEncoding === undefined) return NO_DECODERS;
-  const chain = fetchDecoderChain(contentEncoding);
-  if (chain === null) return null;
-  for (let i = 0; i + 1 < chain.length; i += 1) chain[i]!.pipe(chain[i + 1]!);
-  return chain;
-}
 
 /**
  * Records the header lines the checks need (names lower-cased: undici's own dispatchers give
@@ -225,9 +209,10 @@ class HeadScan {
 }
 
 /**
- * The decoders a {@link HeadScan} of this response reads its body through (none for an identity
- * body), or `null` when the body is not scanned: scanning off, no body, a redirect, not HTML,
- * or a coding the scan cannot undo.
+ * The decoders a {@link HeadScan} of this response reads its body through, connected: those
+ * fetch puts it through (a coding fetch does not know, or `identity` among others, leaves it as
+ * it is), so the scan reads what the caller will read. `null` when the body is not scanned:
+ * scanning off, no body, a redirect, not HTML, or more codings than fetch accepts.
  */
 function scanDecoders(
   settings: TapSettings,
@@ -245,7 +230,11 @@ function scanDecoders(
   ) {
     return null;
   }
-  return decodersFor(headers['content-encoding']);
+  const contentEncoding = headers['content-encoding'];
+  if (contentEncoding === undefined) return NO_DECODERS;
+  const chain = fetchDecoderChain(contentEncoding);
+  for (let i = 0; chain !== null && i + 1 < chain.length; i += 1) chain[i]!.pipe(chain[i + 1]!);
+  return chain;
 }
 
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[0];
