@@ -1,3 +1,4 @@
+import { isHtml } from '@polite-crawler/fetch/internal';
 import { parseContentUsage, rawHeaderPairs, scanRobotsMeta } from '@polite-crawler/robots-tag';
 import type { HttpNavigation } from './polite-http-client.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
@@ -9,8 +10,6 @@ export interface HttpContextLike {
   readonly contentType?: { readonly type: string; readonly encoding?: string };
   readonly response?: { readonly url?: string; readonly rawHeaders?: readonly string[] };
 }
-
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 /**
  * The robots directives of a page fetched by an HTTP crawler: the header lines the polite HTTP
@@ -28,9 +27,8 @@ export function readHttpRobots(
   const raw = context.response?.rawHeaders;
   const headers: ReadonlyArray<readonly [string, string]> =
     navigation?.headers ?? (Array.isArray(raw) ? rawHeaderPairs(raw) : []);
-  const type = context.contentType?.type.toLowerCase();
   const metas =
-    type !== undefined && HTML_TYPES.has(type) && context.body !== undefined
+    isHtml(context.contentType?.type) && context.body !== undefined
       ? scanRobotsMeta(context.body, {
           maxHeadBytes: options.maxHeadBytes,
           productTokens: [policy.productToken],

@@ -13,6 +13,7 @@ export { readOption } from './options/option-spec.js';
 export { PAGE_OPTIONS } from './options/option-table.js';
 export { systemClock } from './time/clock.js';
 export { readCapped } from './transport/body-reader.js';
+export { isHtml } from './transport/html-content-type.js';
 export type { CappedBody } from './transport/body-reader.js';
 export { walkRedirects } from './redirects/redirect-walker.js';
 export { isPending } from './pacing/pacer.js';

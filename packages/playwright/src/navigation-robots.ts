@@ -1,3 +1,4 @@
+import { isHtml } from '@polite-crawler/fetch/internal';
 import {
   parseContentUsage,
   parseRobotsMetaContent,
@@ -14,12 +15,6 @@ interface BrowserDocument {
   readonly head: {
     querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null }>;
   } | null;
-}
-
-function isHtml(contentType: string | undefined): boolean {
-  if (contentType === undefined) return false;
-  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  return type === 'text/html' || type === 'application/xhtml+xml';
 }
 
 function merge(parts: readonly RobotsTagRules[]): RobotsTagRules {

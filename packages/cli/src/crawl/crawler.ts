@@ -7,7 +7,7 @@ import type {
 } from '@polite-crawler/fetch';
 import { isFleetUnavailableError } from '@polite-crawler/redis';
 import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
-import { readCapped } from '@polite-crawler/fetch/internal';
+import { isHtml, readCapped } from '@polite-crawler/fetch/internal';
 import type { CliAgent } from '../agent.js';
 import { createCliPolicy } from '../cli-policy.js';
 import { createCaptureStore } from '../capture-store.js';
@@ -60,8 +60,6 @@ interface QueueItem {
   readonly url: string;
   readonly foundOn: string | null;
 }
-
-const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
 
 /**
  * Crawls one site through a polite fetch: starts at `start`, follows same-site `<a href>`
@@ -188,10 +186,10 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
     }
     const finalUrl = response.url === '' ? item.url : response.url;
     const contentType = response.headers.get('content-type');
-    const isHtml = contentType !== null && HTML_TYPE.test(contentType);
+    const html = isHtml(contentType);
     let body: Uint8Array = new Uint8Array(0);
     try {
-      body = (await readCapped(response.body, isHtml && response.ok ? options.maxHtmlBytes : 0))
+      body = (await readCapped(response.body, html && response.ok ? options.maxHtmlBytes : 0))
         .bytes;
     } catch (error) {
       pages.push({
@@ -220,7 +218,7 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
       return;
     }
     let links = 0;
-    if (isHtml) {
+    if (html) {
       const found = extractLinks(new TextDecoder('utf-8').decode(body), new URL(finalUrl), {
         maxLinks: options.maxLinksPerPage,
       });
