@@ -13,11 +13,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { politeCrawlee } from '@polite-crawler/crawlee';
 import { createPlaywrightGate } from '@polite-crawler/playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright/helpers/chromium.js';
-import { FakeClock, tick, until } from '../fetch/helpers/fake-clock.js';
+import { FakeClock } from '../fetch/helpers/fake-clock.js';
 import { startSite } from '../helpers/recording-server.js';
 import type { Answer, RecordingServer as SiteServer } from '../helpers/recording-server.js';
 import { PlaywrightCrawler } from './helpers/crawlee.js';
 import { newRun } from './helpers/polite-run.js';
+import { runOnFakeClock } from './helpers/run-on-fake-clock.js';
 import type { RunRecord } from './helpers/polite-run.js';
 
 const CRAWL_DELAY_MS = 10_000;
@@ -82,26 +83,11 @@ describe('a PlaywrightCrawler waits for its origin in the queue, not inside its 
       run.config,
     );
 
-    let done = false;
-    const running = crawler.run(pages.map((path) => `${site!.origin}${path}`)).finally(() => {
-      done = true;
-    });
-    const idle = (): boolean =>
-      crawler.autoscaledPool !== undefined &&
-      crawler.autoscaledPool.currentConcurrency === 0 &&
-      clock.pending > 0;
-    for (;;) {
-      await until(() => done || idle(), 'the crawler or the clock', 50_000_000);
-      if (done) break;
-      // Something the crawler can take now: it will, before the clock moves.
-      if (!(await crawler.requestQueue!.isEmpty())) {
-        await tick();
-        continue;
-      }
-      const next = clock.deadlines[0] ?? clock.now();
-      await clock.advance(Math.max(0, next - clock.now()));
-    }
-    await running;
+    await runOnFakeClock(
+      crawler,
+      clock,
+      pages.map((path) => `${site!.origin}${path}`),
+    );
 
     expect(handled.sort()).toEqual(pages);
     expect(failed).toEqual([]);

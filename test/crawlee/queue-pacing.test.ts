@@ -11,11 +11,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { politeCrawlee } from '@polite-crawler/crawlee';
 import type { PoliteCrawleeOptions } from '@polite-crawler/crawlee';
-import { FakeClock, tick } from '../fetch/helpers/fake-clock.js';
+import { FakeClock } from '../fetch/helpers/fake-clock.js';
 import { startSite } from '../helpers/recording-server.js';
 import type { Answer, RecordingServer as SiteServer } from '../helpers/recording-server.js';
 import { CheerioCrawler, RequestQueue } from './helpers/crawlee.js';
 import { newRun } from './helpers/polite-run.js';
+import { runOnFakeClock } from './helpers/run-on-fake-clock.js';
 import type { RunRecord } from './helpers/polite-run.js';
 import { PoliteRequestManager } from '../../packages/crawlee/src/polite-request-manager.js';
 import { takeTicket } from '../../packages/crawlee/src/origin-ticket.js';
@@ -51,15 +52,6 @@ async function timedSite(
   return { site, arrivals };
 }
 
-/** Yields to the event loop (never sleeps) until `predicate` holds. */
-async function until(predicate: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 50_000_000; i += 1) {
-    if (predicate()) return;
-    await tick();
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
 /**
  * Runs a CheerioCrawler with the adapter to the end, moving the fake clock to the next
  * deadline whenever the crawler is idle and something waits for the clock.
@@ -87,26 +79,7 @@ async function crawl(
     ),
     record.config,
   );
-  let done = false;
-  const running = crawler.run([...urls]).finally(() => {
-    done = true;
-  });
-  const idle = (): boolean =>
-    crawler.autoscaledPool !== undefined &&
-    crawler.autoscaledPool.currentConcurrency === 0 &&
-    clock.pending > 0;
-  for (;;) {
-    await until(() => done || idle(), 'the crawler or the clock');
-    if (done) break;
-    // Something the crawler can take now: it will, before the clock moves.
-    if (!(await crawler.requestQueue!.isEmpty())) {
-      await tick();
-      continue;
-    }
-    const next = clock.deadlines[0] ?? clock.now();
-    await clock.advance(Math.max(0, next - clock.now()));
-  }
-  await running;
+  await runOnFakeClock(crawler, clock, urls);
   return { handled, stats: crawler.stats };
 }
 
