@@ -102,6 +102,7 @@ export { CHANNELS } from './policy/events.js';
 export type { PaceRules, Pacer, PacerSlot } from './pacing/pacer.js';
 export { politeInterceptor } from './interceptor/polite-interceptor.js';
 export type {
+  AnyDispatch,
   PoliteInterceptor,
   PoliteInterceptorOptions,
 } from './interceptor/polite-interceptor.js';

@@ -16,11 +16,24 @@ export type PoliteInterceptorOptions =
   (RobotsPolicyOptions & { readonly policy?: never }) | SharedPolicyOptions;
 
 /**
- * An undici interceptor that makes a dispatcher polite, plus the policy behind it.
+ * Any undici `dispatch(options, handler)` function: undici 8's and undici 7's (both take the
+ * handler API this interceptor is written against). Typed loosely so that a consumer's own
+ * undici types, of either major, accept the interceptor in `compose`.
+ * @example
+ * const dispatch: AnyDispatch = agent.dispatch.bind(agent);
+ */
+// `never` parameters: every two-parameter dispatch function is one of these.
+export type AnyDispatch = (options: never, handler: never) => boolean;
+
+/**
+ * An undici interceptor that makes a dispatcher polite, plus the policy behind it. Its call
+ * signature is generic (`dispatch` in, the same type out), so that `compose` of undici 8 and of
+ * undici 7 both typecheck it, whichever copy of undici's types a project has.
  * @example
  * const polite: PoliteInterceptor = politeInterceptor({ userAgent });
  */
-export interface PoliteInterceptor extends Dispatcher.DispatcherComposeInterceptor {
+export interface PoliteInterceptor {
+  <D extends AnyDispatch>(dispatch: D): D;
   /** The policy: `polite.policy.directives(response.headers)` reads a response's directives. */
   readonly policy: RobotsPolicy;
   /** Closes the policy if the interceptor created it (a shared policy is left open). */
@@ -176,7 +189,8 @@ export function politeInterceptor(options: PoliteInterceptorOptions): PoliteInte
     );
     return true;
   };
-  return Object.assign(interceptor, {
+  // The dispatch returned has the signature of the one given (undici's handler API).
+  return Object.assign(interceptor as unknown as <D extends AnyDispatch>(dispatch: D) => D, {
     policy,
     close: (): Promise<void> => (owned ? policy.close() : Promise.resolve()),
   });
