@@ -4,6 +4,7 @@ import * as api from '@polite-crawler/fetch';
 import {
   ERROR_CODES,
   RobotsClosedError,
+  RobotsUnsupportedNodeError,
   RobotsDeniedError,
   RobotsInvalidOptionError,
   RobotsInvalidUrlError,
@@ -12,6 +13,7 @@ import {
   RobotsTooManyRedirectsError,
   RobotsUsageError,
   isRobotsClosedError,
+  isRobotsUnsupportedNodeError,
   isRobotsDeniedError,
   isRobotsInvalidOptionError,
   isRobotsInvalidUrlError,
@@ -84,6 +86,7 @@ const samples: [Error & { code: string }, (value: unknown) => boolean][] = [
   [new RobotsInvalidOptionError('concurrency', 0, 'an integer'), isRobotsInvalidOptionError],
   [new RobotsInvalidUrlError('ftp://x', 'not http(s)'), isRobotsInvalidUrlError],
   [new RobotsClosedError(), isRobotsClosedError],
+  [new RobotsUnsupportedNodeError('v20.19.0', '^22.19.0'), isRobotsUnsupportedNodeError],
 ];
 
 /** Codes in the README's errors table (first column, under "## Errors"). */

@@ -1,5 +1,7 @@
 // The public surface of @polite-crawler/fetch. What the adapters and the CLI share beyond it is
 // in ./internal.ts (`@polite-crawler/fetch/internal`), which makes no stability promise.
+// First: refuses an unsupported Node.js before undici is loaded (see the module).
+import './runtime/node-version.js';
 export type { MatchedRule, Verdict } from '@polite-crawler/robots-txt';
 export type {
   NoindexReason,
@@ -80,6 +82,7 @@ export {
   RobotsRedirectError,
   RobotsUsageError,
   RobotsTooManyRedirectsError,
+  RobotsUnsupportedNodeError,
   isRobotsClosedError,
   isRobotsDeniedError,
   isRobotsInvalidOptionError,
@@ -88,6 +91,7 @@ export {
   isRobotsRedirectError,
   isRobotsTooManyRedirectsError,
   isRobotsUsageError,
+  isRobotsUnsupportedNodeError,
 } from './errors/errors.js';
 export { PoliteError } from './errors/polite-error.js';
 export { createPoliteFetch } from './fetch/polite-fetch.js';

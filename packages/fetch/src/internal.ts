@@ -1,6 +1,8 @@
 // `@polite-crawler/fetch/internal`: what the adapters (Crawlee, Playwright) and the CLI share
 // with this package beyond its public surface. Same version only: no semver promise is made
 // for anything here, and users should not import it.
+// First: refuses an unsupported Node.js before undici is loaded (see the module).
+import './runtime/node-version.js';
 export {
   booleanOption,
   functionOption,

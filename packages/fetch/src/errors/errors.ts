@@ -18,6 +18,7 @@ export const ERROR_CODES = Object.freeze([
   'ERR_ROBOTS_INVALID_OPTION',
   'ERR_ROBOTS_INVALID_URL',
   'ERR_ROBOTS_CLOSED',
+  'ERR_ROBOTS_UNSUPPORTED_NODE',
 ] as const);
 
 /**
@@ -287,8 +288,8 @@ export class RobotsInvalidOptionError extends PoliteTypeError {
   readonly option: string;
   readonly value: unknown;
 
-  constructor(option: string, value: unknown, requirement: string) {
-    super(`Invalid option: ${option} (${requirement}; got ${describeValue(value)})`);
+  constructor(option: string, value: unknown, requirement: string, options?: ErrorOptions) {
+    super(`Invalid option: ${option} (${requirement}; got ${describeValue(value)})`, options);
     this.option = option;
     this.value = value;
   }
@@ -354,3 +355,35 @@ export class RobotsClosedError extends PoliteError {
  * if (isRobotsClosedError(error)) return; // shutting down
  */
 export const isRobotsClosedError = guardOf(RobotsClosedError);
+
+/**
+ * The package was loaded on a Node.js older than it supports (undici 8, its transport, needs
+ * Node 22.19 or later). Thrown when the package entry is imported, before undici is.
+ * @example
+ * await import('@polite-crawler/fetch').catch((e) => isRobotsUnsupportedNodeError(e)); // on Node 20
+ */
+export class RobotsUnsupportedNodeError extends PoliteError {
+  static override readonly brand = errorBrand('RobotsUnsupportedNodeError');
+  override readonly name = 'RobotsUnsupportedNodeError' as const;
+  readonly code = 'ERR_ROBOTS_UNSUPPORTED_NODE' as const;
+  /** The running Node.js version, as `process.version` gives it. */
+  readonly running: string;
+  /** The Node.js versions the package supports (its `engines` range). */
+  readonly required: string;
+
+  constructor(running: string, required: string) {
+    super(
+      `@polite-crawler/fetch needs Node.js ${required}; this is Node.js ${running}. ` +
+        'Run it on Node 22.19 or later (Node 24 or 26 LTS).',
+    );
+    this.running = running;
+    this.required = required;
+  }
+}
+
+/**
+ * Whether `value` is a {@link RobotsUnsupportedNodeError}, also from another copy of this package.
+ * @example
+ * if (isRobotsUnsupportedNodeError(error)) console.error(error.message);
+ */
+export const isRobotsUnsupportedNodeError = guardOf(RobotsUnsupportedNodeError);

@@ -12,6 +12,8 @@ import type { RedirectHop } from '../redirects/redirect-rule.js';
 import { checkResponse } from '../response/response-checker.js';
 import { upperCaseMethod } from '../transport/request-method.js';
 import { tapInterceptor, tapSettings } from '../transport/response-tap.js';
+import { dispatcherOption, refusalIn, refuseUndrivable } from '../transport/dispatcher-guard.js';
+import { requestMembers } from './request-members.js';
 import type { TapRecord, TapSettings } from '../transport/response-tap.js';
 import type {
   PoliteFetch,
@@ -82,9 +84,16 @@ function isReplayableBody(body: Body | null): boolean {
   return body instanceof URLSearchParams || body instanceof FormData || body instanceof Blob;
 }
 
+/** A dispatcher's refusal, as the guard made it, in place of fetch's `TypeError` around it. */
+function unwrapRefusal(error: unknown): never {
+  throw refusalIn(error) ?? error;
+}
+
 /** What every call of one polite fetch shares (made once, in the factory). */
 interface Shared {
   readonly policy: RobotsPolicy;
+  /** `responseTimeout`: the limit of a hop of a call without a signal. */
+  readonly responseTimeout: number;
   readonly maxRedirects: number;
   readonly tapConfig: TapSettings;
   /** The request headers of a call that gives none (frozen: cheaper for undici). */
@@ -104,7 +113,11 @@ class Call implements RedirectWalk<Response> {
   readonly signal: AbortSignal | undefined;
   /** What the tap saw of the latest hop's response (nothing before the first). */
   tap: TapRecord = NOTHING_TAPPED;
-  readonly #init: PoliteRequestInit;
+  /**
+   * The members every hop is sent with: the Request's, `init`'s laid over them (fetch's rule),
+   * less those each hop sets itself.
+   */
+  readonly #members: RequestInit;
   readonly #dispatcher: Dispatcher;
   readonly #shared: Shared;
   #headers: Headers | HeadersInit;
@@ -123,10 +136,12 @@ class Call implements RedirectWalk<Response> {
     this.replayableBody = isReplayableBody(body);
     this.maxRedirects = shared.maxRedirects;
     this.redirect = init.redirect ?? request?.redirect ?? 'follow';
-    this.signal = init.signal ?? request?.signal ?? undefined;
-    this.#init = init;
-    // The global RequestInit names undici-types' Dispatcher: the same class at run time.
-    this.#dispatcher = (init.dispatcher as Dispatcher | undefined) ?? shared.policy.dispatcher;
+    // fetch's rule: `init.signal` (even `null`) replaces the Request's.
+    this.signal = ('signal' in init ? init.signal : request?.signal) ?? undefined;
+    this.#members = request === undefined ? (init as RequestInit) : { ...requestMembers(request), ...(init as RequestInit) };
+    // A dispatcher given per call is checked as the option is; the policy's was at construction.
+    this.#dispatcher =
+      init.dispatcher === undefined ? shared.policy.dispatcher : dispatcherOption(init.dispatcher);
     this.#shared = shared;
     this.#headers = headers;
     this.#body = body;
@@ -145,26 +160,51 @@ class Call implements RedirectWalk<Response> {
     }
     const tap: TapRecord = { headers: undefined, meta: undefined };
     this.tap = tap;
-    const dispatcher = this.#dispatcher.compose(tapInterceptor(this.#shared.tapConfig, tap));
-    const headers = this.#headers;
+    const given = this.#dispatcher;
+    // The guard first (outermost): a dispatcher that throws when handed a request is refused.
+    const dispatcher = given.compose(
+      refuseUndrivable(given),
+      tapInterceptor(this.#shared.tapConfig, tap),
+    );
     const body = this.#body;
-    if (this.#init === NO_INIT && hop.method === 'GET' && body === null) {
-      // A bare GET: only what differs from fetch's defaults (undici converts and checks every
-      // member it is given, each on a path of its own).
-      return undiciFetch(hop.url.href, { headers, redirect: 'manual', dispatcher });
-    }
+    // One path for every call: every member of the Request and of init, on every hop.
     const hopInit: RequestInit = {
-      ...this.#init,
+      ...this.#members,
       method: hop.method,
-      headers,
+      headers: this.#headers,
       body,
       redirect: 'manual',
-      // The caller's own signal goes to undici, so that it also aborts the body later.
       signal: this.signal ?? null,
       dispatcher,
     };
     if (isStream(body)) (hopInit as { duplex?: string }).duplex = 'half';
-    return undiciFetch(hop.url.href, hopInit);
+    if (this.signal !== undefined) return undiciFetch(hop.url.href, hopInit).catch(unwrapRefusal);
+    return this.#timed(hop.url.href, hopInit);
+  }
+
+  /**
+   * A hop of a call without a signal, bounded by `responseTimeout` (on the policy's clock) until
+   * its response is in: headers, and for HTML the `<head>` scanned. The timer stops then: the
+   * body is the caller's to read.
+   */
+  #timed(url: string, hopInit: RequestInit): Promise<Response> {
+    const { responseTimeout, policy } = this.#shared;
+    const timeout = new AbortController();
+    const stop = new AbortController();
+    policy.clock.sleep(responseTimeout, stop.signal).then(
+      () =>
+        timeout.abort(
+          new DOMException(
+            `no response within responseTimeout (${responseTimeout} ms)`,
+            'TimeoutError',
+          ),
+        ),
+      () => {},
+    );
+    hopInit.signal = timeout.signal;
+    return undiciFetch(url, hopInit)
+      .catch(unwrapRefusal)
+      .finally(() => stop.abort());
   }
 
   statusOf(response: Response): number {
@@ -226,6 +266,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
   const shared: Shared = {
     policy,
     maxRedirects: page.maxRedirects,
+    responseTimeout: page.responseTimeout,
     tapConfig,
     defaultHeaders: Object.freeze({ 'user-agent': policy.userAgent }),
   };

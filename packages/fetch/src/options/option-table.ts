@@ -9,6 +9,7 @@ import type { OptionSpec, ValueOf } from './option-spec.js';
 import { functionOption, shaped } from './validate-option.js';
 import type { PageOptions, RobotsPolicyOptions } from './option-types.js';
 import { usageOption } from './usage-option.js';
+import { DRIVABLE_DISPATCHER } from '../transport/dispatcher-guard.js';
 
 const DAY = 86_400_000;
 
@@ -19,7 +20,7 @@ const DAY = 86_400_000;
  */
 export const POLICY_OPTIONS = {
   ...IDENTITY_OPTIONS,
-  dispatcher: shaped<Dispatcher>(['dispatch'], 'an undici Dispatcher'),
+  dispatcher: shaped<Dispatcher>(['dispatch', 'compose'], DRIVABLE_DISPATCHER),
   robotsHeadersTimeout: { default: 10_000, bounds: [1, 600_000] },
   robotsBodyTimeout: { default: 10_000, bounds: [1, 600_000] },
   robotsTimeout: { default: 30_000, bounds: [1, 600_000] },
@@ -65,6 +66,7 @@ export const PAGE_OPTIONS = {
   usage: { read: (_name: string, value: unknown) => usageOption(value) },
   scanMeta: { default: true },
   maxHeadBytes: { default: 262_144, bounds: [1_024, 16 * 1024 * 1024] },
+  responseTimeout: { default: 60_000, bounds: [1, 600_000] },
 } as const satisfies { readonly [Name in keyof PageOptions]-?: OptionSpec<keyof PageOptions> };
 
 /** The `concurrency` of {@link RobotsPolicy.prefetch} (robots.txt fetches at a time). */

@@ -34,11 +34,12 @@ export interface RobotsPolicyOptions {
    */
   readonly purpose?: string;
   /**
-   * The undici 7 dispatcher of robots.txt requests and (unless a request passes its own) page
-   * requests: proxies, TLS settings, connection limits. Node 20 and 22 register their built-in
-   * undici 6 Agent as the global dispatcher once the global `fetch` is touched; that one cannot
-   * carry this package's interceptors and is not used.
-   * @default the global dispatcher set with this undici's `setGlobalDispatcher`, else a shared `Agent`
+   * The dispatcher of robots.txt requests and (unless a request passes its own) page requests:
+   * proxies, TLS settings, connection limits. undici 8's and undici 7's dispatchers work (both
+   * take undici 8's handler API); one without `dispatch` and `compose`, or one that throws when
+   * handed a request (undici 6's, which Node 22 bundles), is refused with
+   * `ERR_ROBOTS_INVALID_OPTION` naming `dispatcher` before anything is sent.
+   * @default the global dispatcher (`setGlobalDispatcher`; Node 24's and 26's own Agent work too)
    * @example new ProxyAgent(url)
    */
   readonly dispatcher?: Dispatcher;
@@ -277,4 +278,13 @@ export interface PageOptions {
    * @example 65_536
    */
   readonly maxHeadBytes?: number;
+  /**
+   * Longest wait for one page request (each redirect hop apart), from sending it until its
+   * response headers and, for HTML, its `<head>` are in, ms — when the call gives no `signal`
+   * (a call's own `signal` is the caller's limit, as with fetch). On `clock`. The body after
+   * that is the caller's to read (undici's own `bodyTimeout` still applies).
+   * @default 60_000
+   * @example 15_000
+   */
+  readonly responseTimeout?: number;
 }

@@ -25,6 +25,7 @@ import type { PaceRules, Pacer, PacerSlot } from '../pacing/pacer.js';
 import { parseRetryAfter } from '../pacing/retry-after.js';
 import { raceSignal } from '../time/signals.js';
 import { defaultDispatcher } from '../transport/default-dispatcher.js';
+import { refuseUndrivable } from '../transport/dispatcher-guard.js';
 import { RobotsCache } from '../robots/robots-cache.js';
 import type { CacheEntry, Resolved } from '../robots/robots-cache.js';
 import type { Dispatcher } from 'undici';
@@ -253,7 +254,8 @@ class Policy implements RobotsPolicy {
       agent: this.#agent,
       fetch: {
         userAgent: options.userAgent,
-        dispatcher: this.dispatcher,
+        // A dispatcher that throws when handed a request is refused as an invalid option.
+        dispatcher: this.dispatcher.compose(refuseUndrivable(this.dispatcher)),
         headersTimeout: options.robotsHeadersTimeout,
         bodyTimeout: options.robotsBodyTimeout,
         timeout: options.robotsTimeout,

@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
+import { request } from 'undici';
 import type { Dispatcher } from 'undici';
+import { refusalIn } from '../transport/dispatcher-guard.js';
 import { decodedBody, readCapped } from '../transport/body-reader.js';
 import { ACCEPT_ENCODING } from '../transport/content-decoders.js';
 import { parseRetryAfter } from '../pacing/retry-after.js';
@@ -178,7 +180,8 @@ class OverallTimeout extends Error {
 
 /**
  * Fetches `robotsUrl` the RFC 9309 way (redirects across hosts, a decompressed byte limit) and
- * maps every result to an outcome. Only rejects when `signal` aborts (the policy is closing).
+ * maps every result to an outcome. Only rejects when `signal` aborts (the policy is closing), or
+ * with `RobotsInvalidOptionError` when the dispatcher refuses undici 8's handlers.
  * @example
  * const outcome = await fetchRobotsTxt('https://example.com/robots.txt', settings);
  * if (outcome.status === 'ok') parseRobotsTxt(outcome.body!);
@@ -206,6 +209,9 @@ export async function fetchRobotsTxt(
     return await fetchChain(robotsUrl, settings, validators, controller.signal, redirects);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
+    // A dispatcher that cannot be driven is the caller's mistake, not the site's: no verdict.
+    const refusal = refusalIn(error);
+    if (refusal !== undefined) throw refusal;
     const reason: unknown = controller.signal.reason;
     if (controller.signal.aborted && reason instanceof OverallTimeout) {
       const { message, code } = reason;
@@ -246,9 +252,9 @@ async function fetchChain(
   const seen = new Set([robotsUrl]);
   let url = new URL(robotsUrl);
   for (;;) {
-    const response = await settings.dispatcher.request({
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
+    // undici 8's `request` drives the dispatcher (undici 7's too) with undici 8's handlers.
+    const response = await request(url, {
+      dispatcher: settings.dispatcher,
       method: 'GET',
       headers,
       headersTimeout: settings.headersTimeout,

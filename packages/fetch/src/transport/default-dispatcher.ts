@@ -1,21 +1,16 @@
-import { Agent, Dispatcher, getGlobalDispatcher } from 'undici';
-
-/** Made on first use when the global dispatcher cannot carry this package's interceptors. */
-let sharedAgent: Agent | undefined;
+import { getGlobalDispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 
 /**
- * The dispatcher a policy uses when its options name none: undici's global dispatcher when it is
- * one of this undici's (so `setGlobalDispatcher(new ProxyAgent(…))` is honoured), else one Agent
- * shared by every such policy in the process. Not always the global one: once a program touches
- * the global `fetch`, Node 20 and 22 register their bundled undici 6 Agent there, which refuses
- * the undici 7 handler API the tap and the interceptor are written against ("invalid onError
- * method"). A dispatcher given in the options is used as given (it must be an undici 7 one).
+ * The dispatcher a policy uses when its options name none: undici's global dispatcher, so that
+ * `setGlobalDispatcher(new ProxyAgent(…))` is honoured. undici 8 keeps it under a key of its own
+ * handler API: what it holds is undici 8's Agent, or the Agent Node 24 (undici 7) or Node 26
+ * (undici 8) registered there for the built-in `fetch` — all take the handlers this package
+ * sends. Node 22's bundled undici 6 registers its Agent under the older key only, which undici 8
+ * never hands out.
  * @example
- * const dispatcher = defaultDispatcher(); // the global one, or the shared Agent
+ * const dispatcher = defaultDispatcher(); // the global one
  */
 export function defaultDispatcher(): Dispatcher {
-  const global = getGlobalDispatcher();
-  if (global instanceof Dispatcher) return global;
-  sharedAgent ??= new Agent();
-  return sharedAgent;
+  return getGlobalDispatcher();
 }

@@ -1,0 +1,37 @@
+import type { RequestInit } from 'undici';
+
+/**
+ * The members of a Request that a polite fetch hands to undici's fetch as they are, beside those
+ * it sets per hop (`method`, `headers`, `body`, `redirect`, `signal`, `dispatcher`). A Request
+ * from another copy of undici (the global `Request` is Node's own) is not one undici's fetch
+ * accepts as its input, so each member is read and given again: the same request, member for
+ * member.
+ */
+const MEMBERS = [
+  'referrer',
+  'referrerPolicy',
+  'mode',
+  'credentials',
+  'cache',
+  'integrity',
+  'keepalive',
+] as const;
+
+/** A Request, undici's or the global one (these members are the same). */
+type RequestMembers = { readonly [Name in (typeof MEMBERS)[number]]?: unknown };
+
+/**
+ * `request`'s members as a RequestInit, to lay `init` over (fetch's own rule: `init` wins).
+ * `mode: 'navigate'` becomes `'same-origin'`, as fetch makes it when a Request is re-made.
+ * @example
+ * const hopInit = { ...requestMembers(request), ...init };
+ */
+export function requestMembers(request: object): RequestInit {
+  const out: Record<string, unknown> = {};
+  for (const name of MEMBERS) {
+    const value = (request as RequestMembers)[name];
+    if (value !== undefined) out[name] = value;
+  }
+  if (out.mode === 'navigate') out.mode = 'same-origin';
+  return out as RequestInit;
+}
