@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { RobotsPolicyOptions, SharedPolicyOptions } from '../options/option-types.js';
 import { isPending } from '../pacing/pacer.js';
+import { onAbort } from '../time/signals.js';
 import { policyFromOptions } from '../policy/policy-from-options.js';
 import type { EnterOptions, HopSlot, RobotsPolicy } from '../policy/robots-policy.js';
 
@@ -47,13 +48,35 @@ export interface PoliteInterceptor {
 class SlotHandler implements Dispatcher.DispatchHandler {
   readonly #handler: Dispatcher.DispatchHandler;
   readonly #slot: HopSlot;
+  /** Why the request was given up before the dispatcher started it (its signal aborted). */
+  #abandoned: Error | undefined;
+  #started = false;
+  readonly #unsubscribe: (() => void) | undefined;
 
-  constructor(handler: Dispatcher.DispatchHandler, slot: HopSlot) {
+  constructor(handler: Dispatcher.DispatchHandler, slot: HopSlot, signal: AbortSignal | undefined) {
     this.#handler = handler;
     this.#slot = slot;
+    // undici's `request` settles on abort only once the dispatcher has started the request
+    // (`onRequestStart`): a dispatcher that never does would hold the call and its slot for
+    // good. Until then the interceptor ends the request itself, with the signal's reason.
+    this.#unsubscribe =
+      signal === undefined ? undefined : onAbort(signal, () => this.#abandon(signal.reason));
+  }
+
+  #abandon(reason: unknown): void {
+    if (this.#started || this.#abandoned !== undefined) return;
+    this.#abandoned = reason as Error;
+    this.#slot.release();
+    this.#handler.onResponseError?.(null as unknown as Controller, this.#abandoned);
   }
 
   onRequestStart(controller: Controller, context: unknown): void {
+    this.#unsubscribe?.();
+    if (this.#abandoned !== undefined) {
+      controller.abort(this.#abandoned);
+      return;
+    }
+    this.#started = true;
     this.#handler.onRequestStart?.(controller, context);
   }
 
@@ -84,6 +107,8 @@ class SlotHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(controller: Controller, error: Error): void {
+    this.#unsubscribe?.();
+    if (this.#abandoned !== undefined) return; // already reported
     this.#slot.release();
     this.#handler.onResponseError?.(controller, error);
   }
@@ -132,12 +157,18 @@ function send(
   try {
     return dispatch(
       { ...opts, headers: withUserAgent(opts.headers, userAgent) },
-      new SlotHandler(handler, slot),
+      new SlotHandler(handler, slot, signalOf(opts)),
     );
   } catch (error) {
     slot.release();
     throw error;
   }
+}
+
+/** The request's signal, when `undici.request` (or another caller) passed one on. */
+function signalOf(opts: Dispatcher.DispatchOptions): AbortSignal | undefined {
+  const given = (opts as { signal?: unknown }).signal;
+  return given instanceof AbortSignal ? given : undefined;
 }
 
 /** As undici's own interceptors report a failure before anything was dispatched. */
@@ -176,11 +207,8 @@ export function politeInterceptor(options: PoliteInterceptorOptions): PoliteInte
       return true;
     }
     // undici.request passes its options on, signal included: a wait for the slot ends with it.
-    const given = (opts as { signal?: unknown }).signal;
-    const entered = policy.enter(
-      url,
-      given instanceof AbortSignal ? { signal: given } : NO_OPTIONS,
-    );
+    const given = signalOf(opts);
+    const entered = policy.enter(url, given === undefined ? NO_OPTIONS : { signal: given });
     // The common case (rules cached, slot free) is sent at once, without a closure.
     if (!isPending(entered)) return send(dispatch, opts, handler, userAgent, entered);
     entered.then(

@@ -6,7 +6,7 @@ import { decodedBody, readCapped } from '../transport/body-reader.js';
 import { ACCEPT_ENCODING } from '../transport/content-decoders.js';
 import { parseRetryAfter } from '../pacing/retry-after.js';
 import { REDIRECT_STATUSES } from '../redirects/redirect-rule.js';
-import { onAbort } from '../time/signals.js';
+import { onAbort, raceSignal } from '../time/signals.js';
 import type { Clock } from '../time/clock.js';
 import type {
   RobotsFailureKind,
@@ -252,15 +252,17 @@ async function fetchChain(
   const seen = new Set([robotsUrl]);
   let url = new URL(robotsUrl);
   for (;;) {
-    // undici 8's `request` drives the dispatcher (undici 7's too) with undici 8's handlers.
-    const response = await request(url, {
+    // undici 8's `request` drives the dispatcher (undici 7's too) with undici 8's handlers. It
+    // settles on abort only once the dispatcher has started the request: one that never calls
+    // back would hold the fetch past every timeout, so the signal is raced here as well.
+    const response = await raceSignal(request(url, {
       dispatcher: settings.dispatcher,
       method: 'GET',
       headers,
       headersTimeout: settings.headersTimeout,
       bodyTimeout: settings.bodyTimeout,
       signal,
-    });
+    }), signal);
     const status = response.statusCode;
     const discard = (): void => {
       response.body.dump({ limit: 65_536, signal }).catch(() => {});
