@@ -24,7 +24,9 @@ const PAGE = '<head><meta name="robots" content="noindex"></head><p>hello</p>';
 async function site() {
   return server((req, res) => {
     if (req.url === '/robots.txt') {
-      return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+      return void res
+        .writeHead(200, { 'content-type': 'text/plain' })
+        .end('User-agent: *\nAllow: /\n');
     }
     res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
   });
@@ -40,19 +42,25 @@ const DRIVABLE: [string, (origin: string) => AnyDispatcher][] = [
   ['undici 8 Pool', (origin) => new undici8.Pool(origin)],
   ['undici 8 Client', (origin) => new undici8.Client(origin)],
   ['undici 8 RetryAgent', () => new undici8.RetryAgent(new undici8.Agent())],
-  ['undici 8 Agent composed with redirect', () =>
-    new undici8.Agent().compose(undici8.interceptors.redirect({ maxRedirections: 2 })) as never],
+  [
+    'undici 8 Agent composed with redirect',
+    () =>
+      new undici8.Agent().compose(undici8.interceptors.redirect({ maxRedirections: 2 })) as never,
+  ],
   ['undici 7 Agent', () => new undici7.Agent()],
   ['undici 7 Pool', (origin) => new undici7.Pool(origin)],
   ['undici 7 Client', (origin) => new undici7.Client(origin)],
   ['undici 7 BalancedPool', (origin) => new undici7.BalancedPool([origin])],
   ['undici 7 RetryAgent', () => new undici7.RetryAgent(new undici7.Agent())],
   ['undici 7 EnvHttpProxyAgent (no proxy set)', () => new undici7.EnvHttpProxyAgent()],
-  ['undici 7 Agent composed with redirect and dns', () =>
-    new undici7.Agent().compose(
-      undici7.interceptors.redirect({ maxRedirections: 2 }),
-      undici7.interceptors.dns(),
-    ) as never],
+  [
+    'undici 7 Agent composed with redirect and dns',
+    () =>
+      new undici7.Agent().compose(
+        undici7.interceptors.redirect({ maxRedirections: 2 }),
+        undici7.interceptors.dns(),
+      ) as never,
+  ],
 ];
 
 describe('dispatchers a polite fetch drives', () => {

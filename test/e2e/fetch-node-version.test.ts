@@ -32,24 +32,30 @@ const node = olderNode();
 describe('on a Node.js older than 22.19', () => {
   // Runs where such a Node is installed (CI's machine ships Node 20); skipped, and so reported,
   // elsewhere.
-  it.skipIf(node === undefined)('importing the package throws RobotsUnsupportedNodeError first', () => {
-    expect(existsSync(entry), 'packages/fetch/dist: run `pnpm run build` first').toBe(true);
-    const run = spawnSync(node!, [program, entry], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
-    expect(run.status, run.stderr).toBe(0);
-    const result = JSON.parse(run.stdout) as Record<string, string | boolean>;
-    const running = execFileSync(node!, ['-p', 'process.version']).toString().trim();
-    expect(result).toMatchObject({
-      loaded: false,
-      name: 'RobotsUnsupportedNodeError',
-      code: 'ERR_ROBOTS_UNSUPPORTED_NODE',
-      running,
-      required: '^22.19.0 || ^24.0.0 || ^26.0.0',
-    });
-    expect(result.message).toContain(`this is Node.js ${running}`);
-    // Thrown by the package's own check, before any of undici's modules ran.
-    expect(result.stack).toContain('node-version.js');
-    expect(result.stack).not.toContain('undici');
-  });
+  it.skipIf(node === undefined)(
+    'importing the package throws RobotsUnsupportedNodeError first',
+    () => {
+      expect(existsSync(entry), 'packages/fetch/dist: run `pnpm run build` first').toBe(true);
+      const run = spawnSync(node!, [program, entry], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '' },
+      });
+      expect(run.status, run.stderr).toBe(0);
+      const result = JSON.parse(run.stdout) as Record<string, string | boolean>;
+      const running = execFileSync(node!, ['-p', 'process.version']).toString().trim();
+      expect(result).toMatchObject({
+        loaded: false,
+        name: 'RobotsUnsupportedNodeError',
+        code: 'ERR_ROBOTS_UNSUPPORTED_NODE',
+        running,
+        required: '^22.19.0 || ^24.0.0 || ^26.0.0',
+      });
+      expect(result.message).toContain(`this is Node.js ${running}`);
+      // Thrown by the package's own check, before any of undici's modules ran.
+      expect(result.stack).toContain('node-version.js');
+      expect(result.stack).not.toContain('undici');
+    },
+  );
 });
 
 describe('the supported versions', () => {

@@ -24,7 +24,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { Agent, Headers, Response, fetch as undiciFetch } from 'undici';
+import { Agent, Headers, Request as UndiciRequest, Response, fetch as undiciFetch } from 'undici';
 import type { RequestInit } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { PoliteFetch } from '@polite-crawler/fetch';
@@ -1136,5 +1136,165 @@ describe('body APIs', () => {
     const outcome = await s.both('/json', undefined, (r) => r.json());
     expect(outcome.plain).toEqual({ value: JSON.parse(JSON_BODY) as unknown });
     expectParity(outcome);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The input shapes: a string, a URL, a Request (the global one, as users make it, and undici's)
+// and a Request with init laid over it. The Request's members are the request's: the server
+// receives from the polite fetch exactly what it receives from undici's fetch given the same.
+
+describe('input shapes: a string, a URL, a Request, a Request with init', () => {
+  const integrity = `sha256-${createHash('sha256').update('ok').digest('base64')}`;
+  const cases: { name: string; init: RequestInit }[] = [
+    { name: 'no members', init: {} },
+    { name: 'accept', init: { headers: { accept: 'text/html' } } },
+    { name: "cache: 'no-cache' (Cache-Control: max-age=0)", init: { cache: 'no-cache' } },
+    { name: "cache: 'no-store'", init: { cache: 'no-store' } },
+    { name: "cache: 'reload'", init: { cache: 'reload' } },
+    { name: 'referrer and referrerPolicy', init: { referrerPolicy: 'unsafe-url' } },
+    { name: 'integrity (matching)', init: { integrity } },
+    { name: 'keepalive', init: { keepalive: true } },
+    { name: "mode: 'cors', credentials: 'omit'", init: { mode: 'cors', credentials: 'omit' } },
+    { name: 'POST with a body', init: { method: 'POST', body: 'a=1' } },
+    { name: "method 'HEAD'", init: { method: 'HEAD' } },
+    { name: "redirect: 'manual'", init: { redirect: 'manual' } },
+  ];
+
+  /** The Request's own members in the "Request with init" shape, which init is laid over. */
+  const base: RequestInit = {
+    headers: { 'x-from-request': '1', accept: 'text/plain' },
+    cache: 'default',
+    referrerPolicy: 'unsafe-url',
+  };
+
+  /** Headers as plain fetch is given them: the effective ones plus the polite user-agent. */
+  const withAgent = (given: unknown): Headers => {
+    const headers = new Headers(given as RequestInit['headers']);
+    headers.set('user-agent', USER_AGENT);
+    return headers;
+  };
+
+  type Shape = 'string' | 'URL' | 'global Request' | 'undici Request' | 'Request with init';
+  const shapes: Shape[] = [
+    'string',
+    'URL',
+    'global Request',
+    'undici Request',
+    'Request with init',
+  ];
+
+  for (const shape of shapes) {
+    for (const { name, init } of cases) {
+      it(`${shape}: ${name}`, async () => {
+        const s = await site((req, res) => {
+          res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+        });
+        const url = `${s.origin}/page?q=1`;
+        const agent = new Agent();
+        defer(() => agent.destroy());
+        const sameOrigin = `${s.origin}/from`;
+        // A referrer of the same origin, where the case asks for one.
+        const members: RequestInit =
+          name === 'referrer and referrerPolicy' ? { ...init, referrer: sameOrigin } : init;
+        let plain: () => Promise<AnyResponse>;
+        let polite: () => Promise<AnyResponse>;
+        switch (shape) {
+          case 'string':
+          case 'URL': {
+            const input = shape === 'URL' ? new URL(url) : url;
+            plain = () =>
+              undiciFetch(input, {
+                ...members,
+                headers: withAgent(members.headers),
+                dispatcher: agent,
+              });
+            polite = () => s.politeFetch(input, members);
+            break;
+          }
+          case 'global Request':
+          case 'undici Request': {
+            const Ctor = shape === 'undici Request' ? UndiciRequest : globalThis.Request;
+            // fetch(request) with no init: an init, even { dispatcher }, would reset the
+            // Request's referrer (fetch's rule). undici's Request carries its dispatcher.
+            plain = () =>
+              undiciFetch(
+                new UndiciRequest(url, {
+                  ...members,
+                  headers: withAgent(members.headers),
+                  dispatcher: agent,
+                }),
+              );
+            polite = () => s.politeFetch(new Ctor(url, members as globalThis.RequestInit));
+            break;
+          }
+          case 'Request with init': {
+            const request = new UndiciRequest(url, base);
+            plain = () =>
+              undiciFetch(new UndiciRequest(url, base), {
+                ...members,
+                headers: withAgent(members.headers ?? request.headers),
+                dispatcher: agent,
+              });
+            polite = () =>
+              s.politeFetch(new globalThis.Request(url, base as globalThis.RequestInit), members);
+            break;
+          }
+        }
+        s.received.length = 0;
+        const plainOutcome = await settle(async () => snapshot(await plain()));
+        const politeOutcome = await settle(async () => snapshot(await polite()));
+        expectParity({
+          plain: plainOutcome,
+          polite: politeOutcome,
+          requests: s.received.splice(0),
+        });
+      });
+    }
+  }
+
+  it('cache: no-cache really sends Cache-Control: max-age=0 (the case tests what it says)', async () => {
+    const s = await site((req, res) => res.end('ok'));
+    await (
+      await s.politeFetch(new globalThis.Request(`${s.origin}/p`, { cache: 'no-cache' }))
+    ).text();
+    expect(s.received.at(-1)!.headers).toContainEqual(['cache-control', 'max-age=0']);
+  });
+
+  it('a Request’s signal aborts as undici’s fetch’s does, before the response head', async () => {
+    const s = await site(() => {
+      // Never answered: the server closes it after the test.
+    });
+    const run = async (fetch: () => Promise<unknown>, controller: AbortController) => {
+      const before = s.received.length;
+      const pending = fetch().then(
+        () => new Error('expected a rejection'),
+        (error: unknown) => error,
+      );
+      await until(() => s.received.length > before, 'the request at the server');
+      controller.abort(new Error('caller gave up'));
+      const error = await pending;
+      return { shape: errorShape(error), isReason: error === controller.signal.reason };
+    };
+    const agent = new Agent();
+    defer(() => agent.destroy());
+    const plainController = new AbortController();
+    const plain = await run(
+      () =>
+        undiciFetch(new UndiciRequest(`${s.origin}/slow`, { signal: plainController.signal }), {
+          dispatcher: agent,
+        }),
+      plainController,
+    );
+    const politeController = new AbortController();
+    const polite = await run(
+      () =>
+        s.politeFetch(
+          new globalThis.Request(`${s.origin}/slow`, { signal: politeController.signal }),
+        ),
+      politeController,
+    );
+    expect(plain.isReason).toBe(true);
+    expect(polite).toEqual(plain);
   });
 });

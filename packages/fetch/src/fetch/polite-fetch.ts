@@ -138,7 +138,10 @@ class Call implements RedirectWalk<Response> {
     this.redirect = init.redirect ?? request?.redirect ?? 'follow';
     // fetch's rule: `init.signal` (even `null`) replaces the Request's.
     this.signal = ('signal' in init ? init.signal : request?.signal) ?? undefined;
-    this.#members = request === undefined ? (init as RequestInit) : { ...requestMembers(request), ...(init as RequestInit) };
+    this.#members =
+      request === undefined
+        ? (init as RequestInit)
+        : { ...requestMembers(request, init), ...(init as RequestInit) };
     // A dispatcher given per call is checked as the option is; the policy's was at construction.
     this.#dispatcher =
       init.dispatcher === undefined ? shared.policy.dispatcher : dispatcherOption(init.dispatcher);

@@ -21,14 +21,17 @@ const MEMBERS = [
 type RequestMembers = { readonly [Name in (typeof MEMBERS)[number]]?: unknown };
 
 /**
- * `request`'s members as a RequestInit, to lay `init` over (fetch's own rule: `init` wins).
- * `mode: 'navigate'` becomes `'same-origin'`, as fetch makes it when a Request is re-made.
+ * `request`'s members as a RequestInit, to lay `init` over (fetch's own rule: `init` wins). With
+ * an init that is not empty, fetch's Request constructor resets the referrer to the client's and
+ * the referrer policy to the default, and makes `mode: 'navigate'` `'same-origin'`: so here too.
  * @example
- * const hopInit = { ...requestMembers(request), ...init };
+ * const hopInit = { ...requestMembers(request, init), ...init };
  */
-export function requestMembers(request: object): RequestInit {
+export function requestMembers(request: object, init: object): RequestInit {
   const out: Record<string, unknown> = {};
+  const reset = Object.keys(init).length > 0;
   for (const name of MEMBERS) {
+    if (reset && (name === 'referrer' || name === 'referrerPolicy')) continue;
     const value = (request as RequestMembers)[name];
     if (value !== undefined) out[name] = value;
   }

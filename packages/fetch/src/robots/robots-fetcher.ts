@@ -255,14 +255,17 @@ async function fetchChain(
     // undici 8's `request` drives the dispatcher (undici 7's too) with undici 8's handlers. It
     // settles on abort only once the dispatcher has started the request: one that never calls
     // back would hold the fetch past every timeout, so the signal is raced here as well.
-    const response = await raceSignal(request(url, {
-      dispatcher: settings.dispatcher,
-      method: 'GET',
-      headers,
-      headersTimeout: settings.headersTimeout,
-      bodyTimeout: settings.bodyTimeout,
+    const response = await raceSignal(
+      request(url, {
+        dispatcher: settings.dispatcher,
+        method: 'GET',
+        headers,
+        headersTimeout: settings.headersTimeout,
+        bodyTimeout: settings.bodyTimeout,
+        signal,
+      }),
       signal,
-    }), signal);
+    );
     const status = response.statusCode;
     const discard = (): void => {
       response.body.dump({ limit: 65_536, signal }).catch(() => {});
