@@ -50,6 +50,11 @@ const STEP_TIMEOUT_MS = 10 * 60_000;
 /** The TypeScript major beyond the repository's own that the latest project is checked with. */
 const TYPESCRIPT_NATIVE = '7';
 const FIXTURES = join(repositoryRoot, 'scripts', 'consumer');
+/**
+ * The user's own undici, of each major the fetch package drives (smoke-fetch-undici8.ts and
+ * smoke-fetch-undici7.ts use them); undici 7 under an alias, as a project holding both would.
+ */
+const USERS_UNDICI = ['undici@^8.13.1', 'undici7@npm:undici@^7.30.2'];
 const SMOKES = readdirSync(FIXTURES)
   .filter((file) => /^smoke-.+\.ts$/.test(file))
   .map((file) => file.replace(/^smoke-|\.ts$/g, ''));
@@ -426,6 +431,7 @@ async function main() {
         `typescript@${typescript}`,
         `typescript-${TYPESCRIPT_NATIVE}@npm:typescript@^${TYPESCRIPT_NATIVE}`,
         `@types/node@${typesNode}`,
+        ...USERS_UNDICI,
       ],
       typescripts: [
         {
@@ -451,6 +457,7 @@ async function main() {
         ...hostPackages(peers, (name, range) => lowestOf(range, name)),
         `typescript@${typescript}`,
         `@types/node@${typesNode}`,
+        ...USERS_UNDICI,
       ],
       typescripts: [
         {
