@@ -18,3 +18,4 @@ export type { CappedBody } from './transport/body-reader.js';
 export { walkRedirects } from './redirects/redirect-walker.js';
 export { isPending } from './pacing/pacer.js';
 export type { RedirectWalk, WalkHop, WalkResult } from './redirects/redirect-walker.js';
+export { refuseUnknownOptions } from './options/known-options.js';
