@@ -19,3 +19,6 @@ export { walkRedirects } from './redirects/redirect-walker.js';
 export { isPending } from './pacing/pacer.js';
 export type { RedirectWalk, WalkHop, WalkResult } from './redirects/redirect-walker.js';
 export { refuseUnknownOptions } from './options/known-options.js';
+export { fetchRobotsTxt } from './robots/robots-fetcher.js';
+export type { RobotsFetchOutcome, RobotsFetchSettings } from './robots/robots-fetcher.js';
+export { defaultDispatcher } from './transport/default-dispatcher.js';

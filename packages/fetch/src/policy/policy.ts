@@ -185,6 +185,7 @@ function report(resolved: Resolved, url: URL, agent: Agent): RobotsTxtReport {
     redirects: copy?.redirects ?? stored.latest.redirects,
     cache: state,
     bytes: copy?.bytes ?? 0,
+    parsedBytes: robots?.parsedBytes ?? 0,
     truncated: copy?.truncated ?? false,
     fetchedAt: copy?.fetchedAt ?? stored.latest.fetchedAt,
     expiresAt: stored.expiresAt,
