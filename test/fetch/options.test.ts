@@ -389,8 +389,7 @@ describe('unknown option keys (plain JavaScript typos)', () => {
   });
 
   it('suggests by case-insensitive edit distance (swaps count once), and nothing when far', () => {
-    const bad = (key: string): RobotsPolicyOptions =>
-      ({ userAgent: UA, [key]: 1 }) as unknown as RobotsPolicyOptions;
+    const bad = (key: string): RobotsPolicyOptions => ({ userAgent: UA, [key]: 1 });
     expect(refused(() => createRobotsPolicy(bad('concurency'))).suggestion).toBe('concurrency');
     expect(refused(() => createRobotsPolicy(bad('useragent'))).suggestion).toBe('userAgent');
     expect(refused(() => createRobotsPolicy(bad('robotsTiemout'))).suggestion).toBe(
