@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CheckJson } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson, runCli } from './helpers/run-cli.js';
+import { BIN, ESCAPE, parseJson, runCli } from './helpers/run-cli.js';
 import { closedPort, routes, send, startServer, status } from '../helpers/recording-server.js';
 import type { RecordingServer } from '../helpers/recording-server.js';
 
@@ -231,13 +232,51 @@ describe('check through the policy (no --robots)', () => {
     }
   });
 
-  it('reports an origin that refuses connections as unreachable (denied)', async () => {
+  it('reports an origin that refuses connections as unreachable (denied), with exit code 4 as fetch', async () => {
     const port = await closedPort();
-    const result = await runCli(['check', `http://127.0.0.1:${port}/x`, '--agent', 'OtherBot']);
-    expect(result.code).toBe(1);
+    const url = `http://127.0.0.1:${port}/x`;
+    const result = await runCli(['check', url, '--agent', 'OtherBot']);
+    expect(result.code).toBe(4);
     expect(result.stdout).toContain(
       'robots.txt unreachable (connection refused): everything disallowed',
     );
+    expect(result.stderr).toBe(
+      `polite: cannot reach http://127.0.0.1:${port}/robots.txt: connection refused; its URLs are reported denied\n`,
+    );
+    // fetch agrees: the same origin is exit code 4 there too.
+    expect((await runCli(['fetch', url, '--agent', 'OtherBot'])).code).toBe(4);
+  });
+
+  it('says what it waits for on a terminal (stderr), and nothing when stderr is not one', async () => {
+    const silent = await startServer(() => undefined);
+    try {
+      const url = `${silent.origin}/x`;
+      const piped = await runCli(['check', url, '--agent', 'OtherBot', '--timeout', '1500']);
+      expect(piped.stderr).not.toContain('waiting');
+      // A real pseudo-terminal: script(1) runs the bin with its output on a pty.
+      const command = [
+        process.execPath,
+        BIN,
+        'check',
+        url,
+        '--agent',
+        'OtherBot',
+        '--timeout',
+        '1500',
+      ]
+        .map((arg) => `'${arg}'`)
+        .join(' ');
+      const tty = spawnSync('script', ['-q', '-e', '-c', command, '/dev/null'], {
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      });
+      const erase = `\r${ESCAPE}2K`;
+      expect(tty.stdout).toContain(`${erase}waiting for robots.txt: 0 of 1 URL answered · `);
+      // Erased before the report is printed.
+      expect(tty.stdout).toContain(`${erase}DENIED `);
+    } finally {
+      await silent.close();
+    }
   });
 });
 

@@ -56,6 +56,16 @@ describe('extractLinks', () => {
     ).toEqual([{ url: 'http://127.0.0.1:8080/ok', nofollow: false }]);
   });
 
+  it('reads markup as a browser tokenizes it: text elements and <template> hold no links', () => {
+    expect(
+      links(
+        '<title><a href="/t"></title><textarea><a href="/ta"></textarea>' +
+          '<template><a href="/tpl"><template><a href="/inner"></template></template>' +
+          '<a href=/after title="x > y">after</a>',
+      ),
+    ).toEqual([{ url: 'http://127.0.0.1:8080/after', nofollow: false }]);
+  });
+
   it('ignores a tag cut off by the end of the input', () => {
     expect(links('<a href="/whole">w</a><a href="/half')).toEqual([
       { url: 'http://127.0.0.1:8080/whole', nofollow: false },

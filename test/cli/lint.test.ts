@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LintJson } from '@polite-crawler/cli';
+import type { CheckJson, LintJson } from '@polite-crawler/cli';
 import { CLI_DEFAULTS } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, runCli } from './helpers/run-cli.js';
@@ -200,6 +200,31 @@ describe('lint limits', () => {
     expect(json.robotsTxt.truncated).toBe(true);
     expect(json.robotsTxt.bytes).toBeLessThanOrEqual(CLI_DEFAULTS.maxRobotsBytes);
     expect(json.diagnostics.map((diagnostic) => diagnostic.code)).toContain('input-truncated');
+  });
+
+  it('counts the bytes parsed as check does (a line cut by the limit is not parsed)', async () => {
+    const line = `Disallow: /${'a'.repeat(88)}\n`;
+    const body = 'User-agent: *\n' + line.repeat(Math.ceil(CLI_DEFAULTS.maxRobotsBytes / 100));
+    const served = await startServer(routes({ '/robots.txt': send(body, 'text/plain') }));
+    try {
+      const linted = parseJson<LintJson>(
+        await runCli(['lint', await file('cut.txt', body), '--json']),
+      );
+      const checked = parseJson<CheckJson>(
+        await runCli(['check', `${served.origin}/x`, '--agent', 'ExampleBot', '--json']),
+      );
+      expect(linted.robotsTxt.bytes).toBeLessThan(CLI_DEFAULTS.maxRobotsBytes);
+      expect(checked.results[0]?.robotsTxt).toMatchObject({
+        bytes: linted.robotsTxt.bytes,
+        truncated: true,
+      });
+      const text = await runCli(['lint', await file('cut.txt', body)]);
+      expect(text.stdout).toContain(
+        `(${linted.robotsTxt.bytes} bytes parsed (truncated), 0 sitemaps)`,
+      );
+    } finally {
+      await served.close();
+    }
   });
 
   it('reads only the start of a huge file', async () => {

@@ -231,6 +231,11 @@ describe('options are validated once, naming the bad one', () => {
     });
     expect(optionError({ maxHeadBytes: 1023 })).toMatchObject({ option: 'maxHeadBytes' });
     expect(optionError({ noindex: 'drop' as 'skip' })).toMatchObject({ option: 'noindex' });
+    expect(optionError({ maxRedirect: 3 } as PoliteCrawleeOptions)).toMatchObject({
+      code: 'ERR_ROBOTS_INVALID_OPTION',
+      option: 'maxRedirect',
+      suggestion: 'maxRedirects',
+    });
     expect(isRobotsInvalidOptionError(optionError({ browser: {} as BrowserGate }))).toBe(true);
     // A gate that cannot send through the adapter's view of the policy (no withPolicy) would pace
     // its navigations inside Crawlee's timeout again: refused.

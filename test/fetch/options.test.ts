@@ -7,6 +7,7 @@ import {
   createRobotsPolicy,
   deriveProductToken,
   isRobotsInvalidOptionError,
+  politeInterceptor,
 } from '@polite-crawler/fetch';
 import type { PageOptions, PoliteFetchOptions, RobotsPolicyOptions } from '@polite-crawler/fetch';
 import type { PAGE_OPTIONS } from '../../packages/fetch/src/options/option-table.js';
@@ -352,5 +353,70 @@ describe('object options', () => {
       expect(error).toBeInstanceOf(TypeError);
     }
     expect.assertions(3);
+  });
+});
+
+describe('unknown option keys (plain JavaScript typos)', () => {
+  const refused = (
+    make: () => unknown,
+  ): { option: string; suggestion?: string; message: string } => {
+    try {
+      make();
+    } catch (error) {
+      if (isRobotsInvalidOptionError(error))
+        return {
+          option: error.option,
+          message: error.message,
+          ...(error.suggestion === undefined ? {} : { suggestion: error.suggestion }),
+        };
+      throw error;
+    }
+    throw new Error('expected an invalid-option error');
+  };
+
+  it('are refused by every factory, naming the key and the closest known option', () => {
+    const typo = { userAgent: UA, minIntervall: 250 } as unknown as RobotsPolicyOptions;
+    for (const make of [
+      () => createRobotsPolicy(typo),
+      () => createPoliteFetch(typo),
+      () => politeInterceptor(typo),
+    ]) {
+      expect(refused(make)).toMatchObject({ option: 'minIntervall', suggestion: 'minInterval' });
+    }
+    expect(refused(() => createRobotsPolicy(typo)).message).toBe(
+      'Invalid option: minIntervall (not an option of createRobotsPolicy; did you mean minInterval?; got 250)',
+    );
+  });
+
+  it('suggests by case-insensitive edit distance (swaps count once), and nothing when far', () => {
+    const bad = (key: string): RobotsPolicyOptions => ({ userAgent: UA, [key]: 1 });
+    expect(refused(() => createRobotsPolicy(bad('concurency'))).suggestion).toBe('concurrency');
+    expect(refused(() => createRobotsPolicy(bad('useragent'))).suggestion).toBe('userAgent');
+    expect(refused(() => createRobotsPolicy(bad('robotsTiemout'))).suggestion).toBe(
+      'robotsTimeout',
+    );
+    const far = refused(() => createRobotsPolicy(bad('retries')));
+    expect(far).toEqual({
+      option: 'retries',
+      message: 'Invalid option: retries (not an option of createRobotsPolicy; got 1)',
+    });
+  });
+
+  it('each factory knows its own options: page options belong to createPoliteFetch only', async () => {
+    const politeFetch = createPoliteFetch({ userAgent: UA, maxRedirects: 3, scanMeta: false });
+    await politeFetch.close();
+    const withPage = { userAgent: UA, maxRedirects: 3 } as unknown as RobotsPolicyOptions;
+    expect(refused(() => createRobotsPolicy(withPage)).option).toBe('maxRedirects');
+    expect(refused(() => politeInterceptor(withPage)).option).toBe('maxRedirects');
+    const policy = createRobotsPolicy({ userAgent: UA });
+    try {
+      const shared = { policy, maxRedirect: 3 } as unknown as PoliteFetchOptions;
+      expect(refused(() => createPoliteFetch(shared))).toMatchObject({
+        option: 'maxRedirect',
+        suggestion: 'maxRedirects',
+      });
+    } finally {
+      await policy.close();
+    }
   });
 });

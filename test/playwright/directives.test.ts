@@ -401,6 +401,11 @@ describe('pacing and options', () => {
     });
     expect(invalid({ maxHeadBytes: 1023 })).toMatchObject({ option: 'maxHeadBytes' });
     expect(invalid({ metas: 'dom' as 'served' })).toMatchObject({ option: 'metas' });
+    expect(invalid({ paces: 'all' } as Partial<PlaywrightGateOptions>)).toMatchObject({
+      code: 'ERR_ROBOTS_INVALID_OPTION',
+      option: 'paces',
+      suggestion: 'pace',
+    });
     expect(isRobotsInvalidOptionError(invalid({ policy: {} as RobotsPolicy }))).toBe(true);
   });
 });

@@ -209,12 +209,14 @@ describe('verdicts', () => {
       selection: 'global',
       groups: [[1]],
       groupLines: [1],
+      groupLineTexts: ['User-agent: *'],
       path: '/private/public/x',
       rule: {
         kind: 'allow',
         pattern: '/private/%70ublic',
         normalizedPattern: '/private/public',
         line: 3,
+        text: 'Allow: /private/%70ublic',
       },
     });
     expect(Object.isFrozen(verdict)).toBe(true);
@@ -243,8 +245,39 @@ describe('verdicts', () => {
       selection: 'none',
       groups: [],
       groupLines: [],
+      groupLineTexts: [],
       path: '/x',
     });
+  });
+
+  it('quotes the deciding line and the group lines as read (standard key, value as written)', () => {
+    const file = parseRobotsTxt(
+      [
+        'useragent: OtherBot',
+        'USER-AGENT: ExampleBot/2.1 # ours',
+        'disallow:/private/   # keep out',
+        'user-agent-purpose: Research',
+        'Allow: /private/open',
+      ].join('\n'),
+    );
+    const verdict = file.explain('https://e.com/private/x', 'examplebot');
+    expect(verdict.groupLines).toEqual([1, 2]);
+    expect(verdict.groupLineTexts).toEqual(['User-agent: OtherBot', 'User-agent: ExampleBot']);
+    expect(verdict.rule?.text).toBe('Disallow: /private/');
+    const purpose = file.explain('https://e.com/private/open', {
+      productToken: 'NoBot',
+      purpose: 'research',
+    });
+    expect(purpose.selection).toBe('purpose');
+    expect(purpose.groupLineTexts).toEqual(['User-agent-purpose: Research']);
+    expect(purpose.rule?.text).toBe('Allow: /private/open');
+  });
+
+  it('matches user-agent tokens in any case, whatever case the file writes them in', () => {
+    const file = parseRobotsTxt('User-agent: ExampleBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n');
+    for (const agent of ['ExampleBot', 'examplebot', 'EXAMPLEBOT'])
+      expect(file.isAllowed('https://e.com/x', agent)).toBe(false);
+    expect(file.isAllowed('https://e.com/x', 'OtherBot')).toBe(true);
   });
 
   it('counts merged groups, not user-agent lines', () => {

@@ -85,6 +85,7 @@ describe('RFC 9309 §5.2 longest match', () => {
       pattern: '/example/page/disallowed.gif',
       normalizedPattern: '/example/page/disallowed.gif',
       line: 3,
+      text: 'Disallow: /example/page/disallowed.gif',
     });
   });
 

@@ -1,4 +1,4 @@
-import type { RobotsPolicy, RobotsPolicyOptions, RobotsStore } from '@polite-crawler/fetch';
+import type { RobotsPolicy, RobotsPolicyOptions } from '@polite-crawler/fetch';
 import { createRobotsPolicy, isRobotsInvalidOptionError } from '@polite-crawler/fetch';
 import type { CliAgent } from './agent.js';
 import { CliError } from './cli-error.js';
@@ -15,29 +15,25 @@ export type CliPolicySettings = Pick<
   | 'robotsBodyTimeout'
   | 'dispatcher'
   | 'pacer'
+  | 'store'
 >;
 
 /**
- * The robots policy for a command: the agent's identity, a store the command can read
- * robots.txt bodies back from, and the command's pacing. An option the policy rejects is a
- * usage error (exit code 2).
+ * The robots policy for a command: the agent's identity and the command's settings (pacing,
+ * timeouts, a fleet's store and pacer). An option the policy rejects is a usage error (exit
+ * code 2).
  *
  * @example
  * ```ts
- * const policy = createCliPolicy(agent, createCaptureStore(64), { minInterval: 0 });
+ * const policy = createCliPolicy(agent, { minInterval: 0 });
  * ```
  */
-export function createCliPolicy(
-  agent: CliAgent,
-  store: RobotsStore,
-  settings: CliPolicySettings = {},
-): RobotsPolicy {
+export function createCliPolicy(agent: CliAgent, settings: CliPolicySettings = {}): RobotsPolicy {
   try {
     return createRobotsPolicy({
       userAgent: agent.userAgent,
       productToken: agent.productToken,
       ...(agent.purpose === undefined ? {} : { purpose: agent.purpose }),
-      store,
       ...settings,
     });
   } catch (error) {

@@ -2,18 +2,15 @@ import type { RobotsDeniedError } from '@polite-crawler/fetch';
 import type { DeniedInfo } from './crawl/crawl-report.js';
 
 /**
- * The CLI's {@link DeniedInfo} for a refused request, quoting the deciding line with
- * `lineText(origin, line)`.
+ * The CLI's {@link DeniedInfo} (JSON) for a refused request; the deciding rule's line and text
+ * come with the error.
  *
  * @example
  * ```ts
- * deniedInfo(error, (origin, line) => linesOf(origin)?.line(line) ?? null);
+ * deniedInfo(error).rule?.text; // 'Disallow: /private/'
  * ```
  */
-export function deniedInfo(
-  error: RobotsDeniedError,
-  lineText: (origin: string, line: number) => string | null,
-): DeniedInfo {
+export function deniedInfo(error: RobotsDeniedError): DeniedInfo {
   const rule = error.rule;
   return {
     reason: error.reason,
@@ -21,12 +18,7 @@ export function deniedInfo(
     rule:
       rule === undefined
         ? null
-        : {
-            kind: rule.kind,
-            pattern: rule.pattern,
-            line: rule.line,
-            text: lineText(error.origin, rule.line),
-          },
+        : { kind: rule.kind, pattern: rule.pattern, line: rule.line, text: rule.text },
     robotsTxt: `${error.origin}/robots.txt`,
     unreachable: null,
   };

@@ -40,4 +40,4 @@ export { createStyle, wantsColor } from './output/style.js';
 export { createProgram } from './program.js';
 export type { RobotsTxtInfo } from './robots-source.js';
 export { run } from './run.js';
-export type { RuleInfo, SourceLine, UrlVerdict, UrlVerdictReason } from './url-verdict.js';
+export type { RuleInfo, SourceLine, UrlVerdict, UrlVerdictReason } from './output/verdict-json.js';

@@ -29,7 +29,15 @@ export function describeNetworkError(error: unknown, timeoutMs?: number): string
   return error instanceof Error ? error.message : String(error);
 }
 
-function formatSeconds(ms: number): string {
+/**
+ * A duration in seconds for messages: `10 s`, `0.2 s`.
+ *
+ * @example
+ * ```ts
+ * formatSeconds(200); // '0.2 s'
+ * ```
+ */
+export function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 

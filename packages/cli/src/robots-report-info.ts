@@ -18,7 +18,7 @@ export function robotsInfoFromReport(report: RobotsTxtReport): RobotsTxtInfo {
     httpStatus: report.httpStatus ?? null,
     redirects: report.redirects,
     cache: report.cache,
-    bytes: report.bytes,
+    bytes: report.parsedBytes,
     truncated: report.truncated,
     failure: report.latest.failure === undefined ? null : describeFailure(report.latest.failure),
   };

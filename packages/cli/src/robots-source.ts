@@ -1,11 +1,13 @@
 import type { RobotsTxt } from '@polite-crawler/robots-txt';
 import { parseRobotsTxt } from '@polite-crawler/robots-txt';
+import { defaultDispatcher, fetchRobotsTxt, systemClock } from '@polite-crawler/fetch/internal';
 import { CliError } from './cli-error.js';
 import { CLI_DEFAULTS } from './defaults.js';
 import { looksLikeUrl, parseHttpUrl } from './http-url.js';
+import { formatSeconds } from './network-error.js';
 import { readFileCapped } from './read-file-capped.js';
-import { readUrlCapped } from './read-url-capped.js';
 import { rejectBinary } from './reject-binary.js';
+import { describeFailure } from './robots-report-info.js';
 import { sourceLines } from './source-lines.js';
 
 /**
@@ -61,24 +63,42 @@ export async function loadRobots(
   let info: Omit<RobotsTxtInfo, 'bytes' | 'truncated'>;
   if (looksLikeUrl(spec)) {
     const url = parseHttpUrl(spec, 'robots.txt URL');
-    const input = await readUrlCapped(url, {
+    const timeoutMs = options.timeoutMs ?? CLI_DEFAULTS.requestTimeoutMs;
+    // The policy's own robots.txt client: same redirects, decompression, byte limit and timeouts.
+    const outcome = await fetchRobotsTxt(url.href, {
+      userAgent: options.userAgent,
+      dispatcher: defaultDispatcher(),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      timeout: timeoutMs,
       maxBytes,
       maxRedirects: CLI_DEFAULTS.maxRedirects,
-      timeoutMs: options.timeoutMs ?? CLI_DEFAULTS.requestTimeoutMs,
-      userAgent: options.userAgent,
-      what: 'robots.txt',
+      treat429AsUnreachable: true,
+      clock: systemClock,
     });
-    if (input.status < 200 || input.status > 299) {
-      throw CliError.input(`cannot fetch robots.txt ${url.href}`, describeStatus(input.status));
+    const what = `cannot fetch robots.txt ${url.href}`;
+    if (outcome.failure !== undefined) {
+      const { kind, message } = outcome.failure;
+      const why =
+        kind === 'http-status' && outcome.httpStatus !== undefined
+          ? describeStatus(outcome.httpStatus)
+          : kind === 'timeout'
+            ? `timed out after ${formatSeconds(timeoutMs)}`
+            : kind === 'too-many-redirects' ||
+                kind === 'redirect-loop' ||
+                kind === 'invalid-redirect'
+              ? message
+              : describeFailure(outcome.failure);
+      throw CliError.input(what, why);
     }
-    rejectBinary(input.bytes, `cannot read robots.txt ${url.href}`);
-    bytes = input.bytes;
+    bytes = outcome.body ?? new Uint8Array();
+    rejectBinary(bytes, `cannot read robots.txt ${url.href}`);
     info = {
       source: 'url',
       location: url.href,
       status: 'ok',
-      httpStatus: input.status,
-      redirects: input.redirects,
+      httpStatus: outcome.httpStatus ?? null,
+      redirects: outcome.redirects,
       cache: null,
       failure: null,
     };

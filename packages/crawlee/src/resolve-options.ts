@@ -6,6 +6,7 @@ import {
   integerOption,
   oneOfOption,
   readOption,
+  refuseUnknownOptions,
   robotsPolicyOption,
   usageOption,
 } from '@polite-crawler/fetch/internal';
@@ -25,6 +26,20 @@ const NOINDEX_ALIASES: Readonly<
 
 const GATE_METHODS = ['attach', 'robots', 'deniedNavigation', 'withPolicy'] as const;
 
+/** Every option of {@link PoliteCrawleeOptions} (the compiler checks the list is complete). */
+const OPTION_NAMES = Object.keys({
+  noindex: true,
+  usage: true,
+  browser: true,
+  userAgent: true,
+  maxRedirects: true,
+  maxHeadBytes: true,
+  maxWaitingRequests: true,
+  config: true,
+  now: true,
+  onEvent: true,
+} satisfies Record<keyof PoliteCrawleeOptions, true>);
+
 /** Adapter options after validation, every default applied. */
 export type ResolvedCrawleeOptions = ReturnType<typeof resolveCrawleeOptions>;
 
@@ -38,6 +53,7 @@ export function resolveCrawleeOptions(policy: RobotsPolicy, options: PoliteCrawl
   if (typeof options !== 'object' || options === null) {
     throw new RobotsInvalidOptionError('options', options, 'an object');
   }
+  refuseUnknownOptions(options, OPTION_NAMES, 'politeCrawlee');
   const { browser } = options;
   if (
     browser !== undefined &&

@@ -20,3 +20,7 @@ export type { CappedBody } from './transport/body-reader.js';
 export { walkRedirects } from './redirects/redirect-walker.js';
 export { isPending } from './pacing/pacer.js';
 export type { RedirectWalk, WalkHop, WalkResult } from './redirects/redirect-walker.js';
+export { refuseUnknownOptions } from './options/known-options.js';
+export { fetchRobotsTxt } from './robots/robots-fetcher.js';
+export type { RobotsFetchOutcome, RobotsFetchSettings } from './robots/robots-fetcher.js';
+export { defaultDispatcher } from './transport/default-dispatcher.js';

@@ -4,10 +4,22 @@ import {
   functionOption,
   oneOfOption,
   readOption,
+  refuseUnknownOptions,
   robotsPolicyOption,
 } from '@polite-crawler/fetch/internal';
 import { DEFAULTS } from './defaults.js';
 import type { PlaywrightGateOptions } from './types.js';
+
+/** Every option of {@link PlaywrightGateOptions} (the compiler checks the list is complete). */
+const OPTION_NAMES = Object.keys({
+  policy: true,
+  maxRedirects: true,
+  userAgent: true,
+  pace: true,
+  metas: true,
+  maxHeadBytes: true,
+  onEvent: true,
+} satisfies Record<keyof PlaywrightGateOptions, true>);
 
 /** Gate options after validation, every default applied. */
 export type ResolvedGateOptions = ReturnType<typeof resolveGateOptions>;
@@ -21,6 +33,7 @@ export function resolveGateOptions(options: PlaywrightGateOptions) {
   if (typeof options !== 'object' || options === null) {
     throw new RobotsInvalidOptionError('options', options, 'an object with a policy');
   }
+  refuseUnknownOptions(options, OPTION_NAMES, 'createPlaywrightGate');
   const policy = robotsPolicyOption('policy', options.policy);
   const onEvent = functionOption('onEvent', options.onEvent);
   return {

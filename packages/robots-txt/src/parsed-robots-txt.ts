@@ -121,6 +121,8 @@ class SelectedRules implements AgentRules {
       selection: this.selection,
       groups: this.groups,
       groupLines: this.groupLines,
+      // Built per verdict, not kept: the parsed file holds no line text (see matchedRule).
+      groupLineTexts: Object.freeze(this.groupLines.map((line) => this.#file.agentLineText(line))),
       path,
     };
     if (isRobotsTxtPath(path))
@@ -306,12 +308,35 @@ export class ParsedRobotsTxt implements RobotsTxt {
       table[layout.ruleStartAt + r + 1],
     );
     const info = table[layout.ruleInfoAt + r]!;
+    const allow = (info & 1) === 1;
+    const pattern = this.#normalized ? (this.#extras?.raw?.get(r) ?? stored) : stored;
     return Object.freeze({
-      kind: (info & 1) === 1 ? 'allow' : 'disallow',
-      pattern: this.#normalized ? (this.#extras?.raw?.get(r) ?? stored) : stored,
+      kind: allow ? 'allow' : 'disallow',
+      pattern,
       normalizedPattern: this.#normalized ? stored : normalizePattern(stored),
       line: Math.floor(info / 2),
+      // Rebuilt from what is kept, not stored: keeping each line as written would cost a crawler
+      // holding thousands of parsed files about a tenth more heap, for a field only tools show.
+      text: `${allow ? 'Allow' : 'Disallow'}: ${pattern}`,
     });
+  }
+
+  /** @internal The `user-agent` / `user-agent-purpose` line at `line`, as read (see `Verdict.groupLineTexts`). */
+  agentLineText(line: number): string {
+    const layout = this.#layout();
+    const t = this.#table;
+    // Entries are in file order: their lines are sorted.
+    let lo = 0;
+    let hi = layout.entries - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (t[layout.entryLineAt + mid]! < line) lo = mid + 1;
+      else hi = mid;
+    }
+    const start = t[layout.entryStartAt + lo]!;
+    const end = this.#text.indexOf('\n', start);
+    const key = this.#text[start] === ENTRY_PURPOSE ? 'User-agent-purpose' : 'User-agent';
+    return `${key}: ${this.#text.slice(start + 1, end)}`;
   }
 
   #cachesNow(): Caches {
@@ -451,9 +476,11 @@ export class ParsedRobotsTxt implements RobotsTxt {
   #findEntries(entry: string, layout: TableLayout): number[] {
     const { entries: E, entryStartAt, ruleStartAt } = layout;
     if (E === 0) return [];
-    const text = this.#text;
     const t = this.#table;
     const entriesEnd = t[ruleStartAt]!; // the first pattern starts after the entries
+    // Tokens are kept as written and compared case-insensitively: a lower-cased copy of the
+    // entries (short, and made only when an agent's groups are first selected).
+    const text = this.#text.slice(0, entriesEnd).toLowerCase();
     const needle = '\n' + entry + '\n';
     const found: number[] = [];
     let from = 0;

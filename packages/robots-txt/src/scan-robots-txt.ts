@@ -56,7 +56,7 @@ export interface ScanLimits {
  * The parsed file, compact: one string and one number table hold all rules and groups.
  *
  * `text` = `'\n'` + one entry per user-agent / user-agent-purpose line (kind character,
- * lower-cased token, `'\n'`), followed by every rule's normalised pattern, back to back.
+ * token as written, `'\n'`), followed by every rule's normalised pattern, back to back.
  * All of it is ASCII.
  *
  * `table`, with R rules, E entries, G groups:
@@ -210,7 +210,7 @@ class Scanner {
   limits: ScanLimits = { maxBytes: 0, longLineBytes: 0, maxDiagnostics: 0 };
   invalidAt = -1;
   truncated = false;
-  /** `'\n'` + the entries: kind character, lower-cased token, `'\n'`. */
+  /** `'\n'` + the entries: kind character, token as written, `'\n'`. */
   entryText = '\n';
   /** The normalised patterns, back to back. */
   patternText = '';
@@ -553,10 +553,10 @@ class Scanner {
         const c = text.charCodeAt(i);
         if (c >= 128 || table[c] === 0) break;
       }
+      // Kept as written (for a verdict's `groupLineTexts`); matched case-insensitively.
       token = text.slice(vs, i);
       if (i < ve)
         this.report(line, product ? 'invalid-product-token' : 'invalid-purpose-token', token);
-      token = token.toLowerCase();
     }
     this.entryText += (product ? ENTRY_PRODUCT : ENTRY_PURPOSE) + token + '\n';
   }

@@ -97,7 +97,7 @@ export type GroupSelection = 'product' | 'purpose' | 'global' | 'none';
 /**
  * The rule that decided a verdict.
  * @example
- * { kind: 'disallow', pattern: '/caf%c3%a9', normalizedPattern: '/caf%C3%A9', line: 4 }
+ * { kind: 'disallow', pattern: '/caf%c3%a9', normalizedPattern: '/caf%C3%A9', line: 4, text: 'Disallow: /caf%c3%a9' }
  */
 export interface MatchedRule {
   readonly kind: 'allow' | 'disallow';
@@ -107,6 +107,11 @@ export interface MatchedRule {
   readonly normalizedPattern: string;
   /** 1-based line number of the rule. */
   readonly line: number;
+  /**
+   * The rule's line as the parser read it: `Allow: ` or `Disallow: ` and the pattern as written
+   * (the key in its standard spelling, spacing and any comment dropped), e.g. `Disallow: /private/`.
+   */
+  readonly text: string;
 }
 
 /**
@@ -137,6 +142,12 @@ export interface Verdict {
   readonly groups: readonly (readonly number[])[];
   /** The line numbers of the `user-agent` / `user-agent-purpose` lines of the chosen groups. */
   readonly groupLines: readonly number[];
+  /**
+   * The text of each of `groupLines`, in the same order, as the parser read it: the key in its
+   * standard spelling and the token as written, e.g. `User-agent: ExampleBot` for
+   * `user-agent: ExampleBot/2.1`.
+   */
+  readonly groupLineTexts: readonly string[];
   /** The deciding rule, when `reason` is `'rule'`. */
   readonly rule?: MatchedRule;
   /** The normalised path + params + query that was matched. */

@@ -9,7 +9,7 @@ import { startDemoSite } from '../demo/demo-site.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatCrawl } from '../output/format-crawl.js';
 import { formatExplain } from '../output/format-explain.js';
-import { createPolicyVerdicts } from '../policy-verdicts.js';
+import { createPolicyVerdicts } from '../verdicts.js';
 import { formatDemoIntro, formatDemoLog } from '../output/format-demo.js';
 import { createProgressLine } from '../output/progress-line.js';
 

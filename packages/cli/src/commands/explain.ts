@@ -3,15 +3,14 @@ import { resolveAgent } from '../agent.js';
 import type { AgentOptionValues } from '../agent-options.js';
 import { addAgentOptions } from '../agent-options.js';
 import type { CliContext } from '../context.js';
-import { ExitCode } from '../exit-codes.js';
 import { parseHttpUrl } from '../http-url.js';
 import { timeoutOption } from '../timeout-option.js';
 import { explainJson, formatExplain } from '../output/format-explain.js';
 import { writeJson } from '../output/write-json.js';
-import { createPolicyVerdicts } from '../policy-verdicts.js';
+import { startWaitNotice } from '../output/wait-notice.js';
+import { createPolicyVerdicts, verdictFromRobots, verdictsExit } from '../verdicts.js';
 import { loadRobots } from '../robots-source.js';
-import type { UrlVerdict } from '../url-verdict.js';
-import { verdictFromRobots } from '../verdict-from-robots.js';
+import type { UrlVerdict } from '../output/verdict-json.js';
 
 interface ExplainOptionValues extends AgentOptionValues {
   readonly robots?: string;
@@ -56,14 +55,22 @@ export function registerExplainCommand(program: Command, context: CliContext): v
         );
       } else {
         const verdicts = createPolicyVerdicts(agent, options.timeout);
+        const notice = startWaitNotice(
+          context.stderr,
+          context.err,
+          () => `waiting for ${url.origin}/robots.txt`,
+        );
         try {
           verdict = await verdicts.verdict(url);
         } finally {
+          notice.stop();
           await verdicts.close();
         }
       }
       if (options.json === true) writeJson(context.stdout, explainJson(agent, verdict));
       else context.stdout.write(formatExplain(agent, verdict, context.out));
-      context.exitCode = verdict.allowed ? ExitCode.ok : ExitCode.denied;
+      const { code, failure } = verdictsExit([verdict]);
+      if (failure !== undefined) context.stderr.write(`polite: ${failure}\n`);
+      context.exitCode = code;
     });
 }

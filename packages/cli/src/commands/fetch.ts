@@ -13,12 +13,13 @@ import { CLI_DEFAULTS } from '../defaults.js';
 import { deniedInfo } from '../denied-info.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseHttpUrl } from '../http-url.js';
-import { createCaptureStore } from '../capture-store.js';
 import { describeNetworkError } from '../network-error.js';
 import { pageDispatcher, pageTimeoutOption } from '../page-time-limit.js';
 import type { FetchedJson } from '../output/format-fetch.js';
 import { directivesJson, fetchJson, formatFetch, usageJson } from '../output/format-fetch.js';
 import { writeJson } from '../output/write-json.js';
+import { startWaitNotice } from '../output/wait-notice.js';
+import { usageRuleText } from '../output/verdict-json.js';
 import { robotsInfoFromReport } from '../robots-report-info.js';
 import { statusPhrase } from '../status-phrase.js';
 
@@ -50,21 +51,25 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
     .action(async (arg: string, options: FetchOptionValues) => {
       const agent = resolveAgent(options);
       const url = parseHttpUrl(arg, 'URL');
-      const store = createCaptureStore(64);
       const dispatcher = pageDispatcher(options.pageTimeout);
-      const policy = createCliPolicy(agent, store, { minInterval: 0, dispatcher });
+      const policy = createCliPolicy(agent, { minInterval: 0, dispatcher });
       const politeFetch = createPoliteFetch({ policy });
       let denied: DeniedInfo | null = null;
       let response: FetchedJson | null = null;
       try {
         let answer: PoliteResponse | undefined;
+        const notice = startWaitNotice(
+          context.stderr,
+          context.err,
+          () => `waiting for ${url.origin} (robots.txt first, then the page)`,
+        );
         try {
           answer = await politeFetch(url);
         } catch (error) {
           if (!isRobotsDeniedError(error)) {
             throw CliError.input(`cannot fetch ${url.href}`, describeNetworkError(error), error);
           }
-          denied = deniedInfo(error, (origin, line) => store.lineText(origin, line));
+          denied = deniedInfo(error);
           if (error.reason !== 'disallowed') {
             const info = robotsInfoFromReport((await policy.explain(error.url)).robotsTxt);
             if (info.status === 'unreachable') {
@@ -77,6 +82,8 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
               denied = { ...denied, unreachable: statusPhrase(info) };
             }
           }
+        } finally {
+          notice.stop();
         }
         if (answer !== undefined) {
           let body;
@@ -90,8 +97,13 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
             );
           }
           const finalUrl = answer.url === '' ? url.href : answer.url;
-          // robots.txt's preferences are those of the final URL's origin (each hop is checked).
-          const finalOrigin = new URL(finalUrl).origin;
+          // robots.txt's preferences are those of the final URL (each hop is checked); its
+          // explanation quotes the rules behind them (robots.txt is in the policy's cache).
+          const usageRules = (await policy.explain(finalUrl)).contentUsage?.rules ?? [];
+          const lineText = (line: number): string | null => {
+            const rule = usageRules.find((candidate) => candidate.line === line);
+            return rule === undefined ? null : usageRuleText(rule);
+          };
           response = {
             finalUrl,
             redirected: answer.redirected,
@@ -101,7 +113,7 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
             bytes: body.bytes.byteLength,
             complete: !body.truncated,
             robots: directivesJson(answer.robots),
-            usage: usageJson(answer.usage, (line) => store.lineText(finalOrigin, line)),
+            usage: usageJson(answer.usage, lineText),
           };
         }
       } finally {

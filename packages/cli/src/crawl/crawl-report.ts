@@ -1,5 +1,5 @@
 import type { RobotsTxtInfo } from '../robots-source.js';
-import type { RuleInfo } from '../url-verdict.js';
+import type { RuleInfo } from '../output/verdict-json.js';
 
 /** What happened to one URL the crawler took from its queue. */
 export type PageOutcome = 'fetched' | 'noindex' | 'denied' | 'error';

@@ -10,7 +10,6 @@ import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
 import { isHtml, readCapped } from '@polite-crawler/fetch/internal';
 import type { CliAgent } from '../agent.js';
 import { createCliPolicy } from '../cli-policy.js';
-import { createCaptureStore } from '../capture-store.js';
 import { describeNetworkError } from '../network-error.js';
 import { pageDispatcher } from '../page-time-limit.js';
 import { statusPhrase } from '../status-phrase.js';
@@ -77,9 +76,6 @@ interface QueueItem {
  */
 export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport> {
   const startedAt = Date.now();
-  // Robots.txt bodies the crawl read, to quote a deciding line; in a fleet the entries live in
-  // Redis and are copied here when a denial needs one.
-  const store = createCaptureStore(10_000);
   let paused: CrawlProgress['paused'];
   const onEvent = (event: PoliteEvent): void => {
     if (event.type === 'origin-paused') {
@@ -88,8 +84,9 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
     }
   };
   const dispatcher = pageDispatcher(options.pageTimeoutMs);
-  const policy = createCliPolicy(options.agent, options.fleet?.store ?? store, {
-    ...(options.fleet === undefined ? {} : { pacer: options.fleet.pacer }),
+  const { fleet } = options;
+  const policy = createCliPolicy(options.agent, {
+    ...(fleet === undefined ? {} : { store: fleet.store, pacer: fleet.pacer }),
     concurrency: 1,
     minInterval: options.minIntervalMs,
     maxCrawlDelay: options.maxCrawlDelayMs,
@@ -169,11 +166,10 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
       });
     } catch (error) {
       if (isRobotsDeniedError(error)) {
-        if (options.fleet !== undefined) await store.copyFrom(options.fleet.store, error.origin);
         pages.push({
           ...base,
           outcome: 'denied',
-          denied: deniedInfo(error, (origin, line) => store.lineText(origin, line)),
+          denied: deniedInfo(error),
         });
       } else {
         // Politeness failed closed: the request was not sent (a fleet whose Redis is down).

@@ -1,4 +1,5 @@
-import { decodeEntities } from './decode-entities.js';
+import { Tokenizer, TokenizerMode } from 'parse5';
+import type { Token, TokenHandler } from 'parse5';
 
 /** A link found in a page. */
 export interface ExtractedLink {
@@ -14,15 +15,96 @@ export interface ExtractLinksOptions {
   readonly maxLinks: number;
 }
 
-// Elements whose content is not markup: links inside them are not links.
-const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'template']);
+// Elements whose content is text, not markup: the tokenizer is switched to their text mode
+// after the start tag, as parse5's own tree builder does (links inside them are not links).
+const TEXT_MODES: Readonly<Record<string, Tokenizer['state']>> = {
+  title: TokenizerMode.RCDATA,
+  textarea: TokenizerMode.RCDATA,
+  style: TokenizerMode.RAWTEXT,
+  xmp: TokenizerMode.RAWTEXT,
+  iframe: TokenizerMode.RAWTEXT,
+  noembed: TokenizerMode.RAWTEXT,
+  noframes: TokenizerMode.RAWTEXT,
+  script: TokenizerMode.SCRIPT_DATA,
+  plaintext: TokenizerMode.PLAINTEXT,
+};
+
+/** Collects the links while parse5's tokenizer reads a page (see {@link extractLinks}). */
+class LinkCollector implements TokenHandler {
+  readonly links: ExtractedLink[] = [];
+  readonly tokenizer = new Tokenizer({ sourceCodeLocationInfo: false }, this);
+  readonly #seen = new Set<string>();
+  readonly #page: URL;
+  readonly #maxLinks: number;
+  #base: URL;
+  #baseSeen = false;
+  /** Open `<template>` elements: their content is inert, not part of the page. */
+  #templates = 0;
+
+  constructor(page: URL, maxLinks: number) {
+    this.#page = page;
+    this.#base = page;
+    this.#maxLinks = maxLinks;
+  }
+
+  onStartTag(token: Token.TagToken): void {
+    const name = token.tagName;
+    const mode = TEXT_MODES[name];
+    if (mode !== undefined) {
+      this.tokenizer.state = mode;
+      return;
+    }
+    if (name === 'template' && !token.selfClosing) this.#templates++;
+    if (this.#templates > 0 || this.links.length >= this.#maxLinks) return;
+    const attribute = (wanted: string): string | undefined =>
+      token.attrs.find((attr) => attr.name === wanted)?.value;
+    if (name === 'base' && !this.#baseSeen) {
+      this.#baseSeen = true;
+      const href = attribute('href');
+      const resolved = href === undefined ? undefined : resolve(href, this.#page);
+      if (resolved !== undefined) this.#base = resolved;
+      return;
+    }
+    if (name !== 'a' && name !== 'area') return;
+    const href = attribute('href');
+    const url = href === undefined ? undefined : resolve(href, this.#base);
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) return;
+    url.hash = '';
+    if (this.#seen.has(url.href)) return;
+    this.#seen.add(url.href);
+    const rel = (attribute('rel') ?? '').toLowerCase().split(/[\t\n\f\r ]+/);
+    this.links.push({ url: url.href, nofollow: rel.includes('nofollow') });
+  }
+
+  onEndTag(token: Token.TagToken): void {
+    if (token.tagName === 'template' && this.#templates > 0) this.#templates--;
+  }
+
+  onComment(): void {}
+  onDoctype(): void {}
+  onEof(): void {}
+  onCharacter(): void {}
+  onNullCharacter(): void {}
+  onWhitespaceCharacter(): void {}
+}
+
+function resolve(href: string, base: URL): URL | undefined {
+  const trimmed = href.trim();
+  if (trimmed === '') return undefined;
+  try {
+    return new URL(trimmed, base);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
- * Finds the `<a href>` and `<area href>` links of an HTML document, resolved against the
- * page URL (or the first `<base href>`), in document order, without duplicates. Skips
- * comments and the content of `<script>`, `<style>` and other raw-text elements, and every
- * non-http(s) link (`mailto:`, `javascript:`, …), and a tag cut off by the end of the input.
- * A single forward scan: linear in the input, whatever it holds.
+ * Finds the `<a href>` and `<area href>` links of an HTML document with parse5's tokenizer (the
+ * HTML standard's: character references decoded, comments, `<script>`, `<style>` and other text
+ * elements skipped as a browser would), resolved against the page URL (or the first
+ * `<base href>`), in document order, without duplicates. Links inside `<template>` and
+ * non-http(s) links (`mailto:`, `javascript:`, …) are left out, and so is a tag cut off by the
+ * end of the input (a page read up to a byte limit). Linear in the input.
  *
  * @example
  * ```ts
@@ -35,121 +117,7 @@ export function extractLinks(
   pageUrl: URL,
   options: ExtractLinksOptions,
 ): ExtractedLink[] {
-  const links: ExtractedLink[] = [];
-  const seen = new Set<string>();
-  let base = pageUrl;
-  let baseSeen = false;
-  let index = 0;
-  const length = html.length;
-  while (index < length && links.length < options.maxLinks) {
-    const open = html.indexOf('<', index);
-    if (open === -1) break;
-    if (html.startsWith('<!--', open)) {
-      const close = html.indexOf('-->', open + 4);
-      index = close === -1 ? length : close + 3;
-      continue;
-    }
-    const nameMatch = /^<([a-zA-Z][a-zA-Z0-9-]*)/.exec(html.slice(open, open + 64));
-    if (nameMatch === null) {
-      index = open + 1;
-      continue;
-    }
-    const name = (nameMatch[1] ?? '').toLowerCase();
-    const tag = readTag(html, open + nameMatch[0].length);
-    // A tag cut by the end of the input (a page read up to a byte limit) may hold half a URL.
-    if (!tag.complete) break;
-    index = tag.end;
-    if (RAW_TEXT.has(name)) {
-      const closing = new RegExp(`</${name}`, 'gi');
-      closing.lastIndex = index;
-      const close = closing.exec(html);
-      index = close === null ? length : close.index;
-      continue;
-    }
-    if (name === 'base' && !baseSeen) {
-      baseSeen = true;
-      const href = tag.attributes.get('href');
-      if (href !== undefined) {
-        const resolved = resolve(href, pageUrl);
-        if (resolved !== undefined) base = resolved;
-      }
-      continue;
-    }
-    if (name !== 'a' && name !== 'area') continue;
-    const href = tag.attributes.get('href');
-    if (href === undefined) continue;
-    const url = resolve(href, base);
-    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) continue;
-    url.hash = '';
-    if (seen.has(url.href)) continue;
-    seen.add(url.href);
-    const rel = (tag.attributes.get('rel') ?? '').toLowerCase().split(/[\t\n\f\r ]+/);
-    links.push({ url: url.href, nofollow: rel.includes('nofollow') });
-  }
-  return links;
-}
-
-function resolve(href: string, base: URL): URL | undefined {
-  const trimmed = decodeEntities(href).trim();
-  if (trimmed === '') return undefined;
-  try {
-    return new URL(trimmed, base);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Reads the attributes of a start tag from just after its name to just after its `>`. */
-function readTag(
-  html: string,
-  start: number,
-): { attributes: Map<string, string>; end: number; complete: boolean } {
-  const attributes = new Map<string, string>();
-  let index = start;
-  const length = html.length;
-  for (;;) {
-    while (index < length && isSpace(html.charCodeAt(index))) index++;
-    if (index >= length) return { attributes, end: length, complete: false };
-    const char = html[index];
-    if (char === '>') return { attributes, end: index + 1, complete: true };
-    if (char === '/') {
-      index++;
-      continue;
-    }
-    let nameEnd = index;
-    while (
-      nameEnd < length &&
-      !isSpace(html.charCodeAt(nameEnd)) &&
-      !'=>/'.includes(html[nameEnd] ?? '')
-    ) {
-      nameEnd++;
-    }
-    if (nameEnd === index) nameEnd++; // a lone `=`: skip it
-    const attrName = html.slice(index, nameEnd).toLowerCase();
-    index = nameEnd;
-    while (index < length && isSpace(html.charCodeAt(index))) index++;
-    let value = '';
-    if (html[index] === '=') {
-      index++;
-      while (index < length && isSpace(html.charCodeAt(index))) index++;
-      const quote = html[index];
-      if (quote === '"' || quote === "'") {
-        const close = html.indexOf(quote, index + 1);
-        const valueEnd = close === -1 ? length : close;
-        value = html.slice(index + 1, valueEnd);
-        index = valueEnd + 1;
-      } else {
-        let valueEnd = index;
-        while (valueEnd < length && !isSpace(html.charCodeAt(valueEnd)) && html[valueEnd] !== '>')
-          valueEnd++;
-        value = html.slice(index, valueEnd);
-        index = valueEnd;
-      }
-    }
-    if (!attributes.has(attrName)) attributes.set(attrName, value);
-  }
-}
-
-function isSpace(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d;
+  const collector = new LinkCollector(pageUrl, options.maxLinks);
+  collector.tokenizer.write(html, true);
+  return collector.links;
 }

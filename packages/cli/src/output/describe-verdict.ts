@@ -1,7 +1,8 @@
 import type { RobotsTxtInfo } from '../robots-source.js';
 import { statusPhrase } from '../status-phrase.js';
 import type { DeniedInfo } from '../crawl/crawl-report.js';
-import type { SourceLine, UrlVerdict } from '../url-verdict.js';
+import type { SourceLine, UrlVerdict } from './verdict-json.js';
+import { plural } from './plural.js';
 
 const MAX_QUOTED_LINE = 160;
 
@@ -33,10 +34,10 @@ export function describeSource(info: RobotsTxtInfo): string {
   if (info.source === 'file') parts.push('file');
   if (info.httpStatus !== null) parts.push(`HTTP ${info.httpStatus}`);
   if (info.redirects.length > 0) {
-    parts.push(`${info.redirects.length} redirect${info.redirects.length === 1 ? '' : 's'}`);
+    parts.push(plural(info.redirects.length, 'redirect'));
   }
   if (info.status === 'ok')
-    parts.push(`${info.bytes} bytes${info.truncated ? ' (truncated)' : ''}`);
+    parts.push(`${plural(info.bytes, 'byte')}${info.truncated ? ' parsed (truncated)' : ''}`);
   else parts.push(info.status);
   if (info.failure !== null && info.httpStatus === null) parts.push(info.failure);
   if (info.cache !== null) parts.push(`cache ${info.cache}`);

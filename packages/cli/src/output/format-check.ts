@@ -1,5 +1,5 @@
 import type { CliAgent } from '../agent.js';
-import type { UrlVerdict } from '../url-verdict.js';
+import type { UrlVerdict } from './verdict-json.js';
 import type { AgentJson } from './agent-json.js';
 import { agentJson, agentLabel } from './agent-json.js';
 import { describeDecider, describeGroup, describeSource } from './describe-verdict.js';

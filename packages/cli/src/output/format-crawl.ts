@@ -6,6 +6,7 @@ import { describeDenied, describeSource } from './describe-verdict.js';
 import { statusPhrase } from '../status-phrase.js';
 import type { Style } from './style.js';
 import { renderTable } from './table.js';
+import { plural } from './plural.js';
 
 /** The shape of `polite crawl --json`: the report plus the agent. */
 export type CrawlJson = CrawlReport & { readonly agent: AgentJson };
@@ -51,7 +52,7 @@ export function formatCrawl(
     options.showDuration === false ? '' : ` in ${(report.durationMs / 1000).toFixed(1)} s`;
   lines.push(
     style.bold(
-      `Crawled ${show(report.start)} as ${agentLabel(agent)}: ${report.pages.length} URLs${duration}`,
+      `Crawled ${show(report.start)} as ${agentLabel(agent)}: ${plural(report.pages.length, 'URL')}${duration}`,
     ),
   );
 
@@ -114,8 +115,8 @@ export function formatCrawl(
   const summary = [
     `${fetched} fetched (${noindex} noindex)`,
     `${denied} denied by robots.txt`,
-    `${errors} error${errors === 1 ? '' : 's'}`,
-    `${skipped} link${skipped === 1 ? '' : 's'} not followed`,
+    plural(errors, 'error'),
+    `${plural(skipped, 'link')} not followed`,
   ];
   if (report.notVisited > 0)
     summary.push(`${report.notVisited} not visited (--max-pages ${report.limits.maxPages})`);
@@ -154,6 +155,6 @@ function pageDetail(page: CrawledPage, show: (url: string) => string): string {
       `${usage.category}: ${usage.preference === 'allowed' ? 'yes' : 'no'} (${usage.source})`,
     );
   }
-  parts.push(`${page.links} link${page.links === 1 ? '' : 's'}`);
+  parts.push(plural(page.links, 'link'));
   return parts.join(', ');
 }

@@ -1,5 +1,6 @@
 import type { ServerLogCheck } from '../demo/check-server-log.js';
 import type { Style } from './style.js';
+import { plural } from './plural.js';
 
 /**
  * The demo's introduction: the two origins and what they hold.
@@ -41,7 +42,7 @@ export function formatDemoLog(check: ServerLogCheck, style: Style): string {
   const lines = [
     '',
     style.bold('What the servers saw'),
-    `  A: ${check.requestsA} requests, B: ${check.requestsB} request${check.requestsB === 1 ? '' : 's'} (${check.robotsTxtRequests} for robots.txt)`,
+    `  A: ${plural(check.requestsA, 'request')}, B: ${plural(check.requestsB, 'request')} (${check.robotsTxtRequests} for robots.txt)`,
   ];
   if (check.violations.length === 0) {
     lines.push(
@@ -49,7 +50,7 @@ export function formatDemoLog(check: ServerLogCheck, style: Style): string {
     );
   } else {
     lines.push(
-      `  ${style.red(String(check.violations.length))} requests to a URL that was off limits:`,
+      `  ${style.red(String(check.violations.length))} request${check.violations.length === 1 ? '' : 's'} to a URL that was off limits:`,
     );
     for (const request of check.violations) lines.push(`    ${request.site}${request.path}`);
   }

@@ -1,11 +1,12 @@
 import type { CliAgent } from '../agent.js';
-import type { UrlVerdict } from '../url-verdict.js';
+import type { UrlVerdict } from './verdict-json.js';
 import type { AgentJson } from './agent-json.js';
 import { agentJson, agentLabel } from './agent-json.js';
 import { quoteLine } from './describe-verdict.js';
 import { statusPhrase } from '../status-phrase.js';
 import type { Style } from './style.js';
 import { categoryLines } from './usage-lines.js';
+import { plural } from './plural.js';
 
 /** The shape of `polite explain --json`: the verdict plus the agent. */
 export type ExplainJson = UrlVerdict & { readonly agent: AgentJson };
@@ -65,15 +66,15 @@ function sourceLines(verdict: UrlVerdict, style: Style): string[] {
         : `${info.status}: ${statusPhrase(info)}${info.failure !== null && info.failure !== statusPhrase(info) ? ` (${info.failure})` : ''}`;
     const hops = info.redirects.length;
     lines.push(
-      `${label('  obtained')}${how}${hops === 0 ? '' : ` after ${hops} redirect${hops === 1 ? '' : 's'}`}`,
+      `${label('  obtained')}${how}${hops === 0 ? '' : ` after ${plural(hops, 'redirect')}`}`,
     );
     for (const target of info.redirects) lines.push(`${cont}${style.dim(`→ ${target}`)}`);
   }
   if (info.cache !== null) lines.push(`${label('  cache')}${info.cache}`);
   if (info.status === 'ok') {
     const size = info.truncated
-      ? `${info.bytes} bytes parsed: the file is longer, the rest is ignored (RFC 9309 §2.5)`
-      : `${info.bytes} bytes (read in full)`;
+      ? `${plural(info.bytes, 'byte')} parsed: the file is longer, the rest is ignored (RFC 9309 §2.5)`
+      : `${plural(info.bytes, 'byte')} (read in full)`;
     lines.push(`${label('  size')}${size}`);
   }
   if (verdict.stale) {

@@ -6,6 +6,7 @@ import { agentJson } from './agent-json.js';
 import { describeDenied, quoteLine } from './describe-verdict.js';
 import type { Style } from './style.js';
 import { categoryLines } from './usage-lines.js';
+import { plural } from './plural.js';
 
 /** The robots directives in `polite fetch --json` (`response.robots`). */
 export interface DirectivesJson {
@@ -138,7 +139,7 @@ export function directivesJson(directives: RobotsDirectives): DirectivesJson {
  *
  * @example
  * ```ts
- * usageJson(response.usage, (line) => store.lineText(origin, line))['train-ai'];
+ * usageJson(response.usage, (line) => ruleTextAt(line))['train-ai'];
  * ```
  */
 export function usageJson(
@@ -211,7 +212,7 @@ export function formatFetch(result: FetchJson, style: Style): string {
   lines.push(`${label('Status')}${paintStatus(`${response.status}${statusText}`)}`);
   lines.push(`${label('Content-Type')}${response.contentType ?? '-'}`);
   lines.push(
-    `${label('Size')}${response.bytes} bytes${response.complete ? '' : ' (stopped reading at the limit)'}`,
+    `${label('Size')}${plural(response.bytes, 'byte')}${response.complete ? '' : ' (stopped reading at the limit)'}`,
   );
   const robots = response.robots;
   const known = robots.rules.filter((rule) => rule.known);

@@ -3,6 +3,7 @@ import type { LoadedRobots, RobotsTxtInfo } from '../robots-source.js';
 import { quoteLine } from './describe-verdict.js';
 import type { Style } from './style.js';
 import { renderTable } from './table.js';
+import { plural } from './plural.js';
 
 /** One diagnostic in `polite lint --json`. */
 export interface LintDiagnosticJson {
@@ -108,9 +109,8 @@ export function formatLint(report: LintJson, style: Style): string {
   }
   const { errors, warnings, infos, sitemaps } = report.summary;
   const total = errors + warnings + infos;
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   const counts = `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')}`;
-  const size = `${info.bytes} bytes${info.truncated ? ' parsed (truncated)' : ''}, ${plural(sitemaps.length, 'sitemap')}`;
+  const size = `${plural(info.bytes, 'byte')}${info.truncated ? ' parsed (truncated)' : ''}, ${plural(sitemaps.length, 'sitemap')}`;
   lines.push('');
   lines.push(
     total === 0

@@ -1,6 +1,7 @@
 import type { CrawlProgress } from '../crawl/crawl-report.js';
 import type { OutputStream, Style } from './style.js';
 import { visibleLength } from './style.js';
+import { plural } from './plural.js';
 
 /**
  * Shortest time between two redraws of the progress line, ms.
@@ -36,7 +37,7 @@ export function renderProgress(progress: CrawlProgress, now: number): string {
     `${progress.skipped} skipped`,
   ];
   if (progress.denied > 0) parts.push(`${progress.denied} denied`);
-  if (progress.errors > 0) parts.push(`${progress.errors} errors`);
+  if (progress.errors > 0) parts.push(plural(progress.errors, 'error'));
   let line = `crawl: ${parts.join(' · ')}`;
   if (progress.paused !== undefined && progress.paused.until > now) {
     const left = Math.ceil((progress.paused.until - now) / 1000);

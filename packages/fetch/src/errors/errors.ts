@@ -28,18 +28,12 @@ export const ERROR_CODES = Object.freeze([
  */
 export type PoliteErrorCode = (typeof ERROR_CODES)[number];
 
-function describeRule(rule: MatchedRule | undefined): string {
-  if (rule === undefined) return '';
-  const key = rule.kind === 'allow' ? 'Allow' : 'Disallow';
-  return ` by line ${rule.line} "${key}: ${rule.pattern}"`;
-}
-
 function deniedMessage({ reason, decision, originalUrl }: RobotsDeniedErrorInit): string {
-  const { url } = decision;
+  const { url, rule } = decision;
   const why =
     decision.reason === 'unreachable'
       ? `robots.txt of ${decision.origin} is unreachable`
-      : `disallowed${describeRule(decision.rule)}`;
+      : `disallowed${rule === undefined ? '' : ` by line ${rule.line} "${rule.text}"`}`;
   if (reason === 'redirect-disallowed') {
     return `Redirect refused by robots.txt: ${url} (redirected from ${originalUrl ?? '?'}; ${why})`;
   }
@@ -69,30 +63,32 @@ export interface RobotsDeniedErrorInit {
 export class RobotsDeniedError extends PoliteError {
   static override readonly brand = errorBrand('RobotsDeniedError');
   override readonly name = 'RobotsDeniedError' as const;
-  readonly code = 'ERR_ROBOTS_DENIED' as const;
+  override readonly code = 'ERR_ROBOTS_DENIED' as const;
   /** The refused URL (for `redirect-disallowed`, the redirect target). */
-  readonly url: string;
-  readonly origin: string;
-  readonly reason: DeniedReason;
+  declare readonly url: string;
+  declare readonly origin: string;
+  declare readonly reason: DeniedReason;
   /** For `redirect-disallowed`: the URL the caller asked for. */
-  readonly originalUrl: string | undefined;
-  /** The deciding robots.txt rule, when a rule decided. */
-  readonly rule: MatchedRule | undefined;
+  declare readonly originalUrl: string | undefined;
+  /** The deciding robots.txt rule (its line and text included), when a rule decided. */
+  declare readonly rule: MatchedRule | undefined;
   /** Its 1-based line number in robots.txt. */
-  readonly line: number | undefined;
+  declare readonly line: number | undefined;
   /** The full decision for the refused URL. */
-  readonly decision: Decision;
+  declare readonly decision: Decision;
 
   constructor(init: RobotsDeniedErrorInit) {
     const { decision } = init;
-    super(deniedMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
-    this.url = decision.url;
-    this.origin = decision.origin;
-    this.reason = init.reason;
-    this.originalUrl = init.originalUrl;
-    this.rule = decision.rule;
-    this.line = decision.line;
-    this.decision = decision;
+    super(deniedMessage(init), {
+      url: decision.url,
+      origin: decision.origin,
+      reason: init.reason,
+      originalUrl: init.originalUrl,
+      rule: decision.rule,
+      line: decision.line,
+      decision,
+      cause: init.cause,
+    });
   }
 }
 
@@ -113,21 +109,18 @@ export const isRobotsDeniedError = guardOf(RobotsDeniedError);
 export class RobotsNoIndexError extends PoliteError {
   static override readonly brand = errorBrand('RobotsNoIndexError');
   override readonly name = 'RobotsNoIndexError' as const;
-  readonly code = 'ERR_ROBOTS_NOINDEX' as const;
-  readonly url: string;
-  readonly origin: string;
-  readonly status: number;
-  readonly directives: RobotsDirectives;
+  override readonly code = 'ERR_ROBOTS_NOINDEX' as const;
+  declare readonly url: string;
+  declare readonly origin: string;
+  declare readonly status: number;
+  declare readonly directives: RobotsDirectives;
 
   constructor(init: { url: string; status: number; directives: RobotsDirectives }) {
     const unavailable = init.directives.noindexReason === 'unavailable_after';
     super(
       `Page refused by its robots directives: ${init.url} (${unavailable ? 'unavailable_after has passed' : 'noindex'})`,
+      { ...init, origin: new URL(init.url).origin },
     );
-    this.url = init.url;
-    this.origin = new URL(init.url).origin;
-    this.status = init.status;
-    this.directives = init.directives;
   }
 }
 
@@ -149,14 +142,14 @@ export const isRobotsNoIndexError = guardOf(RobotsNoIndexError);
 export class RobotsUsageError extends PoliteError {
   static override readonly brand = errorBrand('RobotsUsageError');
   override readonly name = 'RobotsUsageError' as const;
-  readonly code = 'ERR_ROBOTS_USAGE' as const;
-  readonly url: string;
-  readonly origin: string;
-  readonly status: number;
+  override readonly code = 'ERR_ROBOTS_USAGE' as const;
+  declare readonly url: string;
+  declare readonly origin: string;
+  declare readonly status: number;
   /** The declared categories whose preference is `disallowed`. */
-  readonly categories: readonly UsageCategory[];
+  declare readonly categories: readonly UsageCategory[];
   /** The combined preferences, with the statements (robots.txt lines, field) behind each. */
-  readonly usage: UsagePreferences;
+  declare readonly usage: UsagePreferences;
 
   constructor(init: {
     url: string;
@@ -174,12 +167,10 @@ export class RobotsUsageError extends PoliteError {
         return `${category} disallowed by ${where.join(' and ')}`;
       })
       .join('; ');
-    super(`Page refused by its usage preferences: ${init.url} (${why})`);
-    this.url = init.url;
-    this.origin = new URL(init.url).origin;
-    this.status = init.status;
-    this.categories = init.categories;
-    this.usage = init.usage;
+    super(`Page refused by its usage preferences: ${init.url} (${why})`, {
+      ...init,
+      origin: new URL(init.url).origin,
+    });
   }
 }
 
@@ -199,18 +190,15 @@ export const isRobotsUsageError = guardOf(RobotsUsageError);
 export class RobotsTooManyRedirectsError extends PoliteTypeError {
   static override readonly brand = errorBrand('RobotsTooManyRedirectsError');
   override readonly name = 'RobotsTooManyRedirectsError' as const;
-  readonly code = 'ERR_ROBOTS_TOO_MANY_REDIRECTS' as const;
+  override readonly code = 'ERR_ROBOTS_TOO_MANY_REDIRECTS' as const;
   /** The URL the caller asked for. */
-  readonly url: string;
+  declare readonly url: string;
   /** Every redirect target followed, in order. */
-  readonly redirects: readonly string[];
-  readonly maxRedirects: number;
+  declare readonly redirects: readonly string[];
+  declare readonly maxRedirects: number;
 
   constructor(init: { url: string; redirects: readonly string[]; maxRedirects: number }) {
-    super(`Too many redirects: ${init.url} (more than ${init.maxRedirects})`);
-    this.url = init.url;
-    this.redirects = init.redirects;
-    this.maxRedirects = init.maxRedirects;
+    super(`Too many redirects: ${init.url} (more than ${init.maxRedirects})`, init);
   }
 }
 
@@ -242,13 +230,13 @@ export type RedirectFailureReason =
 export class RobotsRedirectError extends PoliteTypeError {
   static override readonly brand = errorBrand('RobotsRedirectError');
   override readonly name = 'RobotsRedirectError' as const;
-  readonly code = 'ERR_ROBOTS_REDIRECT' as const;
+  override readonly code = 'ERR_ROBOTS_REDIRECT' as const;
   /** The URL whose response redirected. */
-  readonly url: string;
-  readonly reason: RedirectFailureReason;
+  declare readonly url: string;
+  declare readonly reason: RedirectFailureReason;
   /** The raw `Location` value. */
-  readonly location: string | undefined;
-  readonly status: number;
+  declare readonly location: string | undefined;
+  declare readonly status: number;
 
   constructor(init: {
     url: string;
@@ -259,12 +247,8 @@ export class RobotsRedirectError extends PoliteTypeError {
   }) {
     super(
       `Redirect not followed: ${init.url} (${init.reason}${init.location === undefined ? '' : ` to ${init.location}`})`,
-      init.cause === undefined ? undefined : { cause: init.cause },
+      { location: undefined, ...init },
     );
-    this.url = init.url;
-    this.reason = init.reason;
-    this.location = init.location;
-    this.status = init.status;
   }
 }
 
@@ -276,22 +260,36 @@ export class RobotsRedirectError extends PoliteTypeError {
 export const isRobotsRedirectError = guardOf(RobotsRedirectError);
 
 /**
- * An option passed to a factory is invalid. Thrown at construction, naming the option.
+ * An option passed to a factory is invalid, or is not an option of that factory (then `value` is
+ * the value given and `suggestion` the closest known option, if one is close). Thrown at
+ * construction, naming the option.
  * @example
  * try { createRobotsPolicy({ userAgent: '' }); } catch (e) { if (isRobotsInvalidOptionError(e)) console.log(e.option); }
  */
 export class RobotsInvalidOptionError extends PoliteTypeError {
   static override readonly brand = errorBrand('RobotsInvalidOptionError');
   override readonly name = 'RobotsInvalidOptionError' as const;
-  readonly code = 'ERR_ROBOTS_INVALID_OPTION' as const;
+  override readonly code = 'ERR_ROBOTS_INVALID_OPTION' as const;
   /** The option's name, e.g. `productToken`. */
-  readonly option: string;
-  readonly value: unknown;
+  declare readonly option: string;
+  declare readonly value: unknown;
+  /** For an unknown option: the known option closest to its name (`minInterval` for `minIntervall`). */
+  declare readonly suggestion: string | undefined;
 
-  constructor(option: string, value: unknown, requirement: string, options?: ErrorOptions) {
-    super(`Invalid option: ${option} (${requirement}; got ${describeValue(value)})`, options);
-    this.option = option;
-    this.value = value;
+  constructor(
+    option: string,
+    value: unknown,
+    requirement: string,
+    extra: { readonly suggestion?: string | undefined; readonly cause?: unknown } = {},
+  ) {
+    const { suggestion, cause } = extra;
+    const hint = suggestion === undefined ? '' : `; did you mean ${suggestion}?`;
+    super(`Invalid option: ${option} (${requirement}${hint}; got ${describeValue(value)})`, {
+      option,
+      value,
+      suggestion,
+      cause,
+    });
   }
 }
 
@@ -318,12 +316,11 @@ export const isRobotsInvalidOptionError = guardOf(RobotsInvalidOptionError);
 export class RobotsInvalidUrlError extends PoliteTypeError {
   static override readonly brand = errorBrand('RobotsInvalidUrlError');
   override readonly name = 'RobotsInvalidUrlError' as const;
-  readonly code = 'ERR_ROBOTS_INVALID_URL' as const;
-  readonly url: string;
+  override readonly code = 'ERR_ROBOTS_INVALID_URL' as const;
+  declare readonly url: string;
 
   constructor(url: string, why: string, cause?: unknown) {
-    super(`Invalid URL: ${url} (${why})`, cause === undefined ? undefined : { cause });
-    this.url = url;
+    super(`Invalid URL: ${url} (${why})`, { url, cause });
   }
 }
 
@@ -342,10 +339,10 @@ export const isRobotsInvalidUrlError = guardOf(RobotsInvalidUrlError);
 export class RobotsClosedError extends PoliteError {
   static override readonly brand = errorBrand('RobotsClosedError');
   override readonly name = 'RobotsClosedError' as const;
-  readonly code = 'ERR_ROBOTS_CLOSED' as const;
+  override readonly code = 'ERR_ROBOTS_CLOSED' as const;
 
   constructor(what = 'robots policy') {
-    super(`Closed: ${what} (close() was called)`);
+    super(`Closed: ${what} (close() was called)`, {});
   }
 }
 
@@ -365,19 +362,18 @@ export const isRobotsClosedError = guardOf(RobotsClosedError);
 export class RobotsUnsupportedNodeError extends PoliteError {
   static override readonly brand = errorBrand('RobotsUnsupportedNodeError');
   override readonly name = 'RobotsUnsupportedNodeError' as const;
-  readonly code = 'ERR_ROBOTS_UNSUPPORTED_NODE' as const;
+  override readonly code = 'ERR_ROBOTS_UNSUPPORTED_NODE' as const;
   /** The running Node.js version, as `process.version` gives it. */
-  readonly running: string;
+  declare readonly running: string;
   /** The Node.js versions the package supports (its `engines` range). */
-  readonly required: string;
+  declare readonly required: string;
 
   constructor(running: string, required: string) {
     super(
       `@polite-crawler/fetch needs Node.js ${required}; this is Node.js ${running}. ` +
         'Run it on Node 22.19 or later (Node 24 or 26 LTS).',
+      { running, required },
     );
-    this.running = running;
-    this.required = required;
   }
 }
 

@@ -10,6 +10,9 @@ export function errorBrand(name: string): symbol {
   return Symbol.for(`polite-crawler.${name}`);
 }
 
+/** What a subclass passes to the base besides its message: its fields, and an optional `cause`. */
+type ErrorFields = Readonly<Record<string, unknown>> & { readonly cause?: unknown };
+
 // A mixin's constructor must take `any[]` (TS2545); the subclasses type their own.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type ErrorClass = new (...args: any[]) => Error;
@@ -26,9 +29,17 @@ function branded<B extends ErrorClass>(Base: B) {
     /** A stable `ERR_ROBOTS_*` code. */
     abstract readonly code: string;
 
+    /**
+     * `(message, fields)`: every field of the init object becomes a property of the error, but
+     * `cause`, which is the standard `Error` cause. Subclasses declare their fields (`declare
+     * readonly url: string`) and build the message; nothing else is written per class.
+     */
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     constructor(...args: any[]) {
-      super(...(args as [string?, ErrorOptions?]));
+      const [message, fields = {}] = args as [string, ErrorFields?];
+      const { cause, ...properties } = fields;
+      super(message, ...(cause === undefined ? [] : [{ cause }]));
+      Object.assign(this, properties);
       Object.defineProperty(this, ANY_BRAND, { value: true });
       const own = (new.target as unknown as { brand: symbol }).brand;
       if (own !== ANY_BRAND) Object.defineProperty(this, own, { value: true });
@@ -43,8 +54,15 @@ function branded<B extends ErrorClass>(Base: B) {
       );
     }
   }
-  return Branded;
+  // Typed as its subclasses call it (a mixin's own constructor type is its base's).
+  return Branded as unknown as BrandedClass<InstanceType<B>>;
 }
+
+/** A branded error base class, as {@link branded} returns it. */
+type BrandedClass<E extends Error> = (abstract new (
+  message: string,
+  fields: ErrorFields,
+) => E & { readonly code: string }) & { readonly brand: symbol };
 
 /**
  * The base of every error this package throws: `error instanceof PoliteError` is true for any

@@ -193,7 +193,7 @@ function fail(handler: Dispatcher.DispatchHandler, error: unknown): void {
  * const text = await body.text();
  */
 export function politeInterceptor(options: PoliteInterceptorOptions): PoliteInterceptor {
-  const { policy, owned } = policyFromOptions(options);
+  const { policy, owned } = policyFromOptions(options, 'politeInterceptor');
   const { userAgent } = policy;
   const interceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
     if (opts.path === '/robots.txt' || opts.path.startsWith('/robots.txt?')) {

@@ -81,6 +81,11 @@ export interface RobotsTxtReport {
   readonly cache: CacheState;
   /** Bytes of robots.txt read (decompressed, at most the limit). */
   readonly bytes: number;
+  /**
+   * Bytes of it parsed: `bytes` less a last line cut by the limit, which is not read (a rule cut
+   * short must not be read as a broader one). What `parseRobotsTxt` reports as `parsedBytes`.
+   */
+  readonly parsedBytes: number;
   readonly truncated: boolean;
   /** When the copy in force was fetched or last revalidated (clock ms). */
   readonly fetchedAt: number;

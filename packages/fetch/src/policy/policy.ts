@@ -16,8 +16,9 @@ import { RobotsClosedError, RobotsDeniedError, RobotsInvalidUrlError } from '../
 import { createEventSink } from './events.js';
 import { headerLines } from '../response/header-input.js';
 import { readOption } from '../options/option-spec.js';
-import { PREFETCH_CONCURRENCY } from '../options/option-table.js';
+import { POLICY_OPTIONS, PREFETCH_CONCURRENCY } from '../options/option-table.js';
 import { resolvePolicyOptions } from '../options/options.js';
+import { refuseUnknownOptions } from '../options/known-options.js';
 import type { ResolvedPolicyOptions } from '../options/options.js';
 import { OriginScheduler } from '../pacing/origin-scheduler.js';
 import { isPending } from '../pacing/pacer.js';
@@ -185,6 +186,7 @@ function report(resolved: Resolved, url: URL, agent: Agent): RobotsTxtReport {
     redirects: copy?.redirects ?? stored.latest.redirects,
     cache: state,
     bytes: copy?.bytes ?? 0,
+    parsedBytes: robots?.parsedBytes ?? 0,
     truncated: copy?.truncated ?? false,
     fetchedAt: copy?.fetchedAt ?? stored.latest.fetchedAt,
     expiresAt: stored.expiresAt,
@@ -205,8 +207,22 @@ function report(resolved: Resolved, url: URL, agent: Agent): RobotsTxtReport {
  * if (!decision.allowed) console.log(decision.reason, decision.line);
  */
 export function createRobotsPolicy(options: RobotsPolicyOptions): RobotsPolicy {
+  if (typeof options === 'object' && options !== null)
+    refuseUnknownOptions(options, POLICY_OPTION_NAMES, 'createRobotsPolicy');
+  return policyOf(options);
+}
+
+/**
+ * {@link createRobotsPolicy} without the check for unknown keys, for the factories that take
+ * the policy options among their own (they check the keys themselves).
+ * @example
+ * const policy = policyOf(options); // options of createPoliteFetch
+ */
+export function policyOf(options: RobotsPolicyOptions): RobotsPolicy {
   return new Policy(resolvePolicyOptions(options));
 }
+
+const POLICY_OPTION_NAMES = Object.keys(POLICY_OPTIONS);
 
 class Policy implements RobotsPolicy {
   readonly userAgent: string;

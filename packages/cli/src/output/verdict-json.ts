@@ -1,5 +1,11 @@
-import type { GroupSelection } from '@polite-crawler/robots-txt';
-import type { RobotsTxtInfo } from './robots-source.js';
+import type { Decision } from '@polite-crawler/fetch';
+import type {
+  ContentUsageVerdict,
+  GroupSelection,
+  UsageRule,
+  UsageSource,
+} from '@polite-crawler/robots-txt';
+import type { RobotsTxtInfo } from '../robots-source.js';
 
 /**
  * Why a URL is allowed or not, as the CLI reports it: the robots.txt verdict reasons, plus
@@ -23,7 +29,10 @@ export type UrlVerdictReason =
 export interface SourceLine {
   /** 1-based line number in robots.txt. */
   readonly line: number;
-  /** The line as written (trimmed), or null when the text is not available. */
+  /**
+   * The line as the parser read it (the key in its standard spelling, the value as written,
+   * any comment dropped), or null when the text is not available.
+   */
   readonly text: string | null;
 }
 
@@ -95,4 +104,90 @@ export interface UrlVerdict {
   /** The robots.txt usage preferences for the URL; null when no rules were read. */
   readonly usage: UsageInfo | null;
   readonly robotsTxt: RobotsTxtInfo;
+}
+
+/**
+ * The library's answer for one URL, and where its robots.txt came from: a fetch `Decision`
+ * (or the same fields from a robots-txt `Verdict` read from a file), and robots-txt's
+ * `ContentUsageVerdict`.
+ */
+export interface UrlAnswer {
+  readonly decision: Pick<Decision, 'url' | 'allowed' | 'reason' | 'verdict' | 'stale'>;
+  readonly contentUsage: ContentUsageVerdict | undefined;
+  /** Crawl-delay in seconds for this agent. */
+  readonly crawlDelay: number | undefined;
+  readonly robotsTxt: RobotsTxtInfo;
+}
+
+/**
+ * The JSON form of an answer (`check --json`'s results, `explain --json`), every line quoted
+ * with the text the verdict carries.
+ *
+ * @example
+ * ```ts
+ * verdictJson({ decision: await policy.explain(url), contentUsage: undefined, crawlDelay: undefined, robotsTxt }).rule?.text;
+ * ```
+ */
+export function verdictJson(answer: UrlAnswer): UrlVerdict {
+  const { decision, contentUsage } = answer;
+  const verdict = decision.verdict;
+  const rule = verdict?.rule;
+  return {
+    url: decision.url,
+    allowed: decision.allowed,
+    reason: verdict?.reason ?? (decision.reason === 'unavailable' ? 'unavailable' : 'unreachable'),
+    selection: verdict?.selection ?? null,
+    groups:
+      verdict?.groupLines.map((line, i) => ({ line, text: verdict.groupLineTexts[i] ?? null })) ??
+      [],
+    groupCount: verdict?.groups.length ?? 0,
+    rule:
+      rule === undefined
+        ? null
+        : { kind: rule.kind, pattern: rule.pattern, line: rule.line, text: rule.text },
+    path: verdict?.path ?? null,
+    stale: decision.stale,
+    crawlDelay: answer.crawlDelay ?? null,
+    usage: verdict === undefined || contentUsage === undefined ? null : usageInfo(contentUsage),
+    robotsTxt: answer.robotsTxt,
+  };
+}
+
+/**
+ * A `Content-Usage` / `Content-Signal` rule as read, e.g. `Content-Usage: /open/ train-ai=y`.
+ *
+ * @example
+ * ```ts
+ * usageRuleText({ kind: 'content-usage', pattern: '', value: 'train-ai=n', … }); // 'Content-Usage: train-ai=n'
+ * ```
+ */
+export function usageRuleText(rule: Pick<UsageRule, 'kind' | 'pattern' | 'value'>): string {
+  const key = rule.kind === 'content-usage' ? 'Content-Usage' : 'Content-Signal';
+  return `${key}: ${rule.pattern === '' ? '' : `${rule.pattern} `}${rule.value}`;
+}
+
+const lineOf = (source: UsageSource): number | null => ('line' in source ? source.line : null);
+
+function usageInfo(verdict: ContentUsageVerdict): UsageInfo {
+  const { preferences } = verdict;
+  const lines = (category: 'train-ai' | 'search'): number[] =>
+    preferences.sources[category].map(lineOf).filter((line): line is number => line !== null);
+  return {
+    'train-ai': preferences['train-ai'],
+    search: preferences.search,
+    reason: verdict.reason,
+    lines: { 'train-ai': lines('train-ai'), search: lines('search') },
+    rules: verdict.rules.map((rule) => ({
+      kind: rule.kind,
+      pattern: rule.pattern,
+      value: rule.value,
+      line: rule.line,
+      text: usageRuleText(rule),
+    })),
+    extensions: preferences.extensions.map((extension) => ({
+      label: extension.label,
+      value: extension.value,
+      line: lineOf(extension.source),
+    })),
+  };
 }
