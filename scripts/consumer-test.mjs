@@ -250,8 +250,12 @@ function hostPackages(peers, pick, { crawlee = true } = {}) {
   const core = peers['@crawlee/core'];
   if (crawlee && core !== undefined) {
     specs.push(`crawlee@${pick('@crawlee/core', core)}`);
-    // Crawlee's PlaywrightCrawler launches with `playwright` (the README's install line says so).
-    specs.push(`playwright@${developedWith('playwright')}`);
+    // Crawlee's PlaywrightCrawler launches with `playwright` (the README's install line says so),
+    // at the version of playwright-core (it depends on that exact one: one copy).
+    const playwrightCore = peers['playwright-core'];
+    specs.push(
+      `playwright@${playwrightCore === undefined ? developedWith('playwright') : pick('playwright-core', playwrightCore)}`,
+    );
   }
   return specs;
 }
