@@ -247,6 +247,9 @@ describe("politeCrawler: the crawler's own Configuration", () => {
     expect(inAdapter).toBeInstanceOf(RobotsInvalidOptionError);
     expect(inAdapter).toMatchObject({ option: 'config' });
     expect(
+      refusal(() => politeCrawler(CheerioCrawler, policy, options, undefined, 'reject' as never)),
+    ).toMatchObject({ option: 'options' });
+    expect(
       refusal(() => politeCrawler(undefined as unknown as typeof CheerioCrawler, policy, options)),
     ).toMatchObject({
       option: 'Crawler',

@@ -80,7 +80,13 @@ export function politeCrawler<Crawler extends CrawlerClass>(
       "a Configuration of the crawler's @crawlee/core (or undefined for the global one)",
     );
   }
-  if (typeof adapterOptions === 'object' && adapterOptions !== null && 'config' in adapterOptions) {
+  if (
+    adapterOptions !== undefined &&
+    (typeof adapterOptions !== 'object' || adapterOptions === null)
+  ) {
+    throw new RobotsInvalidOptionError('options', adapterOptions, 'an object');
+  }
+  if (adapterOptions !== undefined && 'config' in adapterOptions) {
     throw new RobotsInvalidOptionError(
       'config',
       adapterOptions.config,
