@@ -10,6 +10,9 @@
 //   esm-oldest  the same with the lowest versions the peer ranges admit: the ranges must hold
 //               (its smoke programs run on the current Node only).
 //   cjs         a CommonJS project: require() of every package and exported subpath.
+//   readme-*    one project per `npm install` line of each package README, installed exactly as
+//               the line says (registry names at the developed versions): the smoke programs of
+//               the packages it installs run there (a smoke named `crawlee-playwright` needs both).
 //   global      `npm install --global` of the CLI tarballs; `polite lint` and `polite demo` run.
 //
 // In every project `npm ls` must be clean and each peer (and @polite-crawler package, undici,
@@ -36,6 +39,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packPackages, repositoryRoot, workspacePackages } from './pack-packages.mjs';
+import { installCommands } from './readme-install.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -242,13 +246,22 @@ function installedVersion(name) {
 
 /**
  * What a project installs besides the tarballs: crawlee, its @crawlee/* peers named explicitly
- * at the same version (as the Crawlee README says: one copy of each), playwright-core.
+ * at the same version (as the Crawlee README says: one copy of each), playwright and
+ * playwright-core.
  */
 function hostPackages(peers, pick, { crawlee = true } = {}) {
   const specs = [];
   for (const [name, range] of Object.entries(peers)) specs.push(`${name}@${pick(name, range)}`);
   const core = peers['@crawlee/core'];
-  if (crawlee && core !== undefined) specs.push(`crawlee@${pick('@crawlee/core', core)}`);
+  if (crawlee && core !== undefined) {
+    specs.push(`crawlee@${pick('@crawlee/core', core)}`);
+    // Crawlee's PlaywrightCrawler launches with `playwright` (the README's install line says so),
+    // at the version of playwright-core (it depends on that exact one: one copy).
+    const playwrightCore = peers['playwright-core'];
+    specs.push(
+      `playwright@${playwrightCore === undefined ? developedWith('playwright') : pick('playwright-core', playwrightCore)}`,
+    );
+  }
   return specs;
 }
 
@@ -540,6 +553,8 @@ async function main() {
     }
   }
 
+  await readmeProjects(join(work, 'esm-latest'));
+
   // The CLI as the README installs it: globally, from its tarball and its siblings'.
   const cli = packages.find((p) => p.folder === 'cli');
   if (cli !== undefined) {
@@ -580,6 +595,96 @@ async function main() {
         if (summary === undefined) throw new Error(`no Summary line:\n${out}`);
         return summary;
       });
+    }
+  }
+}
+
+/**
+ * The package folders a smoke program needs, read from its name: `crawlee-playwright` →
+ * crawlee, playwright. `undefined` when the name is not made of package folders only.
+ */
+function foldersOf(smoke, folders) {
+  if (smoke === '') return [];
+  for (const folder of folders) {
+    if (smoke === folder) return [folder];
+    if (!smoke.startsWith(`${folder}-`)) continue;
+    const rest = foldersOf(smoke.slice(folder.length + 1), folders);
+    if (rest !== undefined) return [folder, ...rest];
+  }
+  return undefined;
+}
+
+/**
+ * Each `npm install` line of each package README, installed exactly as written (the `$P/` tarballs,
+ * the registry names at the versions developed against) into a fresh project of its own; there the
+ * smoke programs (as emitted in `emittedIn`) of the packages that line installs run on this Node.
+ * A README that forgets a package a user needs fails here. The CLI's global line is the global
+ * check below.
+ */
+async function readmeProjects(emittedIn) {
+  const folders = packages.map((p) => p.folder);
+  const projects = [];
+  for (const pkg of packages) {
+    const readme = readFileSync(join(repositoryRoot, 'packages', pkg.folder, 'README.md'), 'utf8');
+    for (const [index, command] of installCommands(readme).entries()) {
+      if (command.global) continue;
+      const installed = packages.filter((p) => command.tarballs.includes(basename(p.tarball)));
+      const unknown = command.tarballs.filter(
+        (file) => !installed.some((p) => basename(p.tarball) === file),
+      );
+      const name = `readme-${pkg.folder}-${index + 1}`;
+      if (unknown.length > 0) {
+        notRun([`${name}: ${command.line}`], `no packed tarball ${unknown.join(', ')}`);
+        continue;
+      }
+      const specs = [
+        ...installed.map((p) => p.tarball),
+        // `crawlee` at the version of its @crawlee/* packages, as the README asks.
+        ...command.registry.map(
+          (spec) => `${spec}@${developedWith(spec === 'crawlee' ? '@crawlee/core' : spec)}`,
+        ),
+      ];
+      const have = new Set(installed.map((p) => p.folder));
+      const smokes = SMOKES.filter((smoke) => {
+        const needs = foldersOf(smoke, folders);
+        return needs !== undefined && needs.every((folder) => have.has(folder));
+      });
+      projects.push({ name, command, specs, smokes, dir: join(work, name) });
+    }
+  }
+  const installed = await Promise.all(
+    projects.map(({ name, command, specs, dir }) => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(
+        join(dir, 'package.json'),
+        `${JSON.stringify({ name, version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+      );
+      return check(`${name}: ${command.line.replace(/\$P\//g, '')}`, async () => {
+        await run('npm', ['install', '--no-audit', '--no-fund', ...specs], { cwd: dir });
+        await run('npm', ['ls', '--all'], { cwd: dir });
+        return specs.map((spec) => (spec.endsWith('.tgz') ? basename(spec) : spec)).join(' ');
+      });
+    }),
+  );
+  for (const [index, { name, smokes, dir }] of projects.entries()) {
+    const programs = smokes.map((smoke) => join(emittedIn, `smoke-${smoke}.js`));
+    if (!installed[index]) {
+      notRun([`${name}: smoke ${smokes.join(', ')}`], 'install failed');
+      continue;
+    }
+    if (!programs.every((program) => existsSync(program))) {
+      notRun([`${name}: smoke ${smokes.join(', ')}`], 'the nodenext build failed');
+      continue;
+    }
+    copyFileSync(join(FIXTURES, 'site.mjs'), join(dir, 'site.mjs'));
+    for (const [at, smoke] of smokes.entries()) {
+      copyFileSync(programs[at], join(dir, `smoke-${smoke}.js`));
+      await check(`${name}: smoke ${smoke} on Node ${process.versions.node}`, async () =>
+        (await run(process.execPath, [`smoke-${smoke}.js`], { cwd: dir }))
+          .trim()
+          .split('\n')
+          .at(-1),
+      );
     }
   }
 }

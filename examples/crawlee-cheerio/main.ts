@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CheerioCrawler } from '@crawlee/cheerio';
 import { Configuration, log } from '@crawlee/core';
-import { politeCrawlee, robotsOf } from '@polite-crawler/crawlee';
+import { politeCrawler, robotsOf } from '@polite-crawler/crawlee';
 import { createRobotsPolicy, isRobotsDeniedError } from '@polite-crawler/fetch';
 
 // --- A local site: robots.txt, pages, a redirect into a disallowed area, a noindex page -----
@@ -42,7 +42,8 @@ const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 
 // --- The crawler ----------------------------------------------------------------------------
 log.setLevel(log.LEVELS.WARNING);
-// Keep the crawl's storage in memory (the demo leaves nothing in ./storage).
+// The crawler's own Configuration: politeCrawler gives it to the crawler and to the adapter's
+// request queue, so the crawl keeps its storage in memory (the demo leaves nothing in ./storage).
 const config = new Configuration({ persistStorage: false });
 // One policy: one robots.txt cache and one pacing per origin, shared by everything that uses it.
 const policy = createRobotsPolicy({
@@ -51,49 +52,45 @@ const policy = createRobotsPolicy({
 });
 
 const skipped: string[] = [];
-const crawler = new CheerioCrawler(
-  politeCrawlee(
-    policy,
-    {
-      maxRequestRetries: 1,
-      requestHandler: async (context) => {
-        const robots = robotsOf(context);
-        const flags = robots?.directives.nosnippet ? ' [nosnippet]' : '';
-        const from =
-          context.request.loadedUrl === context.request.url
-            ? ''
-            : ` (redirected to ${context.request.loadedUrl})`;
-        console.log(
-          `fetched  ${context.request.url} "${context.$('title').text()}"${from}${flags}`,
-        );
-        await context.enqueueLinks();
-      },
-      failedRequestHandler: ({ request }, error) => {
-        const why = isRobotsDeniedError(error)
-          ? `redirect to ${error.url} refused by robots.txt line ${error.line}`
-          : error.message;
-        console.log(`failed   ${request.url} — ${why}`);
-      },
-      // Crawlee's own skip report: reason 'robotsTxt', not counted as failed.
-      onSkippedRequest: ({ url, reason }) => void skipped.push(`${reason} ${url}`),
+const crawler = politeCrawler(
+  CheerioCrawler,
+  policy,
+  {
+    maxRequestRetries: 1,
+    requestHandler: async (context) => {
+      const robots = robotsOf(context);
+      const flags = robots?.directives.nosnippet ? ' [nosnippet]' : '';
+      const from =
+        context.request.loadedUrl === context.request.url
+          ? ''
+          : ` (redirected to ${context.request.loadedUrl})`;
+      console.log(`fetched  ${context.request.url} "${context.$('title').text()}"${from}${flags}`);
+      await context.enqueueLinks();
     },
-    {
-      config,
-      noindex: 'reject', // noindex pages are fetched but not handed to the request handler
-      // The adapter's events say why, down to the robots.txt line.
-      onEvent: (event) => {
-        if (event.type === 'request-skipped') {
-          const { rule, line, reason } = event.decision;
-          console.log(
-            `skipped  ${event.url} — ${rule ? `robots.txt line ${line}: Disallow: ${rule.pattern}` : reason}`,
-          );
-        }
-        if (event.type === 'noindex-skipped')
-          console.log(`noindex  ${event.url} — fetched, not handled`);
-      },
+    failedRequestHandler: ({ request }, error) => {
+      const why = isRobotsDeniedError(error)
+        ? `redirect to ${error.url} refused by robots.txt line ${error.line}`
+        : error.message;
+      console.log(`failed   ${request.url} — ${why}`);
     },
-  ),
+    // Crawlee's own skip report: reason 'robotsTxt', not counted as failed.
+    onSkippedRequest: ({ url, reason }) => void skipped.push(`${reason} ${url}`),
+  },
   config,
+  {
+    noindex: 'reject', // noindex pages are fetched but not handed to the request handler
+    // The adapter's events say why, down to the robots.txt line.
+    onEvent: (event) => {
+      if (event.type === 'request-skipped') {
+        const { rule, line, reason } = event.decision;
+        console.log(
+          `skipped  ${event.url} — ${rule ? `robots.txt line ${line}: Disallow: ${rule.pattern}` : reason}`,
+        );
+      }
+      if (event.type === 'noindex-skipped')
+        console.log(`noindex  ${event.url} — fetched, not handled`);
+    },
+  },
 );
 
 await crawler.run([`${origin}/`]);

@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Configuration, log } from '@crawlee/core';
 import { PlaywrightCrawler } from '@crawlee/playwright';
-import { politeCrawlee, robotsOf } from '@polite-crawler/crawlee';
+import { politeCrawler, robotsOf } from '@polite-crawler/crawlee';
 import { createRobotsPolicy } from '@polite-crawler/fetch';
 import { createPlaywrightGate } from '@polite-crawler/playwright';
 
@@ -44,7 +44,8 @@ const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 
 // --- The crawler ----------------------------------------------------------------------------
 log.setLevel(log.LEVELS.OFF);
-const config = new Configuration({ persistStorage: false }); // the demo leaves nothing in ./storage
+// The crawler's own Configuration: storage in memory (the demo leaves nothing in ./storage).
+const config = new Configuration({ persistStorage: false });
 const policy = createRobotsPolicy({
   userAgent: 'ExampleBot/1.0 (+https://example.com/bot)',
   minInterval: 50,
@@ -58,52 +59,52 @@ const gate = createPlaywrightGate({
   },
 });
 
-const crawler = new PlaywrightCrawler(
-  politeCrawlee(
-    policy,
-    {
-      launchContext: {
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        },
-      },
-      browserPoolOptions: { useFingerprints: false }, // the gate sends the policy's User-Agent anyway
-      maxRequestRetries: 1,
-      requestHandler: async (context) => {
-        const robots = robotsOf(context);
-        const flags = robots?.directives.nosnippet ? ' [nosnippet]' : '';
-        console.log(`fetched  ${context.request.url} "${await context.page.title()}"${flags}`);
-        await context.enqueueLinks();
-      },
-      failedRequestHandler: ({ request }) =>
-        console.log(`failed   ${request.url} — its redirect was refused`),
-    },
-    {
-      config,
-      browser: gate,
-      onEvent: (event) => {
-        if (event.type === 'request-skipped') {
-          console.log(
-            `skipped  ${event.url} — robots.txt line ${event.decision.line}: Disallow: ${event.decision.rule?.pattern}`,
-          );
-        } else if (event.type === 'redirect-denied') {
-          console.log(
-            `refused  ${event.url} → ${event.error.url} — robots.txt line ${event.error.line}`,
-          );
-        }
+// politeCrawler builds the crawler with its Configuration and opens the adapter's request queue
+// under it; the gate checks what happens inside the browser.
+const crawler = politeCrawler(
+  PlaywrightCrawler,
+  policy,
+  {
+    launchContext: {
+      launchOptions: {
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
       },
     },
-  ),
+    browserPoolOptions: { useFingerprints: false }, // the gate sends the policy's User-Agent anyway
+    maxRequestRetries: 1,
+    requestHandler: async (context) => {
+      const robots = robotsOf(context);
+      const flags = robots?.directives.nosnippet ? ' [nosnippet]' : '';
+      console.log(`fetched  ${context.request.url} "${await context.page.title()}"${flags}`);
+      await context.enqueueLinks();
+    },
+    failedRequestHandler: ({ request }) =>
+      console.log(`failed   ${request.url} — its redirect was refused`),
+  },
   config,
+  {
+    browser: gate,
+    onEvent: (event) => {
+      if (event.type === 'request-skipped') {
+        console.log(
+          `skipped  ${event.url} — robots.txt line ${event.decision.line}: Disallow: ${event.decision.rule?.pattern}`,
+        );
+      } else if (event.type === 'redirect-denied') {
+        console.log(
+          `refused  ${event.url} → ${event.error.url} — robots.txt line ${event.error.line}`,
+        );
+      }
+    },
+  },
 );
 
 await crawler.run([`${origin}/`]);

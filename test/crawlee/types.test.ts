@@ -3,19 +3,26 @@
  * `@ts-expect-error` that no longer finds its error fails the typecheck.
  */
 import { describe, expectTypeOf, it } from 'vitest';
-import { politeCrawlee } from '@polite-crawler/crawlee';
+import { politeCrawlee, politeCrawler } from '@polite-crawler/crawlee';
 import type {
   BrowserCrawleeOptions,
   CrawleeEvent,
+  CrawlerOptionsOf,
   CrawlerOptionsUnknown,
   PageRobots,
   UsageSkippedEvent,
 } from '@polite-crawler/crawlee';
 import type { CheerioCrawlerOptions, CheerioCrawlingContext } from '@crawlee/cheerio';
-import type { PlaywrightCrawlingContext } from '@crawlee/playwright';
+import type { PlaywrightCrawlerOptions, PlaywrightCrawlingContext } from '@crawlee/playwright';
+import type { HttpCrawlerOptions } from '@crawlee/http';
 import { createRobotsPolicy } from '@polite-crawler/fetch';
 import { createPlaywrightGate } from '@polite-crawler/playwright';
-import { CheerioCrawler, PlaywrightCrawler } from './helpers/crawlee.js';
+import {
+  CheerioCrawler,
+  Configuration,
+  HttpCrawler,
+  PlaywrightCrawler,
+} from './helpers/crawlee.js';
 
 const policy = createRobotsPolicy({ userAgent: 'TypesBot/1.0' });
 
@@ -69,6 +76,68 @@ describe('politeCrawlee types', () => {
       new PlaywrightCrawler(politeCrawlee(policy, { requestHandler: () => undefined }));
       // An HTTP crawler needs none.
       new CheerioCrawler(politeCrawlee(policy, { requestHandler: () => undefined }));
+    };
+    void build;
+  });
+});
+
+describe('politeCrawler types', () => {
+  it("reads the options type from the crawler class: the handlers get the crawler's context", () => {
+    expectTypeOf<CrawlerOptionsOf<typeof CheerioCrawler>>().toEqualTypeOf<CheerioCrawlerOptions>();
+    expectTypeOf<
+      CrawlerOptionsOf<typeof PlaywrightCrawler>
+    >().toEqualTypeOf<PlaywrightCrawlerOptions>();
+    expectTypeOf<CrawlerOptionsOf<typeof HttpCrawler>>().toMatchTypeOf<HttpCrawlerOptions>();
+    const config = new Configuration({ persistStorage: false });
+    // Only constructed, never run.
+    const crawler = politeCrawler(
+      CheerioCrawler,
+      policy,
+      {
+        requestHandler: (context) => {
+          expectTypeOf(context.$).toEqualTypeOf<CheerioCrawlingContext['$']>();
+          expectTypeOf(context.robots?.directives.noindex).toEqualTypeOf<boolean | undefined>();
+        },
+      },
+      config,
+      { noindex: 'reject' },
+    );
+    expectTypeOf(crawler).toEqualTypeOf<InstanceType<typeof CheerioCrawler>>();
+    const http = politeCrawler(HttpCrawler, policy, {
+      requestHandler: (context) => {
+        expectTypeOf(context.body).not.toBeNever();
+      },
+    });
+    expectTypeOf(http).toEqualTypeOf<InstanceType<typeof HttpCrawler>>();
+  });
+
+  it('a browser crawler requires the browser gate; the config is a Configuration, not an adapter option', () => {
+    const browser = createPlaywrightGate({ policy });
+    const config = new Configuration({ persistStorage: false });
+    const build = () => {
+      const crawler = politeCrawler(
+        PlaywrightCrawler,
+        policy,
+        {
+          requestHandler: (context) => {
+            expectTypeOf(context.page).toEqualTypeOf<PlaywrightCrawlingContext['page']>();
+          },
+        },
+        config,
+        { browser },
+      );
+      expectTypeOf(crawler).toEqualTypeOf<InstanceType<typeof PlaywrightCrawler>>();
+      politeCrawler(PlaywrightCrawler, policy, {}, undefined, { browser });
+      // @ts-expect-error -- without the browser gate
+      politeCrawler(PlaywrightCrawler, policy, {}, config);
+      // @ts-expect-error -- without `browser` in the adapter options
+      politeCrawler(PlaywrightCrawler, policy, {}, config, {});
+      // @ts-expect-error -- the config is the fourth argument, not an adapter option
+      politeCrawler(CheerioCrawler, policy, {}, undefined, { config });
+      // @ts-expect-error -- a Configuration, not its options
+      politeCrawler(CheerioCrawler, policy, {}, { persistStorage: false });
+      // @ts-expect-error -- the options are the crawler's own: an unknown key is an error
+      politeCrawler(CheerioCrawler, policy, { requestHandlr: () => undefined });
     };
     void build;
   });

@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { installCommands, installSection } from '../../scripts/readme-install.mjs';
 
 const root = new URL('../../', import.meta.url);
 const read = (path: string): string => readFileSync(new URL(path, root), 'utf8');
@@ -18,6 +19,7 @@ interface Manifest {
   repository?: { url?: string; directory?: string };
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
 }
 
 const folders = readdirSync(new URL('packages/', root), { withFileTypes: true })
@@ -31,6 +33,15 @@ const manifests = new Map(
 );
 const byName = new Map([...manifests].map(([folder, manifest]) => [manifest.name, folder]));
 const rootManifest = JSON.parse(read('package.json')) as Manifest;
+
+/** The version of `name` the repository develops against (root or package devDependency). */
+function developedWith(name: string): string | undefined {
+  for (const manifest of [rootManifest, ...manifests.values()]) {
+    const range = manifest.devDependencies?.[name];
+    if (range !== undefined) return range;
+  }
+  return undefined;
+}
 
 /** `^20.19.0 || ^22.12.0 || ^24.0.0` → `Node 20.19+, 22.12+ or 24`. */
 function nodeStatement(engines: string): string {
@@ -50,14 +61,6 @@ function closure(folder: string, seen = new Set<string>()): Set<string> {
     if (depFolder !== undefined && !seen.has(depFolder)) closure(depFolder, seen);
   }
   return seen;
-}
-
-function installSection(readme: string): string {
-  const start = readme.indexOf('\n## Install\n');
-  if (start === -1) throw new Error('no "## Install" section');
-  const rest = readme.slice(start + 1);
-  const next = rest.indexOf('\n## ', 1);
-  return next === -1 ? rest : rest.slice(0, next);
 }
 
 describe('package manifests', () => {
@@ -121,6 +124,38 @@ describe('README install sections', () => {
       expect(section.replace(/\s+/g, ' ')).toContain(statement);
     },
   );
+
+  it.each(folders)(
+    '%s: every install line is what the consumer test installs: known tarballs, developed registry packages',
+    (folder) => {
+      const commands = installCommands(read(`packages/${folder}/README.md`));
+      expect(commands.length).toBeGreaterThan(0);
+      const tarballs = new Set(
+        [...manifests.values()].map(
+          ({ name, version }) => `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`,
+        ),
+      );
+      for (const command of commands) {
+        for (const tarball of command.tarballs) expect(tarballs, command.line).toContain(tarball);
+        // scripts/consumer-test.mjs pins each name to the version developed against (crawlee:
+        // that of @crawlee/core): a devDependency of the root or of a package.
+        for (const name of command.registry) {
+          const developed = name === 'crawlee' ? '@crawlee/core' : name;
+          expect(developedWith(developed), `${command.line}: ${name}`).toBeDefined();
+        }
+      }
+    },
+  );
+
+  it("the PlaywrightCrawler line names playwright: Crawlee's default launcher requires it", () => {
+    const playwrightLines = installCommands(read('packages/crawlee/README.md')).filter((command) =>
+      command.tarballs.some((tarball) => tarball.startsWith('polite-crawler-playwright-')),
+    );
+    expect(playwrightLines).toHaveLength(1);
+    expect(playwrightLines[0]!.registry).toEqual(
+      expect.arrayContaining(['crawlee', 'playwright', 'playwright-core']),
+    );
+  });
 
   it('the Crawlee and Playwright install lines include @polite-crawler/fetch', () => {
     for (const folder of ['crawlee', 'playwright']) {

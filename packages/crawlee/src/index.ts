@@ -1,5 +1,13 @@
 export { DEFAULTS } from './defaults.js';
 export { politeCrawlee, robotsOf } from './polite-crawlee.js';
+export { politeCrawler } from './polite-crawler.js';
+export type {
+  BrowserCrawlerOptions,
+  CrawlerClass,
+  CrawlerOptionsOf,
+  PoliteCrawlerArgs,
+  PoliteCrawlerOptions,
+} from './polite-crawler.js';
 export type {
   AdapterOptionsArgs,
   BrowserCrawleeOptions,

@@ -147,16 +147,23 @@ export function politeCrawlee<Options extends object | undefined = CrawlerOption
   ...adapterOptions: NoInfer<AdapterOptionsArgs<NonNullable<Options>>>
 ): NonNullable<Options> {
   const resolved = resolveCrawleeOptions(policy, adapterOptions[0]);
-  if (typeof options !== 'object' || options === null) {
-    throw new RobotsInvalidOptionError('options', options, 'the crawler options object');
-  }
   return politeOptions(resolved, options) as NonNullable<Options>;
 }
 
 /** Options keys only browser crawlers (`PlaywrightCrawler`, `PuppeteerCrawler`) have. */
 const BROWSER_CRAWLER_KEYS = ['browserPoolOptions', 'launchContext', 'headless', 'launcher'];
 
-function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptionsLike): object {
+/**
+ * The crawler options with the policy plugged in (the body of {@link politeCrawlee} and of
+ * `politeCrawler`); the default queue, if one is needed, is opened with `resolved.config`.
+ */
+export function politeOptions(
+  resolved: ResolvedCrawleeOptions,
+  options: CrawlerOptionsLike,
+): object {
+  if (typeof options !== 'object' || options === null) {
+    throw new RobotsInvalidOptionError('options', options, 'the crawler options object');
+  }
   const { policy } = resolved;
   if (resolved.browser === undefined && BROWSER_CRAWLER_KEYS.some((key) => key in options)) {
     throw new RobotsInvalidOptionError(
@@ -264,7 +271,7 @@ function politeOptions(resolved: ResolvedCrawleeOptions, options: CrawlerOptions
     const own = context.crawler?.config;
     if (own === undefined || own === resolved.config) return;
     log.warning(
-      'The crawler has a Configuration of its own, but the adapter opened the default request queue with another one (the global one unless you pass { config }): give politeCrawlee the same one, politeCrawlee(policy, options, { config }), or pass a requestQueue',
+      'The crawler has a Configuration of its own, but the adapter opened the default request queue with another one (the global one unless you pass { config }): build the crawler with politeCrawler(Crawler, policy, options, config), or pass a requestQueue',
     );
   };
 
