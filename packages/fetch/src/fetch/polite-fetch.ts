@@ -11,6 +11,7 @@ import type { RedirectWalk, WalkHop } from '../redirects/redirect-walker.js';
 import type { RedirectHop } from '../redirects/redirect-rule.js';
 import { checkResponse } from '../response/response-checker.js';
 import { upperCaseMethod } from '../transport/request-method.js';
+import { pageDispatcher, transportDispatcher } from '../transport/compose-transport.js';
 import { tapInterceptor, tapSettings } from '../transport/response-tap.js';
 import type { TapRecord, TapSettings } from '../transport/response-tap.js';
 import type {
@@ -87,6 +88,10 @@ interface Shared {
   readonly policy: RobotsPolicy;
   readonly maxRedirects: number;
   readonly tapConfig: TapSettings;
+  /** The dispatcher of pages: the policy's, behind the HTTP cache when it is on. */
+  readonly pages: Dispatcher;
+  /** The page dispatcher over a call's own `dispatcher` (signed and cached as the policy's). */
+  pagesOver(dispatcher: Dispatcher): Dispatcher;
   /** The request headers of a call that gives none (frozen: cheaper for undici). */
   readonly defaultHeaders: HeadersInit;
 }
@@ -126,7 +131,8 @@ class Call implements RedirectWalk<Response> {
     this.signal = init.signal ?? request?.signal ?? undefined;
     this.#init = init;
     // The global RequestInit names undici-types' Dispatcher: the same class at run time.
-    this.#dispatcher = (init.dispatcher as Dispatcher | undefined) ?? shared.policy.dispatcher;
+    const own = init.dispatcher as Dispatcher | undefined;
+    this.#dispatcher = own === undefined ? shared.pages : shared.pagesOver(own);
     this.#shared = shared;
     this.#headers = headers;
     this.#body = body;
@@ -223,10 +229,15 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     scanMeta: page.scanMeta,
     maxHeadBytes: page.maxHeadBytes,
   });
+  const pagesOver = (dispatcher: Dispatcher): Dispatcher =>
+    pageDispatcher(transportDispatcher(dispatcher, policy.signer), page.cache);
   const shared: Shared = {
     policy,
     maxRedirects: page.maxRedirects,
     tapConfig,
+    pages: pageDispatcher(policy.dispatcher, page.cache),
+    // A call's own dispatcher is signed as the policy's is (and shares the policy's cache).
+    pagesOver,
     defaultHeaders: Object.freeze({ 'user-agent': policy.userAgent }),
   };
 

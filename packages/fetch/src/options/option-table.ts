@@ -9,6 +9,8 @@ import type { OptionSpec, ValueOf } from './option-spec.js';
 import { functionOption, shaped } from './validate-option.js';
 import type { PageOptions, RobotsPolicyOptions } from './option-types.js';
 import { usageOption } from './usage-option.js';
+import { signatureOption } from '../signature/request-signer.js';
+import { cacheOption } from '../transport/http-cache.js';
 
 const DAY = 86_400_000;
 
@@ -54,6 +56,7 @@ export const POLICY_OPTIONS = {
     read: (name: string, value: unknown) =>
       functionOption(name, value as ((event: PoliteEvent) => void) | undefined),
   },
+  signature: { read: (_name: string, value: unknown) => signatureOption(value) },
 } as const satisfies {
   readonly [Name in keyof RobotsPolicyOptions]-?: OptionSpec<keyof RobotsPolicyOptions>;
 };
@@ -65,6 +68,7 @@ export const PAGE_OPTIONS = {
   usage: { read: (_name: string, value: unknown) => usageOption(value) },
   scanMeta: { default: true },
   maxHeadBytes: { default: 262_144, bounds: [1_024, 16 * 1024 * 1024] },
+  cache: { read: (_name: string, value: unknown) => cacheOption(value) },
 } as const satisfies { readonly [Name in keyof PageOptions]-?: OptionSpec<keyof PageOptions> };
 
 /** The `concurrency` of {@link RobotsPolicy.prefetch} (robots.txt fetches at a time). */
