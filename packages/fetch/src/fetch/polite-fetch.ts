@@ -229,8 +229,16 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     scanMeta: page.scanMeta,
     maxHeadBytes: page.maxHeadBytes,
   });
-  const pagesOver = (dispatcher: Dispatcher): Dispatcher =>
-    pageDispatcher(transportDispatcher(dispatcher, policy.signer), page.cache);
+  // One chain per dispatcher given (so that its calls share one deduplication).
+  const chains = new WeakMap<Dispatcher, Dispatcher>();
+  const pagesOver = (dispatcher: Dispatcher): Dispatcher => {
+    let chain = chains.get(dispatcher);
+    if (chain === undefined) {
+      chain = pageDispatcher(transportDispatcher(dispatcher, policy.signer), page.cache);
+      chains.set(dispatcher, chain);
+    }
+    return chain;
+  };
   const shared: Shared = {
     policy,
     maxRedirects: page.maxRedirects,
