@@ -1,56 +1,17 @@
 import { generateKeyPairSync } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { JsonWebKey } from 'node:crypto';
 import { interceptors, request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { verify } from 'web-bot-auth';
-import { verifierFromJWK } from 'web-bot-auth/crypto';
 import { isRobotsInvalidOptionError, politeInterceptor } from '@polite-crawler/fetch';
 import { USER_AGENT, localAgent, useRigs } from '../fetch/helpers/setup.js';
 import { FakeClock } from '../fetch/helpers/fake-clock.js';
 import { thrown } from '../fetch/helpers/thrown.js';
+import { check, keyPair } from '../helpers/web-bot-auth.js';
+import type { Checked } from '../helpers/web-bot-auth.js';
 
 const { server, polite, defer } = useRigs();
 
-function keyPair(): { privateJwk: JsonWebKey; publicJwk: JsonWebKey } {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  return {
-    privateJwk: privateKey.export({ format: 'jwk' }) as JsonWebKey,
-    publicJwk: publicKey.export({ format: 'jwk' }) as JsonWebKey,
-  };
-}
-
 const AGENT = 'https://example.com/.well-known/http-message-signatures-directory';
-
-/**
- * What web-bot-auth's own `verify` says of a request as the server received it: the params it
- * checked (keyid, tag, created, expires, nonce), or the error.
- */
-async function verdict(req: IncomingMessage, publicJwk: JsonWebKey): Promise<unknown> {
-  const verifier = await verifierFromJWK(publicJwk);
-  const message = {
-    method: req.method ?? 'GET',
-    url: `http://${req.headers.host}${req.url}`,
-    headers: req.headers as Record<string, string | string[]>,
-  };
-  try {
-    let params: unknown;
-    await verify(message, async (data, signature, p) => {
-      await verifier(data, signature, p);
-      params = p;
-    });
-    return params;
-  } catch (error) {
-    return error;
-  }
-}
-
-interface Checked {
-  readonly path: string;
-  readonly host: string;
-  readonly verdict: unknown;
-  readonly input: string | undefined;
-  readonly agent: string | undefined;
-}
 
 /** A server that verifies every request it gets; answers from `answer`. */
 async function verifyingServer(
@@ -59,15 +20,7 @@ async function verifyingServer(
 ) {
   const checked: Promise<Checked>[] = [];
   const s = await server((req, res) => {
-    checked.push(
-      verdict(req, publicJwk).then((v) => ({
-        path: req.url ?? '',
-        host: req.headers.host ?? '',
-        verdict: v,
-        input: req.headers['signature-input'] as string | undefined,
-        agent: req.headers['signature-agent'] as string | undefined,
-      })),
-    );
+    checked.push(check(req, publicJwk));
     const { status, headers = {}, body = '' } = answer(req.url ?? '');
     res.writeHead(status, headers).end(body);
   });
