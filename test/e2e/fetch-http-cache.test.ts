@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { cacheStores } from 'undici';
-import { isRobotsDeniedError, isRobotsInvalidOptionError } from '@polite-crawler/fetch';
-import { useRigs } from '../fetch/helpers/setup.js';
+import { cacheStores, interceptors, request } from 'undici';
+import {
+  isRobotsDeniedError,
+  isRobotsInvalidOptionError,
+  politeInterceptor,
+} from '@polite-crawler/fetch';
+import { USER_AGENT, localAgent, useRigs } from '../fetch/helpers/setup.js';
+import { FakeClock } from '../fetch/helpers/fake-clock.js';
 import { caught, thrown } from '../fetch/helpers/thrown.js';
 
 const { server, polite } = useRigs();
@@ -158,5 +163,42 @@ describe('identical GETs in flight at once (undici’s deduplicate)', () => {
     const responses = await Promise.all(Array.from({ length: 5 }, () => fetch(`${s.origin}/page`)));
     await Promise.all(responses.map((response) => response.text()));
     expect(s.hits('/page')).toHaveLength(5);
+  });
+});
+
+describe('the interceptor with undici’s cache composed inside it', () => {
+  it('a fresh copy is served without a request; robots.txt refuses a cached URL once it disallows it', async () => {
+    let rules = 'User-agent: *\nAllow: /\n';
+    const s = await server((req, res) => {
+      if (req.url === '/robots.txt') res.end(rules);
+      else res.writeHead(200, { 'cache-control': 'max-age=3600' }).end('page');
+    });
+    const clock = new FakeClock();
+    const agent = localAgent();
+    const polite = politeInterceptor({
+      userAgent: USER_AGENT,
+      minInterval: 0,
+      dispatcher: agent,
+      clock,
+      robotsMaxTtl: 60_000,
+      robotsMinTtl: 0,
+    });
+    // `polite` last: outermost, so the gate runs before the cache.
+    const dispatcher = agent.compose(interceptors.cache(), polite);
+    try {
+      for (let i = 0; i < 2; i += 1) {
+        const { body } = await request(`${s.origin}/page`, { dispatcher });
+        expect(await body.text()).toBe('page');
+      }
+      expect(s.hits('/page')).toHaveLength(1);
+      rules = 'User-agent: *\nDisallow: /page\n';
+      await clock.advance(60_001);
+      const error = await caught(request(`${s.origin}/page`, { dispatcher }));
+      expect(isRobotsDeniedError(error)).toBe(true);
+      expect(s.hits('/page')).toHaveLength(1);
+    } finally {
+      await polite.close();
+      await agent.close();
+    }
   });
 });
