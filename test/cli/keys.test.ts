@@ -39,7 +39,10 @@ describe('polite keys', () => {
     try {
       await (await fetch(`${server.origin}/page`)).text();
       for (const c of await Promise.all(checked)) {
-        expect(c.verdict instanceof Error, String(c.verdict)).toBe(false);
+        expect(
+          c.verdict instanceof Error,
+          c.verdict instanceof Error ? c.verdict.message : 'verified',
+        ).toBe(false);
         expect((c.verdict as { keyid: string }).keyid).toBe(keys.keyid);
       }
     } finally {
@@ -47,9 +50,6 @@ describe('polite keys', () => {
       await server.close();
     }
     // A directory's public key alone is no signing key.
-    expect(() =>
-      createPoliteFetch({ userAgent: 'ExampleBot/1.0', signature: { key: published! } }),
-    ).toThrow(expect.objectContaining({ option: 'signature' }));
     let error: unknown;
     try {
       createPoliteFetch({ userAgent: 'ExampleBot/1.0', signature: { key: published! } });

@@ -47,7 +47,10 @@ describe('signature through the Crawlee HTTP client', () => {
     expect(all.map((c) => c.path).sort()).toEqual(['/go', '/page', '/robots.txt']);
     const keyid = await run.policy.signer!.keyid();
     for (const c of all) {
-      expect(c.verdict instanceof Error, `${c.path}: ${String(c.verdict)}`).toBe(false);
+      expect(
+        c.verdict instanceof Error,
+        `${c.path}: ${c.verdict instanceof Error ? c.verdict.message : 'verified'}`,
+      ).toBe(false);
       expect((c.verdict as { keyid: string }).keyid).toBe(keyid);
       expect(c.agent).toBe('"https://example.com/.well-known/http-message-signatures-directory"');
     }

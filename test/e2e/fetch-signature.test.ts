@@ -55,7 +55,10 @@ describe('signature: Web Bot Auth on every request', () => {
     ]);
     const keyid = await policy.signer!.keyid();
     for (const c of all) {
-      expect(isParams(c.verdict), `${c.path}: ${String(c.verdict)}`).toBe(true);
+      expect(
+        isParams(c.verdict),
+        `${c.path}: ${c.verdict instanceof Error ? c.verdict.message : 'verified'}`,
+      ).toBe(true);
       const params = c.verdict as { keyid: string; tag: string; nonce: string };
       expect(params.keyid).toBe(keyid);
       expect(params.tag).toBe('web-bot-auth');
@@ -120,7 +123,11 @@ describe('signature: Web Bot Auth on every request', () => {
     expect(await body.text()).toBe('to');
     const all = await checked();
     expect(all.map((c) => c.path).sort()).toEqual(['/from', '/robots.txt', '/to']);
-    for (const c of all) expect(isParams(c.verdict), `${c.path}: ${String(c.verdict)}`).toBe(true);
+    for (const c of all)
+      expect(
+        isParams(c.verdict),
+        `${c.path}: ${c.verdict instanceof Error ? c.verdict.message : 'verified'}`,
+      ).toBe(true);
   });
 
   it('a bad key or agent is RobotsInvalidOptionError naming `signature` at construction, without the key in it', () => {

@@ -53,7 +53,10 @@ describe('signature through the Playwright route handler', () => {
     const paths = all.map((c) => c.path).filter((path) => path !== '/favicon.ico');
     expect(paths.sort()).toEqual(['/go', '/page', '/robots.txt', '/style.css']);
     for (const c of all) {
-      expect(c.verdict instanceof Error, `${c.path}: ${String(c.verdict)}`).toBe(false);
+      expect(
+        c.verdict instanceof Error,
+        `${c.path}: ${c.verdict instanceof Error ? c.verdict.message : 'verified'}`,
+      ).toBe(false);
     }
   });
 });

@@ -71,7 +71,7 @@ function checkKey(key: unknown): JsonWebKey {
     throw invalid('{ key } an Ed25519 private JWK node can load');
   }
   if (publicX !== jwk.x) throw invalid('{ key } whose x is the public key of its d');
-  return jwk as JsonWebKey;
+  return jwk;
 }
 
 function checkAgent(agent: unknown): string | undefined {
