@@ -71,10 +71,14 @@ describe('the option table and the public option types', () => {
   });
 
   it('reads each option into the type the public type declares', () => {
-    expectTypeOf<Read<ResolvedPolicyOptions>>().toEqualTypeOf<Given<RobotsPolicyOptions>>();
-    // `usage` is given per category and read as the list of categories to reject.
-    expectTypeOf<Read<Omit<ResolvedPageOptions, 'rejectUsage'>>>().toEqualTypeOf<
-      Omit<Given<PageOptions>, 'usage'>
+    // `signature` is given as a key and read as the signer made from it.
+    expectTypeOf<Read<Omit<ResolvedPolicyOptions, 'signature'>>>().toEqualTypeOf<
+      Omit<Given<RobotsPolicyOptions>, 'signature'>
+    >();
+    // `usage` is given per category and read as the list of categories to reject; `cache` as
+    // `true` or a store and read as the store (or `false`).
+    expectTypeOf<Read<Omit<ResolvedPageOptions, 'rejectUsage' | 'cache'>>>().toEqualTypeOf<
+      Omit<Given<PageOptions>, 'usage' | 'cache'>
     >();
     expect(resolvePageOptions({ usage: { 'train-ai': 'reject' } }).rejectUsage).toEqual([
       'train-ai',

@@ -287,6 +287,9 @@ function policyMethods(policy: RobotsPolicy): RobotsPolicy {
     get productToken() {
       return policy.productToken;
     },
+    get signer() {
+      return policy.signer;
+    },
     get purpose() {
       return policy.purpose;
     },

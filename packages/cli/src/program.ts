@@ -5,6 +5,7 @@ import { registerCrawlCommand } from './commands/crawl.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerExplainCommand } from './commands/explain.js';
 import { registerFetchCommand } from './commands/fetch.js';
+import { registerKeysCommand } from './commands/keys.js';
 import { registerLintCommand } from './commands/lint.js';
 import type { CliContext } from './context.js';
 import { ExitCode } from './exit-codes.js';
@@ -62,5 +63,6 @@ Exit codes:
   registerFetchCommand(program, context);
   registerCrawlCommand(program, context);
   registerDemoCommand(program, context);
+  registerKeysCommand(program, context);
   return program;
 }

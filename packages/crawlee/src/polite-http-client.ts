@@ -65,6 +65,9 @@ function withoutHeaders(headers: Headers, names: readonly string[]): Headers {
   return out;
 }
 
+/** The fields a signature sets (a request's own are replaced). */
+const SIGNATURE_FIELDS = ['signature', 'signature-input', 'signature-agent'];
+
 function locationOf(response: BaseHttpResponseData): string | undefined {
   const value = response.headers.location;
   return Array.isArray(value) ? value[0] : value;
@@ -128,7 +131,7 @@ export class PoliteHttpClient implements BaseHttpClient {
         replayableBody: body === undefined || typeof body === 'string' || Buffer.isBuffer(body),
         maxRedirects: options.maxRedirects,
         signal,
-        send: (hop) => {
+        send: async (hop) => {
           if (hop.redirect !== undefined && !hop.redirect.keepBody) body = undefined;
           if (options.userAgent === 'policy') {
             headers = {
@@ -136,11 +139,16 @@ export class PoliteHttpClient implements BaseHttpClient {
               'user-agent': policy.userAgent,
             };
           }
+          // With the policy's `signature`, each hop is signed for its own URL as it is sent.
+          const signature = await policy.signer?.headersFor(hop.url);
           return send({
             ...withoutBody,
             url: hop.url.href,
             method: hop.method as NonNullable<AnyRequest['method']>,
-            headers,
+            headers:
+              signature === undefined
+                ? headers
+                : { ...withoutHeaders(headers, SIGNATURE_FIELDS), ...signature },
             ...(body === undefined ? {} : { body }),
             followRedirect: false,
           });

@@ -110,3 +110,9 @@ export type {
   PoliteInterceptor,
   PoliteInterceptorOptions,
 } from './interceptor/polite-interceptor.js';
+export { generateSignatureKey } from './signature/key-directory.js';
+export type { SignatureKey } from './signature/key-directory.js';
+export { SIGNATURE_LIFETIME } from './signature/request-signer.js';
+export type { RequestSigner, SignatureOptions } from './signature/request-signer.js';
+export { MEMORY_CACHE_LIMITS } from './transport/http-cache.js';
+export type { HttpCacheStore } from './transport/http-cache.js';

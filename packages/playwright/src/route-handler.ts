@@ -99,9 +99,12 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
           headers ??= await firstHeaders(request, options);
           for (const name of next.redirect?.dropHeaders ?? []) delete headers[name];
           if (next.redirect?.keepBody === false) body = undefined;
+          // With the policy's `signature`, each hop is signed for its own URL as it is sent
+          // (`api.fetch` is Playwright's own HTTP client, not undici: signed here).
+          const signature = await policy.signer?.headersFor(next.url);
           return api.fetch(next.url.href, {
             method: next.method,
-            headers: { ...headers },
+            headers: { ...headers, ...signature },
             ...(body === undefined ? {} : { data: body }),
             maxRedirects: 0,
             failOnStatusCode: false,

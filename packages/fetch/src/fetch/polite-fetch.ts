@@ -11,6 +11,7 @@ import type { RedirectWalk, WalkHop } from '../redirects/redirect-walker.js';
 import type { RedirectHop } from '../redirects/redirect-rule.js';
 import { checkResponse } from '../response/response-checker.js';
 import { upperCaseMethod } from '../transport/request-method.js';
+import { pageDispatcher, transportDispatcher } from '../transport/compose-transport.js';
 import { tapInterceptor, tapSettings } from '../transport/response-tap.js';
 import { dispatcherOption, refusalIn, refuseUndrivable } from '../transport/dispatcher-guard.js';
 import { requestMembers } from './request-members.js';
@@ -96,6 +97,10 @@ interface Shared {
   readonly responseTimeout: number;
   readonly maxRedirects: number;
   readonly tapConfig: TapSettings;
+  /** The dispatcher of pages: the policy's, behind the HTTP cache when it is on. */
+  readonly pages: Dispatcher;
+  /** The page dispatcher over a call's own `dispatcher` (signed and cached as the policy's). */
+  pagesOver(dispatcher: Dispatcher): Dispatcher;
   /** The request headers of a call that gives none (frozen: cheaper for undici). */
   readonly defaultHeaders: HeadersInit;
 }
@@ -142,9 +147,12 @@ class Call implements RedirectWalk<Response> {
       request === undefined
         ? (init as RequestInit)
         : { ...requestMembers(request, init), ...(init as RequestInit) };
-    // A dispatcher given per call is checked as the option is; the policy's was at construction.
+    // A dispatcher given per call is checked as the option is (the policy's was at
+    // construction), then signed and cached as the policy's is.
     this.#dispatcher =
-      init.dispatcher === undefined ? shared.policy.dispatcher : dispatcherOption(init.dispatcher);
+      init.dispatcher === undefined
+        ? shared.pages
+        : shared.pagesOver(dispatcherOption(init.dispatcher));
     this.#shared = shared;
     this.#headers = headers;
     this.#body = body;
@@ -266,11 +274,24 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     scanMeta: page.scanMeta,
     maxHeadBytes: page.maxHeadBytes,
   });
+  // One chain per dispatcher given (so that its calls share one deduplication).
+  const chains = new WeakMap<Dispatcher, Dispatcher>();
+  const pagesOver = (dispatcher: Dispatcher): Dispatcher => {
+    let chain = chains.get(dispatcher);
+    if (chain === undefined) {
+      chain = pageDispatcher(transportDispatcher(dispatcher, policy.signer), page.cache);
+      chains.set(dispatcher, chain);
+    }
+    return chain;
+  };
   const shared: Shared = {
     policy,
     maxRedirects: page.maxRedirects,
     responseTimeout: page.responseTimeout,
     tapConfig,
+    pages: pageDispatcher(policy.dispatcher, page.cache),
+    // A call's own dispatcher is signed as the policy's is (and shares the policy's cache).
+    pagesOver,
     defaultHeaders: Object.freeze({ 'user-agent': policy.userAgent }),
   };
 

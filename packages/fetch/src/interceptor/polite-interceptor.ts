@@ -3,6 +3,7 @@ import type { RobotsPolicyOptions, SharedPolicyOptions } from '../options/option
 import { isPending } from '../pacing/pacer.js';
 import { onAbort } from '../time/signals.js';
 import { policyFromOptions } from '../policy/policy-from-options.js';
+import { signInterceptor } from '../signature/sign-interceptor.js';
 import type { EnterOptions, HopSlot, RobotsPolicy } from '../policy/robots-policy.js';
 
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[0];
@@ -195,27 +196,32 @@ function fail(handler: Dispatcher.DispatchHandler, error: unknown): void {
 export function politeInterceptor(options: PoliteInterceptorOptions): PoliteInterceptor {
   const { policy, owned } = policyFromOptions(options, 'politeInterceptor');
   const { userAgent } = policy;
-  const interceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
-    if (opts.path === '/robots.txt' || opts.path.startsWith('/robots.txt?')) {
-      return dispatch(opts, handler);
-    }
-    let url: URL;
-    try {
-      url = new URL(opts.path, opts.origin);
-    } catch (error) {
-      fail(handler, error);
+  const { signer } = policy;
+  const interceptor: Dispatcher.DispatcherComposeInterceptor = (next) => {
+    // With a `signature`, what this interceptor sends on (robots.txt included) is signed.
+    const dispatch = signer === undefined ? next : signInterceptor(signer)(next);
+    return (opts, handler) => {
+      if (opts.path === '/robots.txt' || opts.path.startsWith('/robots.txt?')) {
+        return dispatch(opts, handler);
+      }
+      let url: URL;
+      try {
+        url = new URL(opts.path, opts.origin);
+      } catch (error) {
+        fail(handler, error);
+        return true;
+      }
+      // undici.request passes its options on, signal included: a wait for the slot ends with it.
+      const given = signalOf(opts);
+      const entered = policy.enter(url, given === undefined ? NO_OPTIONS : { signal: given });
+      // The common case (rules cached, slot free) is sent at once, without a closure.
+      if (!isPending(entered)) return send(dispatch, opts, handler, userAgent, entered);
+      entered.then(
+        (slot) => send(dispatch, opts, handler, userAgent, slot),
+        (error: unknown) => fail(handler, error),
+      );
       return true;
-    }
-    // undici.request passes its options on, signal included: a wait for the slot ends with it.
-    const given = signalOf(opts);
-    const entered = policy.enter(url, given === undefined ? NO_OPTIONS : { signal: given });
-    // The common case (rules cached, slot free) is sent at once, without a closure.
-    if (!isPending(entered)) return send(dispatch, opts, handler, userAgent, entered);
-    entered.then(
-      (slot) => send(dispatch, opts, handler, userAgent, slot),
-      (error: unknown) => fail(handler, error),
-    );
-    return true;
+    };
   };
   // The dispatch returned has the signature of the one given (undici's handler API).
   return Object.assign(interceptor as unknown as <D extends AnyDispatch>(dispatch: D) => D, {

@@ -10,6 +10,8 @@ import { functionOption, shaped } from './validate-option.js';
 import type { PageOptions, RobotsPolicyOptions } from './option-types.js';
 import { usageOption } from './usage-option.js';
 import { DRIVABLE_DISPATCHER } from '../transport/dispatcher-guard.js';
+import { signatureOption } from '../signature/request-signer.js';
+import { cacheOption } from '../transport/http-cache.js';
 
 const DAY = 86_400_000;
 
@@ -55,6 +57,7 @@ export const POLICY_OPTIONS = {
     read: (name: string, value: unknown) =>
       functionOption(name, value as ((event: PoliteEvent) => void) | undefined),
   },
+  signature: { read: (_name: string, value: unknown) => signatureOption(value) },
 } as const satisfies {
   readonly [Name in keyof RobotsPolicyOptions]-?: OptionSpec<keyof RobotsPolicyOptions>;
 };
@@ -67,6 +70,7 @@ export const PAGE_OPTIONS = {
   scanMeta: { default: true },
   maxHeadBytes: { default: 262_144, bounds: [1_024, 16 * 1024 * 1024] },
   responseTimeout: { default: 60_000, bounds: [1, 600_000] },
+  cache: { read: (_name: string, value: unknown) => cacheOption(value) },
 } as const satisfies { readonly [Name in keyof PageOptions]-?: OptionSpec<keyof PageOptions> };
 
 /** The `concurrency` of {@link RobotsPolicy.prefetch} (robots.txt fetches at a time). */

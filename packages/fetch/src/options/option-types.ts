@@ -4,6 +4,8 @@ import type { Pacer } from '../pacing/pacer.js';
 import type { PoliteEvent } from '../policy/events.js';
 import type { RobotsPolicy } from '../policy/robots-policy.js';
 import type { RobotsStore } from '../robots/robots-store.js';
+import type { SignatureOptions } from '../signature/request-signer.js';
+import type { HttpCacheStore } from '../transport/http-cache.js';
 import type { Clock } from '../time/clock.js';
 
 /**
@@ -199,6 +201,18 @@ export interface RobotsPolicyOptions {
    * @example (e) => log(e)
    */
   readonly onEvent?: (event: PoliteEvent) => void;
+  /**
+   * Web Bot Auth: sign every request the package sends (robots.txt, each page hop, interceptor
+   * requests, the Crawlee HTTP client, the Playwright route handler) with HTTP Message
+   * Signatures (RFC 9421, `tag="web-bot-auth"`, `keyid` the key's JWK thumbprint, `created`,
+   * `expires` 5 minutes later, a nonce), using Cloudflare's `web-bot-auth`. `key`: an Ed25519
+   * private JWK; `agent`: the URL of the crawler's key directory, sent (and signed) as
+   * `Signature-Agent`. A bad key or agent is {@link RobotsInvalidOptionError} naming `signature`
+   * (the error never carries the key). `polite keys` (CLI) makes a key pair and its directory.
+   * @default undefined (unsigned)
+   * @example { key: privateJwk, agent: 'https://example.com/.well-known/http-message-signatures-directory' }
+   */
+  readonly signature?: SignatureOptions;
 }
 
 /**
@@ -287,4 +301,17 @@ export interface PageOptions {
    * @example 15_000
    */
   readonly responseTimeout?: number;
+  /**
+   * HTTP caching (RFC 9111) of pages with undici's own cache interceptor: `true` is a bounded
+   * in-memory store (1,024 responses, 64 MiB, 4 MiB a response), or pass an undici cache store
+   * (`new cacheStores.SqliteCacheStore({ location })` for a crawl that restarts); `false` turns
+   * it off. A fresh copy is served without a request; a stale one is revalidated
+   * (`If-None-Match` / `If-Modified-Since`) and a 304 gives the stored body with status 200.
+   * Identical GETs in flight at once are sent once (undici's `deduplicate`). The gate and the
+   * pacing slot come first: a URL robots.txt disallows is refused even when cached, and a cached
+   * answer still takes its slot.
+   * @default true
+   * @example new cacheStores.SqliteCacheStore({ location: 'crawl-cache.db' })
+   */
+  readonly cache?: boolean | HttpCacheStore;
 }

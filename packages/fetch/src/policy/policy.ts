@@ -27,6 +27,8 @@ import { parseRetryAfter } from '../pacing/retry-after.js';
 import { raceSignal } from '../time/signals.js';
 import { defaultDispatcher } from '../transport/default-dispatcher.js';
 import { refuseUndrivable } from '../transport/dispatcher-guard.js';
+import { transportDispatcher } from '../transport/compose-transport.js';
+import type { RequestSigner } from '../signature/request-signer.js';
 import { RobotsCache } from '../robots/robots-cache.js';
 import type { CacheEntry, Resolved } from '../robots/robots-cache.js';
 import type { Dispatcher } from 'undici';
@@ -229,6 +231,7 @@ class Policy implements RobotsPolicy {
   readonly productToken: string;
   readonly purpose: string | undefined;
   readonly dispatcher: Dispatcher;
+  readonly signer: RequestSigner | undefined;
   readonly clock: Clock;
   readonly #options: ResolvedPolicyOptions;
   readonly #agent: Agent;
@@ -259,7 +262,8 @@ class Policy implements RobotsPolicy {
     this.userAgent = options.userAgent;
     this.productToken = options.productToken;
     this.purpose = options.purpose;
-    this.dispatcher = options.dispatcher ?? defaultDispatcher();
+    this.signer = options.signature;
+    this.dispatcher = transportDispatcher(options.dispatcher ?? defaultDispatcher(), this.signer);
     this.clock = options.clock;
     this.#agent =
       options.purpose === undefined

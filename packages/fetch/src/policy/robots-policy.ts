@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { RequestSigner } from '../signature/request-signer.js';
 import type {
   RobotsDirectives,
   RobotsTagRules,
@@ -49,6 +50,8 @@ export interface RobotsPolicy {
   readonly purpose: string | undefined;
   /** The dispatcher robots.txt is fetched with; a polite fetch uses it for pages too. */
   readonly dispatcher: Dispatcher;
+  /** Signs requests (the `signature` option); `undefined` when they go unsigned. */
+  readonly signer: RequestSigner | undefined;
   /** The policy's time source. */
   readonly clock: Clock;
   /** Resolves robots.txt (cached, single-flight) and decides. */

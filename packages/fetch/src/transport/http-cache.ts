@@ -1,0 +1,69 @@
+import { cacheStores, interceptors } from 'undici';
+import type { Dispatcher } from 'undici';
+import { RobotsInvalidOptionError } from '../errors/errors.js';
+
+/**
+ * An undici cache store (`cacheStores.MemoryCacheStore`, `cacheStores.SqliteCacheStore`, or
+ * one's own implementing undici's `CacheStore`).
+ * @example
+ * const store: HttpCacheStore = new cacheStores.SqliteCacheStore({ location: 'crawl-cache.db' });
+ */
+export type HttpCacheStore = NonNullable<
+  NonNullable<Parameters<typeof interceptors.cache>[0]>['store']
+>;
+
+/**
+ * The bounds of the store `cache: true` makes: a crawl of many pages keeps at most this much.
+ * Responses bigger than `maxEntrySize` are not stored (they are still fetched).
+ */
+export const MEMORY_CACHE_LIMITS = Object.freeze({
+  /** Responses kept. */
+  maxCount: 1_024,
+  /** Bytes of bodies kept in all. */
+  maxSize: 64 * 1024 * 1024,
+  /** Bytes of one body kept. */
+  maxEntrySize: 4 * 1024 * 1024,
+});
+
+/**
+ * Reads the `cache` option: `false` (no cache), `true` (a bounded in-memory store, see
+ * {@link MEMORY_CACHE_LIMITS}) or an undici cache store. Throws {@link RobotsInvalidOptionError}.
+ * @example
+ * cacheOption(true); // a MemoryCacheStore with MEMORY_CACHE_LIMITS
+ */
+export function cacheOption(value: unknown): HttpCacheStore | false {
+  if (value === undefined || value === true) {
+    return new cacheStores.MemoryCacheStore(MEMORY_CACHE_LIMITS);
+  }
+  if (value === false) return false;
+  const store = value as Partial<Record<string, unknown>> | null;
+  if (
+    typeof store === 'object' &&
+    store !== null &&
+    typeof store.get === 'function' &&
+    typeof store.createWriteStream === 'function' &&
+    typeof store.delete === 'function'
+  ) {
+    return store as unknown as HttpCacheStore;
+  }
+  throw new RobotsInvalidOptionError(
+    'cache',
+    value,
+    'true, false or an undici cache store (get, createWriteStream, delete)',
+  );
+}
+
+/**
+ * undici's own HTTP cache (RFC 9111) over `store`, and in front of it undici's `deduplicate`:
+ * identical GETs in flight at once are sent once, each caller gets the whole response. The
+ * cache is a shared one (a crawler's copies serve many readers: `private` responses and
+ * responses to requests with `Authorization` are not stored). In `compose` order (innermost
+ * first), to be composed inside the response tap and outside the signer.
+ * @example
+ * const pages = dispatcher.compose(...httpCacheInterceptors(store));
+ */
+export function httpCacheInterceptors(
+  store: HttpCacheStore,
+): Dispatcher.DispatcherComposeInterceptor[] {
+  return [interceptors.cache({ store, type: 'shared' }), interceptors.deduplicate()];
+}
