@@ -28,8 +28,9 @@ export interface PoliteInterceptor extends Dispatcher.DispatcherComposeIntercept
 }
 
 /**
- * Holds a request's slot while undici delivers its response: notes the response (Retry-After)
- * and gives the slot back when the body has ended or failed.
+ * Holds a request's slot while undici delivers its response: notes the response (Retry-After,
+ * distress, response time) and its failure, and gives the slot back when the body has ended
+ * or failed.
  */
 class SlotHandler implements Dispatcher.DispatchHandler {
   readonly #handler: Dispatcher.DispatchHandler;
@@ -71,6 +72,8 @@ class SlotHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(controller: Controller, error: Error): void {
+    // A connection error or a timeout (before or during the body) makes the origin back off.
+    this.#slot.noteFailure(error);
     this.#slot.release();
     this.#handler.onResponseError?.(controller, error);
   }

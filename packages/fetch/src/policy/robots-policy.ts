@@ -96,7 +96,8 @@ export interface RobotsPolicy {
   ): Promise<T>;
   /**
    * Tells the pacer about a response: a 429 or 503 with `Retry-After` pauses the origin for
-   * that long (capped at `maxRetryAfter`).
+   * that long (capped at `maxRetryAfter`). Back-off and latency spacing need the
+   * request's slot: they follow `HopSlot.noteResponse` / `noteFailure`, not this.
    */
   noteResponse(url: string | URL, status: number, headers: HeaderInput): void;
   /**
@@ -156,10 +157,20 @@ export interface HopSlot {
   /** The hop's URL, parsed. */
   readonly url: URL;
   /**
-   * Tells the pacer about the hop's response: a 429 or 503 with `Retry-After` pauses the
-   * origin for that long (capped at `maxRetryAfter`), before the next hop takes the slot.
+   * Tells the pacer about the hop's response (call it when the headers are in: the time since
+   * the start is the origin's response time): a 429 or 503 with `Retry-After` pauses the
+   * origin for that long (capped at `maxRetryAfter`), before the next hop takes the slot; a 429
+   * or 503 without one, a 500, 502, 504 or 408 is distress, and the origin backs off once the
+   * slot is released; anything else is a success.
    */
   noteResponse(status: number, headers: HeaderInput): void;
+  /**
+   * Tells the pacer the hop failed without a response: a connection error or a timeout is
+   * distress (the origin backs off once the slot is released); anything else (an abort, a DNS
+   * failure) changes nothing. After `noteResponse`, a distress failure (the body timed out)
+   * replaces what the response said.
+   */
+  noteFailure(error: unknown): void;
   /**
    * Says the hop is being sent now, for a slot held a while before its request goes out (a
    * crawler queue): the origin's next start then counts from now, not from the grant. Once per
