@@ -53,7 +53,8 @@ const CONNECTION_CODES: ReadonlySet<string> = new Set([
 // Playwright's request API reports failures as messages only ("connect ECONNREFUSED …",
 // "socket hang up", "Timeout 30000ms exceeded").
 const TIMEOUT_TEXT = /\b(?:ETIMEDOUT|ESOCKETTIMEDOUT)\b|\bTimeout \d+ms exceeded\b/;
-const CONNECTION_TEXT = /\b(?:ECONNREFUSED|ECONNRESET|ECONNABORTED|EPIPE|EHOSTUNREACH|ENETUNREACH)\b|\bsocket hang up\b/;
+const CONNECTION_TEXT =
+  /\b(?:ECONNREFUSED|ECONNRESET|ECONNABORTED|EPIPE|EHOSTUNREACH|ENETUNREACH)\b|\bsocket hang up\b/;
 /** How deep the `cause` chain is followed (fetch wraps undici's error in a `TypeError`). */
 const MAX_CAUSES = 5;
 
@@ -69,7 +70,11 @@ export function distressOf(error: unknown): DistressFailure | undefined {
   let current = error;
   for (let depth = 0; depth <= MAX_CAUSES; depth += 1) {
     if (typeof current !== 'object' || current === null) return undefined;
-    const { code, name, message } = current as { code?: unknown; name?: unknown; message?: unknown };
+    const { code, name, message } = current as {
+      code?: unknown;
+      name?: unknown;
+      message?: unknown;
+    };
     if (typeof code === 'string') {
       if (TIMEOUT_CODES.has(code)) return 'timeout';
       if (CONNECTION_CODES.has(code)) return 'connection';

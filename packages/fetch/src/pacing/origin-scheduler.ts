@@ -25,6 +25,8 @@ interface OriginState {
   tail: Waiter | undefined;
   /** Earliest start of the next request (clock ms). */
   nextStart: number;
+  /** The latest start (clock ms). */
+  lastStart: number;
   /** Paused by Retry-After until (clock ms). */
   pausedUntil: number;
   /** Back-off after distress outcomes (see `backoff.ts`). */
@@ -124,7 +126,9 @@ export class OriginScheduler implements Pacer {
 
   /**
    * Takes a request's outcome in: its response time into the smoothed one, and its back-off
-   * step; a distress outcome pushes the next start to at least the new spacing from now.
+   * step. A distress outcome pushes the next start to at least the new spacing from now; a
+   * success that shrinks the spacing brings a start booked under the wider one forward (to the
+   * latest start plus the new spacing).
    */
   #note(state: OriginState, rules: PaceRules, outcome: PaceOutcome): PaceChange | undefined {
     const { kind, latency } = outcome;
@@ -139,6 +143,7 @@ export class OriginScheduler implements Pacer {
       state.nextStart = Math.max(state.nextStart, this.#settings.clock.now() + after.spacing);
       return { kind: 'backoff', distress: after.distress, delay: after.spacing };
     }
+    state.nextStart = Math.min(state.nextStart, state.lastStart + this.#spacing(state, rules));
     return after.spacing === 0 && before.spacing > 0 ? { kind: 'recovered' } : undefined;
   }
 
@@ -177,6 +182,7 @@ export class OriginScheduler implements Pacer {
         head: undefined,
         tail: undefined,
         nextStart: 0,
+        lastStart: 0,
         pausedUntil: 0,
         backoff: NO_BACKOFF,
         latency: undefined,
@@ -191,17 +197,20 @@ export class OriginScheduler implements Pacer {
   #tryStart(state: OriginState, rules: PaceRules): boolean {
     const now = this.#settings.clock.now();
     if (state.nextStart > now || state.pausedUntil > now) return false;
-    state.nextStart =
-      now +
-      (state.backoff === NO_BACKOFF && state.latency === undefined
-        ? rules.interval
-        : spacingOf(
-            rules.interval,
-            state.backoff.spacing,
-            rules.latencyFactor ?? 0,
-            state.latency,
-          ));
+    state.lastStart = now;
+    state.nextStart = now + this.#spacing(state, rules);
     return true;
+  }
+
+  /** The origin's start-to-start spacing now (see `spacingOf`). */
+  #spacing(state: OriginState, rules: PaceRules): number {
+    if (state.backoff === NO_BACKOFF && state.latency === undefined) return rules.interval;
+    return spacingOf(
+      rules.interval,
+      state.backoff.spacing,
+      rules.latencyFactor ?? 0,
+      state.latency,
+    );
   }
 
   /**
