@@ -17,7 +17,7 @@ import { createRobotsPolicy } from '@polite-crawler/fetch';
 import { createPlaywrightGate } from '@polite-crawler/playwright';
 import { CheerioCrawler, PlaywrightCrawler } from './helpers/crawlee.js';
 
-const policy = createRobotsPolicy({ userAgent: 'TypesBot/1.0' });
+const policy = createRobotsPolicy({ userAgent: 'TypesBot/1.0 (+https://example.com/bot)' });
 
 describe('politeCrawlee types', () => {
   it('context.robots is typed in every crawling context (module augmentation)', () => {

@@ -18,6 +18,7 @@ import { headerLines } from '../response/header-input.js';
 import { readOption } from '../options/option-spec.js';
 import { PREFETCH_CONCURRENCY } from '../options/option-table.js';
 import { resolvePolicyOptions } from '../options/options.js';
+import { warnIfUnidentifiable } from '../options/user-agent-url.js';
 import type { ResolvedPolicyOptions } from '../options/options.js';
 import { OriginScheduler } from '../pacing/origin-scheduler.js';
 import { distressOf, isDistressStatus } from '../pacing/distress.js';
@@ -300,6 +301,7 @@ class Policy implements RobotsPolicy {
 
   constructor(options: ResolvedPolicyOptions) {
     this.#options = options;
+    warnIfUnidentifiable(options.userAgent);
     this.userAgent = options.userAgent;
     this.productToken = options.productToken;
     this.purpose = options.purpose;
