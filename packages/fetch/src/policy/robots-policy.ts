@@ -41,7 +41,7 @@ export type HeaderInput =
  * The robots.txt engine and per-origin pacer, shared by a polite fetch, the adapters and
  * one-off checks (one cache and one pacing per origin).
  * @example
- * const policy: RobotsPolicy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0' });
+ * const policy: RobotsPolicy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
  */
 export interface RobotsPolicy {
   readonly userAgent: string;
