@@ -14,9 +14,8 @@ process.on('warning', (warning) =>
 );
 const agents = JSON.parse(process.argv[2] ?? '[]') as string[];
 // The sources under test (tsx runs them), as vitest's alias would resolve them.
-const { createPoliteFetch, createRobotsPolicy, UA_NO_URL_WARNING } = await import(
-  '../../../packages/fetch/src/index.js'
-);
+const { createPoliteFetch, createRobotsPolicy, UA_NO_URL_WARNING } =
+  await import('../../../packages/fetch/src/index.js');
 for (const [i, userAgent] of agents.entries()) {
   const made = i % 2 === 0 ? createRobotsPolicy({ userAgent }) : createPoliteFetch({ userAgent });
   await made.close();
