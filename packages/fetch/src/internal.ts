@@ -18,5 +18,11 @@ export type { CappedBody } from './transport/body-reader.js';
 export { walkRedirects } from './redirects/redirect-walker.js';
 export { isPending } from './pacing/pacer.js';
 export { distressOf, isDistressStatus } from './pacing/distress.js';
-export { BACKOFF_BASE, RECOVERY_SUCCESSES, nextBackoff, smoothLatency } from './pacing/backoff.js';
+export {
+  BACKOFF_BASE,
+  LATENCY_WEIGHT,
+  RECOVERY_SUCCESSES,
+  nextBackoff,
+  smoothLatency,
+} from './pacing/backoff.js';
 export type { RedirectWalk, WalkHop, WalkResult } from './redirects/redirect-walker.js';
