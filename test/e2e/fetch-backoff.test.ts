@@ -69,7 +69,7 @@ describe('back-off on distress (politeFetch)', () => {
       },
     });
     const statuses = await crawl(fetch, clock, s.origin, 14);
-    expect(statuses).toEqual([...Array(6).fill(500), ...Array(8).fill(200)]);
+    expect(statuses).toEqual([...Array<number>(6).fill(500), ...Array<number>(8).fill(200)]);
     // minInterval 0: the doubling starts from twice the 1 s base; capped at maxBackoff (60 s).
     // Each success halves the spacing at once; below the base it is gone (the 6th success).
     expect(gaps(starts(s))).toEqual([
