@@ -30,7 +30,7 @@ const fleet =
     ? await createRedisFleet({ url: config.redisUrl, keyPrefix: config.keyPrefix })
     : undefined;
 const politeFetch = createPoliteFetch({
-  userAgent: 'BenchBot/1.0',
+  userAgent: 'BenchBot/1.0 (+https://example.com/bot)',
   dispatcher,
   concurrency: config.concurrency,
   minInterval: 0,

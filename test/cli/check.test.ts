@@ -129,7 +129,8 @@ describe('check --robots <file>', () => {
     expect(json.agent).toEqual({
       productToken: 'OtherBot',
       purpose: null,
-      userAgent: 'OtherBot/1.0 (+polite-crawler CLI)',
+      userAgent:
+        'OtherBot/1.0 (polite-crawler CLI; +https://github.com/polite-crawler/polite-crawler)',
     });
     expect(json.allowed).toBe(1);
     expect(json.denied).toBe(1);
@@ -188,7 +189,9 @@ describe('check through the policy (no --robots)', () => {
     expect(result.code).toBe(1);
     const seen = site.seen.slice(before);
     expect(seen.map((request) => request.path)).toEqual(['/robots.txt']);
-    expect(seen[0]?.userAgent).toBe('OtherBot/1.0 (+polite-crawler CLI)');
+    expect(seen[0]?.userAgent).toBe(
+      'OtherBot/1.0 (polite-crawler CLI; +https://github.com/polite-crawler/polite-crawler)',
+    );
     const json = parseJson<CheckJson>(result);
     expect(json.results.map((verdict) => verdict.allowed)).toEqual([true, false, true]);
     expect(json.results[1]?.rule).toEqual({

@@ -126,7 +126,7 @@ describe('explain', () => {
       [
         `URL         ${site.origin}/lab/x?y=1`,
         'Agent       ExampleBot (purpose: research)',
-        '            User-Agent: ExampleBot/1.0 (+polite-crawler CLI; research)',
+        '            User-Agent: ExampleBot/1.0 (polite-crawler CLI; +https://github.com/polite-crawler/polite-crawler; research)',
         '',
         `robots.txt  ${site.origin}/robots.txt`,
         '  obtained  HTTP 200 after 1 redirect',
@@ -275,7 +275,8 @@ describe('explain', () => {
       agent: {
         productToken: 'ExampleBot',
         purpose: null,
-        userAgent: 'ExampleBot/1.0 (+polite-crawler CLI)',
+        userAgent:
+          'ExampleBot/1.0 (polite-crawler CLI; +https://github.com/polite-crawler/polite-crawler)',
       },
       url: `${site.origin}/private/a`,
       allowed: false,

@@ -90,7 +90,7 @@ describe('fetch', () => {
       ].join('\n'),
     );
     expect(site.seen.find((request) => request.path === '/page')?.userAgent).toBe(
-      'ExampleBot/1.0 (+polite-crawler CLI)',
+      'ExampleBot/1.0 (polite-crawler CLI; +https://github.com/polite-crawler/polite-crawler)',
     );
   });
 
@@ -117,7 +117,8 @@ describe('fetch', () => {
       agent: {
         productToken: 'ExampleBot',
         purpose: null,
-        userAgent: 'ExampleBot/1.0 (+polite-crawler CLI)',
+        userAgent:
+          'ExampleBot/1.0 (polite-crawler CLI; +https://github.com/polite-crawler/polite-crawler)',
       },
       url: `${site.origin}/hop`,
       allowed: true,

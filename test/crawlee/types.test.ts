@@ -24,7 +24,7 @@ import {
   PlaywrightCrawler,
 } from './helpers/crawlee.js';
 
-const policy = createRobotsPolicy({ userAgent: 'TypesBot/1.0' });
+const policy = createRobotsPolicy({ userAgent: 'TypesBot/1.0 (+https://example.com/bot)' });
 
 describe('politeCrawlee types', () => {
   it('context.robots is typed in every crawling context (module augmentation)', () => {

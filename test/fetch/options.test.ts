@@ -247,7 +247,8 @@ describe('identity options', () => {
   });
 
   it('accepts a User-Agent of 1024 characters, refuses one of 1025', async () => {
-    const at = `ExampleBot/${'1'.repeat(1_024 - 'ExampleBot/'.length)}`;
+    const head = 'ExampleBot/1.0 (+https://example.com/bot ';
+    const at = `${head}${'x'.repeat(1_023 - head.length)})`;
     expect(at).toHaveLength(1_024);
     await createRobotsPolicy({ userAgent: at }).close();
     expect(invalidOption(() => createRobotsPolicy({ userAgent: `${at}1` }))).toBe('userAgent');

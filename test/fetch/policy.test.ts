@@ -125,7 +125,7 @@ describe('checks', () => {
       'User-agent: *\nDisallow: /\n\nUser-agent-purpose: search\nAllow: /\nDisallow: /ads\n';
     const s = await server(routes({ '/robots.txt': { body: robots } }));
     const { policy, agent } = policyRig({
-      userAgent: 'Mozilla/5.0 (compatible; ExampleBot/1.0; search)',
+      userAgent: 'Mozilla/5.0 (compatible; ExampleBot/1.0; search; +https://example.com/bot)',
       productToken: 'ExampleBot',
       purpose: 'search',
     });

@@ -26,7 +26,9 @@ describe('public types', () => {
   });
 
   it('the result is assignable to the global Response; global Headers and RequestInit are accepted', () => {
-    const politeFetch = createPoliteFetch({ userAgent: 'ExampleBot/1.0' });
+    const politeFetch = createPoliteFetch({
+      userAgent: 'ExampleBot/1.0 (+https://example.com/bot)',
+    });
     // Compiled, never run: what a consumer writes (TS2322 here was the bug).
     const consumer = async (): Promise<Response> => {
       const response: Response = await politeFetch('https://example.com/');

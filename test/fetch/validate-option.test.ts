@@ -59,7 +59,7 @@ describe('functionOption', () => {
 });
 
 describe('robotsPolicyOption', () => {
-  const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0' });
+  const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
   afterAll(() => policy.close());
 
   /** A plain object with the real policy's identity and public methods (as another install's would have). */

@@ -98,7 +98,10 @@ describe('get, set, delete', () => {
       'g',
       '1',
     ]);
-    const policy = createRobotsPolicy({ userAgent: 'FleetBot/1.0', ...fleet!.policyOptions });
+    const policy = createRobotsPolicy({
+      userAgent: 'FleetBot/1.0 (+https://example.com/bot)',
+      ...fleet!.policyOptions,
+    });
     const decision = await policy.check(`${target}/no`);
     expect(decision.allowed).toBe(false);
     expect(site.of(target, '/robots.txt')).toHaveLength(1);
@@ -172,7 +175,10 @@ describe('claimFetch', () => {
     const target = site.origins[0]!;
     const fleetList = await fleetsOf(5);
     const policies = fleetList.map((f) =>
-      createRobotsPolicy({ userAgent: 'FleetBot/1.0', ...f.policyOptions }),
+      createRobotsPolicy({
+        userAgent: 'FleetBot/1.0 (+https://example.com/bot)',
+        ...f.policyOptions,
+      }),
     );
     const decisions = await Promise.all(policies.map((p) => p.check(`${target}/no`)));
     expect(decisions.every((d) => !d.allowed)).toBe(true);
@@ -188,7 +194,10 @@ describe('claimFetch', () => {
     const target = site.origins[0]!;
     const fleetList = await fleetsOf(3);
     const policies = fleetList.map((f) =>
-      createRobotsPolicy({ userAgent: 'FleetBot/1.0', ...f.policyOptions }),
+      createRobotsPolicy({
+        userAgent: 'FleetBot/1.0 (+https://example.com/bot)',
+        ...f.policyOptions,
+      }),
     );
     const decisions = await Promise.all(policies.map((p) => p.check(`${target}/page`)));
     expect(decisions.every((d) => d.allowed === allowed)).toBe(true);
@@ -203,7 +212,7 @@ describe('pairing', () => {
     const { createMemoryRobotsStore } = await import('@polite-crawler/fetch');
     expect(() =>
       createRobotsPolicy({
-        userAgent: 'FleetBot/1.0',
+        userAgent: 'FleetBot/1.0 (+https://example.com/bot)',
         ...fleet!.policyOptions,
         store: createMemoryRobotsStore(),
       }),
@@ -211,7 +220,7 @@ describe('pairing', () => {
     const [other] = await fleetsOf(1);
     expect(() =>
       createRobotsPolicy({
-        userAgent: 'FleetBot/1.0',
+        userAgent: 'FleetBot/1.0 (+https://example.com/bot)',
         pacer: fleet!.policyOptions.pacer,
         store: other!.store,
       }),

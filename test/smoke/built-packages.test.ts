@@ -28,7 +28,7 @@ describe('built packages import by name', () => {
       const robots = parseRobotsTxt('User-agent: *\\nDisallow: /private\\nContent-Usage: train-ai=n\\n');
       const usage = combineUsage(robots.contentUsage('/public', 'ExampleBot'), parseContentUsage('search=y'));
       const directives = directivesFor(parseRobotsTagHeaders('noindex, nofollow'), 'ExampleBot');
-      const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0' });
+      const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
       await policy.close();
       console.log(JSON.stringify({
         denied: robots.isAllowed('/private/x', 'ExampleBot'),
@@ -55,7 +55,7 @@ describe('built packages import by name', () => {
       `
       import { politeInterceptor } from '@polite-crawler/fetch';
       import { readCapped, walkRedirects } from '@polite-crawler/fetch/internal';
-      const polite = politeInterceptor({ userAgent: 'ExampleBot/1.0' });
+      const polite = politeInterceptor({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
       await polite.close();
       console.log(JSON.stringify({
         interceptor: typeof polite,

@@ -27,6 +27,6 @@ export function addAgentOptions(command: Command): Command {
     )
     .option(
       '-u, --user-agent <string>',
-      'the User-Agent header sent (must contain the agent and purpose tokens; default "<agent>/1.0 (+polite-crawler CLI[; <purpose>])")',
+      'the User-Agent header sent (must contain the agent and purpose tokens; default "<agent>/1.0 (polite-crawler CLI; +https://github.com/polite-crawler/polite-crawler[; <purpose>])")',
     );
 }

@@ -20,13 +20,13 @@ export interface AgentFlags {
 
 /**
  * Validates the agent flags and builds the User-Agent header: the one given, or
- * `<agent>/1.0 (+polite-crawler CLI[; <purpose>])`. An invalid token, or a User-Agent that
+ * `<agent>/1.0 (polite-crawler CLI; +https://github.com/polite-crawler/polite-crawler[; <purpose>])`. An invalid token, or a User-Agent that
  * does not contain the product and purpose tokens, is a usage error (exit code 2).
  *
  * @example
  * ```ts
  * resolveAgent({ agent: 'ExampleBot', purpose: 'search' }).userAgent;
- * // 'ExampleBot/1.0 (+polite-crawler CLI; search)'
+ * // 'ExampleBot/1.0 (polite-crawler CLI; +https://github.com/polite-crawler/polite-crawler; search)'
  * ```
  */
 export function resolveAgent(flags: AgentFlags): CliAgent {
@@ -45,7 +45,7 @@ export function resolveAgent(flags: AgentFlags): CliAgent {
   }
   const userAgent =
     flags.userAgent ??
-    `${agent}/1.0 (+polite-crawler CLI${purpose === undefined ? '' : `; ${purpose}`})`;
+    `${agent}/1.0 (polite-crawler CLI; +https://github.com/polite-crawler/polite-crawler${purpose === undefined ? '' : `; ${purpose}`})`;
   if (/[\r\n\0]/.test(userAgent) || userAgent.trim() === '') {
     throw CliError.usage('invalid --user-agent', 'it must be one non-empty line');
   }

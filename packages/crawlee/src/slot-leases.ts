@@ -180,6 +180,7 @@ function inTicket(
     return {
       url: admitted.url,
       noteResponse: (status, headers) => paced.noteResponse(status, headers),
+      noteFailure: (error) => paced.noteFailure(error),
       sent: () => {},
       release: () => {
         admitted.release();

@@ -38,7 +38,9 @@ export type {
   RobotsTxtReport,
 } from './policy/decision.js';
 export type {
+  OriginBackoffEvent,
   OriginPausedEvent,
+  OriginRecoveredEvent,
   PoliteEvent,
   RequestDeniedEvent,
   RobotsCacheEvent,
@@ -102,8 +104,10 @@ export { createMemoryRobotsStore } from './robots/memory-store.js';
 export type { MemoryRobotsStoreOptions } from './robots/memory-store.js';
 export { DEFAULTS, OPTION_BOUNDS } from './options/option-table.js';
 export { deriveProductToken } from './options/identity.js';
+export { UA_NO_URL_WARNING } from './options/user-agent-url.js';
 export { CHANNELS } from './policy/events.js';
-export type { PaceRules, Pacer, PacerSlot } from './pacing/pacer.js';
+export type { PaceChange, PaceOutcome, PaceRules, Pacer, PacerSlot } from './pacing/pacer.js';
+export type { DistressFailure } from './pacing/distress.js';
 export { politeInterceptor } from './interceptor/polite-interceptor.js';
 export type {
   AnyDispatch,

@@ -19,6 +19,14 @@ export { isHtml } from './transport/html-content-type.js';
 export type { CappedBody } from './transport/body-reader.js';
 export { walkRedirects } from './redirects/redirect-walker.js';
 export { isPending } from './pacing/pacer.js';
+export { distressOf, isDistressStatus } from './pacing/distress.js';
+export {
+  BACKOFF_BASE,
+  LATENCY_WEIGHT,
+  RECOVERY_SUCCESSES,
+  nextBackoff,
+  smoothLatency,
+} from './pacing/backoff.js';
 export type { RedirectWalk, WalkHop, WalkResult } from './redirects/redirect-walker.js';
 export { refuseUnknownOptions } from './options/known-options.js';
 export { fetchRobotsTxt } from './robots/robots-fetcher.js';

@@ -9,6 +9,8 @@
 export interface FleetKeys {
   /** Hash: next start, Retry-After pause, ticket counter and each process's pacing settings. */
   pace(origin: string): string;
+  /** Hash: back-off after distress outcomes and the smoothed response time (`pace-outcome.ts`). */
+  backoff(origin: string): string;
   /** Sorted set: slot leases by id, scored by expiry (Redis ms). */
   leases(origin: string): string;
   /** Sorted set: waiting requests by id, scored by arrival ticket (first come, first served). */
@@ -27,6 +29,7 @@ export function fleetKeys(prefix: string): FleetKeys {
   const key = (origin: string, kind: string): string => `${prefix}{${origin}}:${kind}`;
   return {
     pace: (origin) => key(origin, 'pace'),
+    backoff: (origin) => key(origin, 'backoff'),
     leases: (origin) => key(origin, 'leases'),
     queue: (origin) => key(origin, 'queue'),
     queueExpiry: (origin) => key(origin, 'qexp'),

@@ -13,7 +13,7 @@ import { RedisRobotsStore } from './redis-robots-store.js';
  * What a policy takes from the fleet: the shared robots.txt store and a fleet pacer. Never
  * pacing settings or a dispatcher: those stay each process's own.
  * @example
- * createPoliteFetch({ userAgent: 'ExampleBot/1.0', ...fleet.policyOptions });
+ * createPoliteFetch({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)', ...fleet.policyOptions });
  */
 export interface FleetPolicyOptions {
   readonly store: RobotsStore;
@@ -53,7 +53,7 @@ const FIRST_ANSWER_WAIT = 2_000;
  * `FleetInvalidOptionError` naming an invalid option.
  * @example
  * const fleet = await createRedisFleet({ url: 'redis://127.0.0.1:6379', keyPrefix: 'crawl-42:' });
- * const politeFetch = createPoliteFetch({ userAgent: 'ExampleBot/1.0', ...fleet.policyOptions });
+ * const politeFetch = createPoliteFetch({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)', ...fleet.policyOptions });
  * // …
  * await politeFetch.close();
  * await fleet.close();

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Pacer, PaceRules, PacerSlot } from '@polite-crawler/fetch';
+import type { PaceChange, PaceOutcome, Pacer, PaceRules, PacerSlot } from '@polite-crawler/fetch';
+import { BACKOFF_BASE, LATENCY_WEIGHT, RECOVERY_SUCCESSES } from '@polite-crawler/fetch/internal';
 import { FleetUnavailableError } from './errors.js';
 import { FLEET_BRAND } from './fleet-brand.js';
 import { BudgetExhausted } from './fleet-connection.js';
@@ -10,6 +11,7 @@ import type { FleetKeys } from './keys.js';
 import type { HeldLease, LeaseBook } from './lease-book.js';
 import { PACE_GRANT } from './scripts/pace-grant.js';
 import { PACE_PAUSE } from './scripts/pace-pause.js';
+import { PACE_OUTCOME } from './scripts/pace-outcome.js';
 import { PACE_LEAVE, PACE_RELEASE } from './scripts/pace-release.js';
 import { luaScript } from './scripts/script.js';
 import { WakeUps } from './wake-ups.js';
@@ -18,6 +20,9 @@ const GRANT = luaScript(PACE_GRANT);
 const RELEASE = luaScript(PACE_RELEASE);
 const LEAVE = luaScript(PACE_LEAVE);
 const PAUSE = luaScript(PACE_PAUSE);
+const OUTCOME = luaScript(PACE_OUTCOME);
+
+type OutcomeReply = [change: 0 | 1 | 2, distress: number, spacing: number];
 
 type GrantReply = [1, number, number, number] | [0, number];
 
@@ -171,7 +176,7 @@ export class RedisPacer implements FleetPacer {
         }
         if (reply[0] === 1) {
           queued = false;
-          return await this.#start(origin, id, reply, signal);
+          return await this.#start(origin, id, reply, signal, rules);
         }
         queued = true;
         const wait = reply[1] < 0 ? core.wakeFallback : Math.min(reply[1], core.wakeFallback);
@@ -194,6 +199,7 @@ export class RedisPacer implements FleetPacer {
     id: string,
     [, delay, floor, startedAt]: [1, number, number, number],
     signal: AbortSignal,
+    rules: PaceRules,
   ): Promise<FleetSlot> {
     const lease: HeldLease = { id, origin, floor };
     this.#held.add(lease);
@@ -210,12 +216,57 @@ export class RedisPacer implements FleetPacer {
     let released = false;
     return {
       startedAt,
-      release: () => {
-        if (released) return;
+      release: (outcome?: PaceOutcome) => {
+        if (released) return undefined;
         released = true;
+        // Sent before the release on the same connection: the next grant sees the outcome.
+        const change =
+          outcome === undefined ? undefined : this.#noteOutcome(origin, rules, outcome);
         void this.#release(lease);
+        return change;
       },
     };
+  }
+
+  /**
+   * Takes a request's outcome into the fleet's back-off and latency spacing of `origin`
+   * (`PACE_OUTCOME`); resolves with what it changed, `undefined` when Redis did not answer.
+   */
+  #noteOutcome(
+    origin: string,
+    rules: PaceRules,
+    outcome: PaceOutcome,
+  ): Promise<PaceChange | undefined> {
+    const { connection, keys, leaseTtl, unavailableTimeout } = this.#core;
+    const latency = outcome.latency;
+    const args = [
+      outcome.kind,
+      latency === undefined || !Number.isFinite(latency) ? -1 : Math.max(0, Math.round(latency)),
+      Math.max(0, Math.ceil(rules.interval)),
+      Math.max(0, Math.floor(rules.maxBackoff ?? 0)),
+      Math.max(0, rules.latencyFactor ?? 0),
+      leaseTtl,
+      BACKOFF_BASE,
+      RECOVERY_SUCCESSES,
+      LATENCY_WEIGHT,
+    ];
+    return connection
+      .run<OutcomeReply>(
+        OUTCOME,
+        [keys.pace(origin), keys.backoff(origin)],
+        args,
+        { spent: 0, limit: unavailableTimeout },
+        undefined,
+      )
+      .then(
+        ([change, distress, spacing]): PaceChange | undefined =>
+          change === 1
+            ? { kind: 'backoff', distress, delay: spacing }
+            : change === 2
+              ? { kind: 'recovered' }
+              : undefined,
+        () => undefined,
+      );
   }
 
   #release(lease: HeldLease): Promise<void> {

@@ -23,7 +23,10 @@ await (await globalThis.fetch(`${origin}/robots.txt`)).text();
 const undici = await import('undici');
 // The sources under test (tsx runs them), as vitest's alias would resolve them.
 const { createPoliteFetch } = await import('../../../packages/fetch/src/index.js');
-const politeFetch = createPoliteFetch({ userAgent: 'ExampleBot/1.0', minInterval: 0 });
+const politeFetch = createPoliteFetch({
+  userAgent: 'ExampleBot/1.0 (+https://example.com/bot)',
+  minInterval: 0,
+});
 const response = await politeFetch(`${origin}/page`);
 console.log(
   JSON.stringify({

@@ -16,7 +16,8 @@ export interface DemoResponse {
 export const DEMO_AGENT = Object.freeze({
   productToken: 'PoliteDemoBot',
   purpose: 'research',
-  userAgent: 'PoliteDemoBot/1.0 (+polite-crawler demo; research)',
+  userAgent:
+    'PoliteDemoBot/1.0 (polite-crawler demo; +https://github.com/polite-crawler/polite-crawler; research)',
 });
 
 /**

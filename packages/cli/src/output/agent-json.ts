@@ -12,7 +12,7 @@ export interface AgentJson {
  *
  * @example
  * ```ts
- * agentJson(agent); // { productToken: 'ExampleBot', purpose: null, userAgent: 'ExampleBot/1.0 (+polite-crawler CLI)' }
+ * agentJson(agent); // { productToken: 'ExampleBot', purpose: null, userAgent: 'ExampleBot/1.0 (polite-crawler CLI; +https://github.com/polite-crawler/polite-crawler)' }
  * ```
  */
 export function agentJson(agent: CliAgent): AgentJson {

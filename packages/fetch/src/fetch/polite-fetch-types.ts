@@ -40,7 +40,7 @@ export type PoliteRequestInput = string | URL | { readonly url: string; readonly
  * `fetch`, made polite: every request is gated by robots.txt and paced per origin, and every
  * response carries its robots directives.
  * @example
- * const politeFetch: PoliteFetch = createPoliteFetch({ userAgent: 'ExampleBot/1.0' });
+ * const politeFetch: PoliteFetch = createPoliteFetch({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
  */
 export interface PoliteFetch {
   (input: PoliteRequestInput, init?: PoliteRequestInit | null): Promise<PoliteResponse>;

@@ -43,8 +43,9 @@ export interface PoliteInterceptor {
 }
 
 /**
- * Holds a request's slot while undici delivers its response: notes the response (Retry-After)
- * and gives the slot back when the body has ended or failed.
+ * Holds a request's slot while undici delivers its response: notes the response (Retry-After,
+ * distress, response time) and its failure, and gives the slot back when the body has ended
+ * or failed.
  */
 class SlotHandler implements Dispatcher.DispatchHandler {
   readonly #handler: Dispatcher.DispatchHandler;
@@ -110,6 +111,8 @@ class SlotHandler implements Dispatcher.DispatchHandler {
   onResponseError(controller: Controller, error: Error): void {
     this.#unsubscribe?.();
     if (this.#abandoned !== undefined) return; // already reported
+    // A connection error or a timeout (before or during the body) makes the origin back off.
+    this.#slot.noteFailure(error);
     this.#slot.release();
     this.#handler.onResponseError?.(controller, error);
   }

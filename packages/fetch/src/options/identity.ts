@@ -61,7 +61,7 @@ function tokenIn(
  * The crawler's identity options, read in this order (`productToken` and `purpose` must appear
  * in the `userAgent` read before them). Part of the option table.
  * @example
- * IDENTITY_OPTIONS.productToken.read('productToken', undefined, { userAgent: 'ExampleBot/1.0' }); // 'ExampleBot'
+ * IDENTITY_OPTIONS.productToken.read('productToken', undefined, { userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' }); // 'ExampleBot'
  */
 export const IDENTITY_OPTIONS = {
   userAgent: {

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { RobotsInvalidOptionError } from '../errors/errors.js';
 import type { Pacer } from '../pacing/pacer.js';
 import type { PoliteEvent } from '../policy/events.js';
 import type { RobotsStore } from '../robots/robots-store.js';
@@ -14,6 +15,17 @@ import { signatureOption } from '../signature/request-signer.js';
 import { cacheOption } from '../transport/http-cache.js';
 
 const DAY = 86_400_000;
+/** Largest `latencyFactor`: a hundred response times between two starts is already a crawl stop. */
+const MAX_LATENCY_FACTOR = 100;
+
+/** A finite number within `[0, max]` (not only an integer), else the option's error. */
+function factorOption(name: string, value: unknown, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > max) {
+    throw new RobotsInvalidOptionError(name, value, `a number from 0 to ${max}`);
+  }
+  return value;
+}
 
 /**
  * Every option of {@link createRobotsPolicy}: its default, limits and check, in the order they
@@ -47,6 +59,11 @@ export const POLICY_OPTIONS = {
   crawlDelay: { default: 'honor', allowed: ['honor', 'ignore'] },
   maxCrawlDelay: { default: 30_000, bounds: [0, 3_600_000] },
   maxRetryAfter: { default: 600_000, bounds: [0, DAY] },
+  maxBackoff: { default: 60_000, bounds: [0, DAY] },
+  latencyFactor: {
+    default: 1,
+    read: (name: string, value: unknown) => factorOption(name, value, MAX_LATENCY_FACTOR, 1),
+  },
   maxTrackedOrigins: { default: 10_000, bounds: [1, 1_000_000] },
   clock: shaped<Clock, Clock>(
     ['now', 'sleep'],

@@ -182,8 +182,31 @@ export interface RobotsPolicyOptions {
    */
   readonly maxRetryAfter?: number;
   /**
+   * Cap on the back-off after distress outcomes, ms; 0 turns back-off off. Distress is a 500,
+   * 502 or 504, a 503 or 429 without `Retry-After` (with one, its pause wins), a 408, a
+   * connection error or a timeout: after the k-th in a row the origin's starts are 2^k times its interval
+   * apart (1 s when the interval is shorter), and each success halves that until the origin is
+   * back to its interval (eight successes at most). The default, one minute, is Crawlee's cap:
+   * one request a minute is no load for any server, a failing origin is still probed often
+   * enough to notice its recovery within minutes, and from the cap eight successes recover.
+   * @default 60_000
+   * @example 300_000
+   */
+  readonly maxBackoff?: number;
+  /**
+   * Starts to one origin are at least this many times its smoothed response time apart (the
+   * time to response headers; an exponentially weighted moving average, each new response
+   * weighing 0.3), never closer than `minInterval` or Crawl-delay. 1: on average at most one
+   * request's worth of the server's time is taken at once, whatever `concurrency` allows; 0
+   * turns it off. A number from 0 to 100.
+   * @default 1
+   * @example 2
+   */
+  readonly latencyFactor?: number;
+  /**
    * Idle origins whose pacing state is kept (least recently used dropped; an origin still paused
-   * by `Retry-After` or spaced by the interval goes after those with nothing left to wait for).
+   * by `Retry-After`, spaced by the interval or backed off goes after those with nothing left to
+   * wait for).
    * @default 10_000
    * @example 100_000
    */

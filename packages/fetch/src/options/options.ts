@@ -53,7 +53,7 @@ function resolveTable<Table extends Readonly<Record<string, OptionSpec>>>(
  * Validates and completes {@link RobotsPolicyOptions}; throws {@link RobotsInvalidOptionError}
  * naming the first bad option.
  * @example
- * const resolved = resolvePolicyOptions({ userAgent: 'ExampleBot/1.0' }); // resolved.productToken === 'ExampleBot'
+ * const resolved = resolvePolicyOptions({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' }); // resolved.productToken === 'ExampleBot'
  */
 export function resolvePolicyOptions(options: RobotsPolicyOptions): ResolvedPolicyOptions {
   if (typeof options !== 'object' || options === null) {

@@ -1,6 +1,8 @@
 import type { Clock } from '../time/clock.js';
 import { onAbort } from '../time/signals.js';
-import type { PaceRules, Pacer, PacerSlot } from './pacer.js';
+import { NO_BACKOFF, nextBackoff, smoothLatency, spacingOf } from './backoff.js';
+import type { BackoffState } from './backoff.js';
+import type { PaceChange, PaceOutcome, PaceRules, Pacer, PacerSlot } from './pacer.js';
 
 interface Settings {
   readonly maxTrackedOrigins: number;
@@ -23,37 +25,52 @@ interface OriginState {
   tail: Waiter | undefined;
   /** Earliest start of the next request (clock ms). */
   nextStart: number;
+  /** The latest start (clock ms). */
+  lastStart: number;
   /** Paused by Retry-After until (clock ms). */
   pausedUntil: number;
+  /** Back-off after distress outcomes (see `backoff.ts`). */
+  backoff: BackoffState;
+  /** Smoothed response time, ms; `undefined` before the first response. */
+  latency: number | undefined;
 }
 
 /** Gives a slot back (set in the scheduler's static block: slots reach its private state). */
-let giveBack: (scheduler: OriginScheduler, origin: string, state: OriginState) => void;
+let giveBack: (
+  scheduler: OriginScheduler,
+  origin: string,
+  state: OriginState,
+  rules: PaceRules,
+  outcome: PaceOutcome | undefined,
+) => PaceChange | undefined;
 
 /** One granted slot; its second release does nothing. */
 class Slot implements PacerSlot {
   #scheduler: OriginScheduler | undefined;
   readonly #origin: string;
   readonly #state: OriginState;
+  readonly #rules: PaceRules;
 
-  constructor(scheduler: OriginScheduler, origin: string, state: OriginState) {
+  constructor(scheduler: OriginScheduler, origin: string, state: OriginState, rules: PaceRules) {
     this.#scheduler = scheduler;
     this.#origin = origin;
     this.#state = state;
+    this.#rules = rules;
   }
 
-  release(): void {
+  release(outcome?: PaceOutcome): PaceChange | undefined {
     const scheduler = this.#scheduler;
-    if (scheduler === undefined) return;
+    if (scheduler === undefined) return undefined;
     this.#scheduler = undefined;
-    giveBack(scheduler, this.#origin, this.#state);
+    return giveBack(scheduler, this.#origin, this.#state, this.#rules, outcome);
   }
 }
 
 /**
  * The in-memory {@link Pacer}, the default: per origin, at most `rules.concurrency` slots at
- * once, starts at least `rules.interval` apart, and no start while the origin is paused by a
- * Retry-After. Waiters are served first come, first served. Origins never slow each other down.
+ * once, starts at least `rules.interval` apart (wider while the origin backs off after distress
+ * outcomes, and at least `rules.latencyFactor` × its smoothed response time), and no start
+ * while the origin is paused by a Retry-After. Waiters are served first come, first served. Origins never slow each other down.
  * Idle origins' state is dropped beyond `maxTrackedOrigins` (least recently used first, those
  * with nothing left to wait for before those still paused or spaced). A free slot is returned
  * as it is, without a promise (see {@link Pacer.acquire}).
@@ -64,7 +81,11 @@ class Slot implements PacerSlot {
  */
 export class OriginScheduler implements Pacer {
   static {
-    giveBack = (scheduler, origin, state) => scheduler.#release(origin, state);
+    giveBack = (scheduler, origin, state, rules, outcome) => {
+      const change = outcome === undefined ? undefined : scheduler.#note(state, rules, outcome);
+      scheduler.#release(origin, state);
+      return change;
+    };
   }
 
   readonly #settings: Settings;
@@ -84,7 +105,7 @@ export class OriginScheduler implements Pacer {
     const state = this.#state(origin);
     if (state.active < rules.concurrency && state.head === undefined) {
       state.active += 1;
-      if (this.#tryStart(state, rules)) return new Slot(this, origin, state);
+      if (this.#tryStart(state, rules)) return new Slot(this, origin, state, rules);
       return this.#waitForStart(origin, state, rules, signal);
     }
     return this.#enqueue(state, rules, signal).then(() =>
@@ -103,6 +124,29 @@ export class OriginScheduler implements Pacer {
     this.#touch(origin, state);
   }
 
+  /**
+   * Takes a request's outcome in: its response time into the smoothed one, and its back-off
+   * step. A distress outcome pushes the next start to at least the new spacing from now; a
+   * success that shrinks the spacing brings a start booked under the wider one forward (to the
+   * latest start plus the new spacing).
+   */
+  #note(state: OriginState, rules: PaceRules, outcome: PaceOutcome): PaceChange | undefined {
+    const { kind, latency } = outcome;
+    if (latency !== undefined && Number.isFinite(latency)) {
+      state.latency = smoothLatency(state.latency, latency);
+    }
+    const before = state.backoff;
+    const after = nextBackoff(before, kind, rules.interval, rules.maxBackoff ?? 0);
+    if (after === before) return undefined;
+    state.backoff = after;
+    if (kind === 'distress') {
+      state.nextStart = Math.max(state.nextStart, this.#settings.clock.now() + after.spacing);
+      return { kind: 'backoff', distress: after.distress, delay: after.spacing };
+    }
+    state.nextStart = Math.min(state.nextStart, state.lastStart + this.#spacing(state, rules));
+    return after.spacing === 0 && before.spacing > 0 ? { kind: 'recovered' } : undefined;
+  }
+
   pause(origin: string, ms: number): void {
     const state = this.#state(origin);
     state.pausedUntil = Math.max(state.pausedUntil, this.#settings.clock.now() + ms);
@@ -113,6 +157,11 @@ export class OriginScheduler implements Pacer {
   pausedUntil(origin: string): number | undefined {
     const until = this.#states.get(origin)?.pausedUntil;
     return until !== undefined && until > this.#settings.clock.now() ? until : undefined;
+  }
+
+  /** The spacing `origin` is backed off to now, ms (0: none). */
+  backoff(origin: string): number {
+    return this.#states.get(origin)?.backoff.spacing ?? 0;
   }
 
   /** Origins whose state is tracked. */
@@ -128,7 +177,16 @@ export class OriginScheduler implements Pacer {
   #state(origin: string): OriginState {
     let state = this.#states.get(origin);
     if (state === undefined) {
-      state = { active: 0, head: undefined, tail: undefined, nextStart: 0, pausedUntil: 0 };
+      state = {
+        active: 0,
+        head: undefined,
+        tail: undefined,
+        nextStart: 0,
+        lastStart: 0,
+        pausedUntil: 0,
+        backoff: NO_BACKOFF,
+        latency: undefined,
+      };
       this.#states.set(origin, state);
       this.#recent = origin;
     }
@@ -139,8 +197,20 @@ export class OriginScheduler implements Pacer {
   #tryStart(state: OriginState, rules: PaceRules): boolean {
     const now = this.#settings.clock.now();
     if (state.nextStart > now || state.pausedUntil > now) return false;
-    state.nextStart = now + rules.interval;
+    state.lastStart = now;
+    state.nextStart = now + this.#spacing(state, rules);
     return true;
+  }
+
+  /** The origin's start-to-start spacing now (see `spacingOf`). */
+  #spacing(state: OriginState, rules: PaceRules): number {
+    if (state.backoff === NO_BACKOFF && state.latency === undefined) return rules.interval;
+    return spacingOf(
+      rules.interval,
+      state.backoff.spacing,
+      rules.latencyFactor ?? 0,
+      state.latency,
+    );
   }
 
   /**
@@ -166,7 +236,7 @@ export class OriginScheduler implements Pacer {
       this.#release(origin, state);
       throw error;
     }
-    return new Slot(this, origin, state);
+    return new Slot(this, origin, state, rules);
   }
 
   /**
@@ -213,9 +283,9 @@ export class OriginScheduler implements Pacer {
 
   /**
    * Marks `origin` recently used; drops idle states beyond the bound, oldest first. A state
-   * that still holds back a start (a Retry-After pause, or spacing not yet waited out) is kept
-   * while an idle one without can go instead: dropping it would let the next request start at
-   * once. Only when more than the bound are held back at the same time do the oldest of those
+   * that still holds back a start (a Retry-After pause, spacing not yet waited out, a back-off
+   * not yet recovered) is kept while an idle one without can go instead: dropping it would let
+   * the next request start at once. Only when more than the bound are held back at the same time do the oldest of those
    * go too, so the bound always holds.
    */
   #touch(origin: string, state: OriginState): void {
@@ -228,7 +298,12 @@ export class OriginScheduler implements Pacer {
     }
     if (states.size <= bound) return;
     const now = this.#settings.clock.now();
-    this.#evict((candidate) => candidate.pausedUntil <= now && candidate.nextStart <= now);
+    this.#evict(
+      (candidate) =>
+        candidate.pausedUntil <= now &&
+        candidate.nextStart <= now &&
+        candidate.backoff.spacing === 0,
+    );
     if (states.size > bound) this.#evict(() => true);
   }
 

@@ -1,5 +1,6 @@
 import { channel } from 'node:diagnostics_channel';
 import type { Channel } from 'node:diagnostics_channel';
+import type { DistressFailure } from '../pacing/distress.js';
 import type { RobotsFetchRecord } from '../robots/robots-store.js';
 import type { CacheState, Decision, DeniedReason } from './decision.js';
 
@@ -61,12 +62,45 @@ export interface OriginPausedEvent {
 }
 
 /**
+ * An origin backs off (again): a request's outcome was distress (README: "Back-off").
+ * @example
+ * onEvent: (e) => { if (e.type === 'origin-backoff') log(`${e.origin}: ${e.cause}, ${e.delay} ms apart`); }
+ */
+export interface OriginBackoffEvent {
+  readonly type: 'origin-backoff';
+  readonly origin: string;
+  /** What was distress: the status (500, 502, 503, 504, 408, 429), or the kind of failure. */
+  readonly cause: number | DistressFailure;
+  /** Distress outcomes in a row on this origin (in a fleet: across the fleet). */
+  readonly distress: number;
+  /** The origin's spacing now, ms: its next start is at least this far away, and starts stay this far apart until it recovers. */
+  readonly delay: number;
+  /** Clock ms before which the origin's next request does not start. */
+  readonly until: number;
+}
+
+/**
+ * A backed-off origin is back to its own interval: successes brought its spacing down.
+ * @example
+ * onEvent: (e) => { if (e.type === 'origin-recovered') log(`${e.origin} recovered`); }
+ */
+export interface OriginRecoveredEvent {
+  readonly type: 'origin-recovered';
+  readonly origin: string;
+}
+
+/**
  * One state object per event; new fields may be added.
  * @example
  * createPoliteFetch({ userAgent, onEvent: (event: PoliteEvent) => console.log(event.type) });
  */
 export type PoliteEvent =
-  RobotsFetchedEvent | RobotsCacheEvent | RequestDeniedEvent | OriginPausedEvent;
+  | RobotsFetchedEvent
+  | RobotsCacheEvent
+  | RequestDeniedEvent
+  | OriginPausedEvent
+  | OriginBackoffEvent
+  | OriginRecoveredEvent;
 
 /**
  * The `node:diagnostics_channel` names events are published on; each message is the same
@@ -80,6 +114,8 @@ export const CHANNELS = Object.freeze({
   robotsCache: 'polite-crawler:robots-cache',
   requestDenied: 'polite-crawler:request-denied',
   originPaused: 'polite-crawler:origin-paused',
+  originBackoff: 'polite-crawler:origin-backoff',
+  originRecovered: 'polite-crawler:origin-recovered',
 } as const);
 
 // Each channel is named `polite-crawler:<event type>`.

@@ -19,10 +19,13 @@ import { readOption } from '../options/option-spec.js';
 import { POLICY_OPTIONS, PREFETCH_CONCURRENCY } from '../options/option-table.js';
 import { resolvePolicyOptions } from '../options/options.js';
 import { refuseUnknownOptions } from '../options/known-options.js';
+import { warnIfUnidentifiable } from '../options/user-agent-url.js';
 import type { ResolvedPolicyOptions } from '../options/options.js';
 import { OriginScheduler } from '../pacing/origin-scheduler.js';
+import { distressOf, isDistressStatus } from '../pacing/distress.js';
+import type { DistressFailure } from '../pacing/distress.js';
 import { isPending } from '../pacing/pacer.js';
-import type { PaceRules, Pacer, PacerSlot } from '../pacing/pacer.js';
+import type { PaceChange, PaceOutcome, PaceRules, Pacer, PacerSlot } from '../pacing/pacer.js';
 import { parseRetryAfter } from '../pacing/retry-after.js';
 import { raceSignal } from '../time/signals.js';
 import { defaultDispatcher } from '../transport/default-dispatcher.js';
@@ -120,6 +123,12 @@ function decide(entry: CacheEntry, url: URL, origin: string = url.origin): Decis
   });
 }
 
+/**
+ * Statuses whose `Retry-After` pauses the origin (RFC 9110 §10.2.3 gives it to 503, RFC 6585 to
+ * 429). On a 500, 502 or 504 it is not read: those are distress, and the origin backs off.
+ */
+const RETRY_AFTER_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+
 /** No statement: every category `unknown` (robots.txt unavailable, unreachable, not read). */
 const NO_USAGE: UsagePreferences = combineUsage();
 
@@ -132,8 +141,14 @@ function allows(entry: CacheEntry, url: URL): boolean {
 }
 
 /** Set in the policy's static block: slots reach its private state through these. */
-let notePause: (policy: Policy, origin: string, status: number, headers: HeaderInput) => void;
+let notePause: (policy: Policy, origin: string, status: number, headers: HeaderInput) => boolean;
 let restartInterval: (policy: Policy, origin: string, interval: number) => void;
+let noteChange: (
+  policy: Policy,
+  origin: string,
+  cause: number | DistressFailure,
+  change: ReturnType<PacerSlot['release']>,
+) => void;
 
 /** A hop's place in its origin's pacing, as {@link RobotsPolicy.enter} grants it. */
 class PolicySlot implements HopSlot {
@@ -145,6 +160,12 @@ class PolicySlot implements HopSlot {
   /** The interval the slot was granted under, until `sent()`; 0 when there is nothing to restart. */
   #interval: number;
   #grantedAt: number;
+  /** When the hop went out (clock ms): its grant, or `sent()`; its response time counts from it. */
+  #startedAt: number;
+  /** How the hop went, for the pacer (none yet: the release changes nothing). */
+  #outcome: PaceOutcome | undefined;
+  /** What made the outcome distress: the status, or the kind of failure. */
+  #cause: number | DistressFailure = 0;
 
   constructor(policy: Policy, url: URL, origin: string, slot: PacerSlot | undefined, interval = 0) {
     this.#policy = policy;
@@ -152,26 +173,53 @@ class PolicySlot implements HopSlot {
     this.#origin = origin;
     this.#slot = slot;
     this.#interval = slot === undefined ? 0 : interval;
-    this.#grantedAt = this.#interval > 0 ? policy.clock.now() : 0;
+    this.#grantedAt = slot === undefined ? 0 : policy.clock.now();
+    this.#startedAt = this.#grantedAt;
   }
 
   noteResponse(status: number, headers: HeaderInput): void {
-    notePause(this.#policy, this.#origin, status, headers);
+    const retryAfter = notePause(this.#policy, this.#origin, status, headers);
+    if (this.#slot === undefined) return;
+    const latency = this.#policy.clock.now() - this.#startedAt;
+    if (retryAfter) {
+      this.#outcome = { kind: 'neutral', latency };
+    } else if (isDistressStatus(status)) {
+      this.#outcome = { kind: 'distress', latency };
+      this.#cause = status;
+    } else {
+      this.#outcome = { kind: 'success', latency };
+    }
+  }
+
+  noteFailure(error: unknown): void {
+    if (this.#slot === undefined) return;
+    const failure = distressOf(error);
+    if (failure === undefined) return;
+    this.#outcome = { kind: 'distress' };
+    this.#cause = failure;
   }
 
   sent(): void {
     const interval = this.#interval;
     this.#interval = 0;
-    if (interval === 0 || this.#slot === undefined) return;
-    if (this.#policy.clock.now() > this.#grantedAt) {
+    if (this.#slot === undefined) return;
+    const now = this.#policy.clock.now();
+    this.#startedAt = now;
+    if (interval > 0 && now > this.#grantedAt) {
       restartInterval(this.#policy, this.#origin, interval);
     }
   }
 
   release(): void {
     const slot = this.#slot;
+    if (slot === undefined) return;
     this.#slot = undefined;
-    slot?.release();
+    const outcome = this.#outcome;
+    if (outcome === undefined) {
+      slot.release();
+      return;
+    }
+    noteChange(this.#policy, this.#origin, this.#cause, slot.release(outcome));
   }
 }
 
@@ -253,12 +301,27 @@ class Policy implements RobotsPolicy {
     restartInterval = (policy, origin, interval) => {
       if (!policy.#closed) policy.#pacer.pause(origin, interval);
     };
+    noteChange = (policy, origin, cause, change) => {
+      if (typeof change !== 'object' || change === null) return;
+      if (!isPending(change)) {
+        policy.#emitChange(origin, cause, change as PaceChange);
+        return;
+      }
+      // A fleet pacer answers after its round trip; a failed one changed nothing to report.
+      Promise.resolve(change as PromiseLike<PaceChange | undefined>).then(
+        (settled) => {
+          if (settled !== undefined) policy.#emitChange(origin, cause, settled);
+        },
+        () => undefined,
+      );
+    };
   }
   /** Settles once close() has stopped everything in flight. */
   #closedAll: Promise<void> = Promise.resolve();
 
   constructor(options: ResolvedPolicyOptions) {
     this.#options = options;
+    warnIfUnidentifiable(options.userAgent);
     this.userAgent = options.userAgent;
     this.productToken = options.productToken;
     this.purpose = options.purpose;
@@ -301,6 +364,8 @@ class Policy implements RobotsPolicy {
     this.#defaultRules = Object.freeze({
       concurrency: options.concurrency,
       interval: options.minInterval,
+      maxBackoff: options.maxBackoff,
+      latencyFactor: options.latencyFactor,
     });
   }
 
@@ -392,7 +457,7 @@ class Policy implements RobotsPolicy {
   #rulesOf(entry: CacheEntry | undefined): PaceRules {
     const delay = this.#crawlDelayOf(entry);
     const rules = this.#defaultRules;
-    return delay > rules.interval ? { concurrency: rules.concurrency, interval: delay } : rules;
+    return delay > rules.interval ? { ...rules, interval: delay } : rules;
   }
 
   async check(url: string | URL, options: CheckOptions = {}): Promise<Decision> {
@@ -517,15 +582,19 @@ class Policy implements RobotsPolicy {
     this.#notePause(toHttpUrl(url).origin, status, headers);
   }
 
-  /** A 429 or 503 with a parseable `Retry-After` pauses the origin (capped at `maxRetryAfter`). */
-  #notePause(origin: string, status: number, headers: HeaderInput): void {
-    if ((status !== 429 && status !== 503) || this.#closed) return;
+  /**
+   * A 429 or 503 with a parseable `Retry-After` pauses the origin (capped at `maxRetryAfter`).
+   * Whether it had one: then the server said when to come back, and that is not distress (a
+   * `Retry-After: 0` included).
+   */
+  #notePause(origin: string, status: number, headers: HeaderInput): boolean {
+    if (!RETRY_AFTER_STATUSES.has(status) || this.#closed) return false;
     const raw = headerLines(headers, 'retry-after')[0];
     const now = this.clock.now();
     const requested = parseRetryAfter(raw, now);
-    if (raw === undefined || requested === undefined) return;
+    if (raw === undefined || requested === undefined) return false;
     const duration = Math.min(requested, this.#options.maxRetryAfter);
-    if (duration <= 0) return;
+    if (duration <= 0) return true;
     this.#pacer.pause(origin, duration);
     if (this.#events.wants('origin-paused')) {
       const until = now + duration;
@@ -538,6 +607,27 @@ class Policy implements RobotsPolicy {
         retryAfter: raw,
       });
     }
+    return true;
+  }
+
+  /** Publishes what a hop's outcome changed in its origin's back-off. */
+  #emitChange(origin: string, cause: number | DistressFailure, change: PaceChange): void {
+    if (change.kind === 'recovered') {
+      if (this.#events.wants('origin-recovered')) {
+        this.#events.emit({ type: 'origin-recovered', origin });
+      }
+      return;
+    }
+    if (!this.#events.wants('origin-backoff')) return;
+    const { distress, delay } = change;
+    this.#events.emit({
+      type: 'origin-backoff',
+      origin,
+      cause,
+      distress,
+      delay,
+      until: this.clock.now() + delay,
+    });
   }
 
   directives(

@@ -42,7 +42,7 @@ export type HeaderInput =
  * The robots.txt engine and per-origin pacer, shared by a polite fetch, the adapters and
  * one-off checks (one cache and one pacing per origin).
  * @example
- * const policy: RobotsPolicy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0' });
+ * const policy: RobotsPolicy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
  */
 export interface RobotsPolicy {
   readonly userAgent: string;
@@ -99,7 +99,8 @@ export interface RobotsPolicy {
   ): Promise<T>;
   /**
    * Tells the pacer about a response: a 429 or 503 with `Retry-After` pauses the origin for
-   * that long (capped at `maxRetryAfter`).
+   * that long (capped at `maxRetryAfter`). Back-off and latency spacing need the
+   * request's slot: they follow `HopSlot.noteResponse` / `noteFailure`, not this.
    */
   noteResponse(url: string | URL, status: number, headers: HeaderInput): void;
   /**
@@ -159,10 +160,20 @@ export interface HopSlot {
   /** The hop's URL, parsed. */
   readonly url: URL;
   /**
-   * Tells the pacer about the hop's response: a 429 or 503 with `Retry-After` pauses the
-   * origin for that long (capped at `maxRetryAfter`), before the next hop takes the slot.
+   * Tells the pacer about the hop's response (call it when the headers are in: the time since
+   * the start is the origin's response time): a 429 or 503 with `Retry-After` pauses the
+   * origin for that long (capped at `maxRetryAfter`), before the next hop takes the slot; a 429
+   * or 503 without one, a 500, 502, 504 or 408 is distress, and the origin backs off once the
+   * slot is released; anything else is a success.
    */
   noteResponse(status: number, headers: HeaderInput): void;
+  /**
+   * Tells the pacer the hop failed without a response: a connection error or a timeout is
+   * distress (the origin backs off once the slot is released); anything else (an abort, a DNS
+   * failure) changes nothing. After `noteResponse`, a distress failure (the body timed out)
+   * replaces what the response said.
+   */
+  noteFailure(error: unknown): void;
   /**
    * Says the hop is being sent now, for a slot held a while before its request goes out (a
    * crawler queue): the origin's next start then counts from now, not from the grant. Once per

@@ -34,7 +34,9 @@ export interface RedirectWalk<R> {
   readonly paced?: boolean;
   /**
    * Sends one hop, holding `slot`: the caller may release it once the body has ended; the walk
-   * releases it at the latest when it moves on or fails.
+   * releases it at the latest when it moves on or fails. Resolve once the response headers are
+   * in (the time to them is the origin's response time); a rejection is the hop's failure (a
+   * connection error or a timeout makes the origin back off).
    */
   send(hop: WalkHop, slot: HopSlot): Promise<R>;
   statusOf(response: R): number;
@@ -107,6 +109,8 @@ export async function walkRedirects<R>(
       response = await walk.send(hop, slot);
       slot.noteResponse(walk.statusOf(response), walk.headersOf(response));
     } catch (error) {
+      // A connection error or a timeout makes the origin back off.
+      slot.noteFailure(error);
       slot.release();
       throw error;
     }

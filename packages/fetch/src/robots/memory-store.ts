@@ -22,7 +22,7 @@ export interface MemoryRobotsStoreOptions {
  * would. Share it between policies that must share robots.txt results but not pacing.
  * @example
  * const store = createMemoryRobotsStore({ maxOrigins: 50_000 });
- * const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0', store });
+ * const policy = createRobotsPolicy({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)', store });
  */
 export function createMemoryRobotsStore(options: MemoryRobotsStoreOptions = {}): RobotsStore {
   if (typeof options !== 'object' || options === null) {
