@@ -113,19 +113,9 @@ class SelectedRules implements AgentRules {
   }
 
   isAllowed(url: string | URL): boolean {
-    return this.allowsPath(toMatchPath(url));
-  }
-
-  /** @internal The compiled rules; `undefined` when no rule applies. */
-  get compiled(): CompiledRules | undefined {
-    return this.#rules;
-  }
-
-  /** @internal The verdict for a match path that is already normalised (see `toMatchPath`). */
-  allowsPath(path: string): boolean {
+    const path = toMatchPath(url);
     const rules = this.#rules;
-    if (rules === undefined) return true;
-    return allows(rules, path) || isRobotsTxtPath(path);
+    return rules === undefined || allows(rules, path) || isRobotsTxtPath(path);
   }
 
   explain(url: string | URL): Verdict {
@@ -209,8 +199,6 @@ export class ParsedRobotsTxt implements RobotsTxt {
   #diagnostics: readonly Diagnostic[] | undefined;
   #lastAgent: Agent | undefined;
   #lastRules: SelectedRules | undefined;
-  /** The compiled rules of `#lastRules` (`null`: it has none), read without a hop. */
-  #lastCompiled: CompiledRules | null = null;
   #usage: ContentUsageIndex | undefined;
 
   constructor(scan: ScanResult, parsedBytes: number, truncated: boolean, maxAgents: number) {
@@ -293,12 +281,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
   }
 
   isAllowed(url: string | URL, agent: Agent): boolean {
-    // The last agent is remembered: a crawler asks with the same agent again and again.
-    let compiled = this.#lastCompiled;
-    if (agent !== this.#lastAgent || this.#lastRules === undefined)
-      compiled = this.#rulesFor(agent).compiled ?? null;
-    const path = toMatchPath(url);
-    return compiled === null || allows(compiled, path) || isRobotsTxtPath(path);
+    return this.#rulesFor(agent).isAllowed(url);
   }
 
   explain(url: string | URL, agent: Agent): Verdict {
@@ -346,6 +329,8 @@ export class ParsedRobotsTxt implements RobotsTxt {
   }
 
   #rulesFor(agent: Agent): SelectedRules {
+    // The last agent is remembered: a crawler asks with the same agent again and again.
+    if (agent === this.#lastAgent && this.#lastRules !== undefined) return this.#lastRules;
     const caches = this.#cachesNow();
     const isObject = typeof agent === 'object' && agent !== null;
     let rules =
@@ -367,7 +352,6 @@ export class ParsedRobotsTxt implements RobotsTxt {
     if (typeof agent === 'string') {
       this.#lastAgent = agent;
       this.#lastRules = rules;
-      this.#lastCompiled = rules.compiled ?? null;
     }
     return rules;
   }
