@@ -128,7 +128,9 @@ for (const key of ['Disallow', 'Content-Usage']) {
       query(peer);
       const later = Number(process.hrtime.bigint() - start) / 1e6;
       rows.push([label, 'robots-parser', fmt(first.cold, 1), fmt(later, 1)]);
-      verdicts.push(`${label}, robots-parser: ${peer.isAllowed(url, AGENT) ? 'allowed' : 'disallowed'}`);
+      verdicts.push(
+        `${label}, robots-parser: ${peer.isAllowed(url, AGENT) ? 'allowed' : 'disallowed'}`,
+      );
     }
   }
 }
@@ -139,7 +141,9 @@ report(
   rows,
   [
     `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}. Milliseconds (less is better). "First query": one query on each of 5 freshly parsed objects (the first run is also the first use of the code in the process). "Later queries": per query, best of 3 batches of 10 on one object. robots-parser: one object, one query each.`,
-    baselinePath === undefined ? 'No baseline (set ROBOTS_TXT_BASELINE).' : `Baseline: ${baselinePath}.`,
+    baselinePath === undefined
+      ? 'No baseline (set ROBOTS_TXT_BASELINE).'
+      : `Baseline: ${baselinePath}.`,
     '',
     'Verdicts:',
     '',

@@ -41,7 +41,20 @@ const bodyOf = (rules: readonly Rule[]): string =>
 
 // Pieces that overlap (aa in aaa), are suffixes of one another (a, ba, aba), repeat, and are
 // percent-encoded (%41 is A once normalised; %2A stays a literal '*').
-const token = fc.constantFrom('a', 'b', 'aa', 'ab', 'ba', 'aba', 'aaa', '/', 'A', '%41', '%2A', 'x');
+const token = fc.constantFrom(
+  'a',
+  'b',
+  'aa',
+  'ab',
+  'ba',
+  'aba',
+  'aaa',
+  '/',
+  'A',
+  '%41',
+  '%2A',
+  'x',
+);
 const patternArb = fc
   .tuple(
     fc.constantFrom('/', '/*', '*', '/a', '/a*', '/**'),
@@ -150,7 +163,10 @@ describe('the match budget fails closed, at the limit and just past it', () => {
     const at = fileFor(perRule, 'Disallow');
     const robots = parseRobotsTxt(at.body);
     for (let q = 0; q < 3; q++)
-      expect(robots.explain(at.path, 'A')).toMatchObject({ allowed: true, reason: 'no-matching-rule' });
+      expect(robots.explain(at.path, 'A')).toMatchObject({
+        allowed: true,
+        reason: 'no-matching-rule',
+      });
     const past = fileFor(perRule + 1, 'Disallow');
     const failed = parseRobotsTxt(past.body);
     for (let q = 0; q < 3; q++) {
@@ -213,7 +229,10 @@ describe('a file written to be slow: 17,000 rules like "Disallow: /*abbabaabbbab
   it('decides a short path exactly: the budget covers every rule', () => {
     // 17,000 rules × 7 characters < 2^17.
     const robots = parseRobotsTxt(body);
-    expect(robots.explain('/abab', 'Bot')).toMatchObject({ allowed: true, reason: 'no-matching-rule' });
+    expect(robots.explain('/abab', 'Bot')).toMatchObject({
+      allowed: true,
+      reason: 'no-matching-rule',
+    });
     const hit = `/x${pieces[3]!}`;
     expect(hit.length * 17_000).toBeGreaterThan(PARSE_DEFAULTS.matchBudget);
     expect(robots.explain(hit, 'Bot')).toMatchObject({ allowed: false });

@@ -221,13 +221,11 @@ const EMPTY = new ContentUsageIndex({ rules: [], latin1: false, diagnosticBudget
  * categories are read off `UNKNOWN_USAGE`, so a new one is covered too).
  */
 function disallowEverything(rules: readonly ReadRule[]): UsagePreferences {
-  const sources = rules.map(
-    ({ record, rule }): UsageSource => ({
-      kind: record.signal ? 'content-signal-rule' : 'content-usage-rule',
-      line: record.line,
-      pattern: rule.pattern,
-    }),
-  );
+  const sources = rules.map(({ record, rule }): UsageSource => ({
+    kind: record.signal ? 'content-signal-rule' : 'content-usage-rule',
+    line: record.line,
+    pattern: rule.pattern,
+  }));
   const categories = Object.keys(UNKNOWN_USAGE.sources);
   return Object.freeze({
     ...Object.fromEntries(categories.map((c) => [c, 'disallowed'])),

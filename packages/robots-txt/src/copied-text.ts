@@ -38,6 +38,12 @@ export class AsciiText {
     this.#length = end;
   }
 
+  /** Empties the text, keeping a buffer of up to 64 KiB for the next one. */
+  clear(): void {
+    this.#length = 0;
+    if (this.#bytes.length > 1 << 16) this.#bytes = new Uint8Array(256);
+  }
+
   /** The text, decoded from the bytes: a new string. */
   toString(): string {
     return utf8.decode(this.#bytes.subarray(0, this.#length));
@@ -51,6 +57,7 @@ export class AsciiText {
 }
 
 const CHUNK = 8192;
+const units = new Uint16Array(CHUNK);
 
 /**
  * A copy of `s[from, to)` made from its UTF-16 code units (lone surrogates included), for
@@ -60,13 +67,11 @@ const CHUNK = 8192;
  * copyText('Disallow: /private', 10); // '/private', sharing nothing with the line
  */
 export function copyText(s: string, from = 0, to = s.length): string {
-  const parts: string[] = [];
-  const units: number[] = [];
+  let copy = '';
   for (let start = from; start < to; start += CHUNK) {
     const end = Math.min(to, start + CHUNK);
-    units.length = 0;
-    for (let i = start; i < end; i++) units.push(s.charCodeAt(i));
-    parts.push(String.fromCharCode(...units));
+    for (let i = start; i < end; i++) units[i - start] = s.charCodeAt(i);
+    copy += String.fromCharCode.apply(null, units.subarray(0, end - start) as unknown as number[]);
   }
-  return parts.length === 1 ? parts[0]! : parts.join('');
+  return copy;
 }

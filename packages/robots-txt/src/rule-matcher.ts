@@ -78,7 +78,9 @@ export class RuleMatcher {
       let pieces: string[] | undefined;
       if (body.includes('*')) {
         flags |= WILDCARD;
-        pieces = body.split('*').filter((piece, k, all) => k === 0 || k === all.length - 1 || piece !== '');
+        pieces = body
+          .split('*')
+          .filter((piece, k, all) => k === 0 || k === all.length - 1 || piece !== '');
       }
       this.#flags[p] = flags;
       this.#length[p] = body.length;
@@ -132,6 +134,8 @@ export class RuleMatcher {
       if (!matches) continue;
       if (first < 0) first = p;
       found?.push(this.#index[p]!);
+      // Past the budget the caller fails closed: the other rules cannot change that.
+      if (found !== undefined && this.#undecided) break;
     }
     return first;
   }

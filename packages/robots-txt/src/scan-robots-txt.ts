@@ -249,9 +249,9 @@ class Scanner {
     this.limits = limits;
     this.invalidAt = decoded.invalidUtf8At;
     this.truncated = decoded.truncated;
-    this.entryText = new AsciiText();
+    this.entryText.clear();
     this.entryText.append('\n');
-    this.patternText = new AsciiText();
+    this.patternText.clear();
     this.nextSuspicious = -1;
     this.nextSpace = -1;
     this.nextTab = -1;
@@ -269,8 +269,8 @@ class Scanner {
   /** Drops every reference to the last input, so that nothing of it stays alive. */
   release(): void {
     this.text = '';
-    this.entryText = new AsciiText();
-    this.patternText = new AsciiText();
+    this.entryText.clear();
+    this.patternText.clear();
     this.rawPatterns = undefined;
     this.delays = undefined;
     this.sitemapLines = undefined;
@@ -294,7 +294,12 @@ class Scanner {
       code = 'too-many-diagnostics';
       detail = String(max);
     }
-    const d = detail === undefined ? '' : detail.length > 60 ? copyText(detail, 0, 60) + '…' : copyText(detail);
+    const d =
+      detail === undefined
+        ? ''
+        : detail.length > 60
+          ? copyText(detail, 0, 60) + '…'
+          : copyText(detail);
     const number = DIAGNOSTIC_CODES.indexOf(code);
     (this.diagnosticLines ??= []).push(`${line}\t${number}\t${d}\n`);
     this.diagnosticCount++;
