@@ -7,7 +7,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseRobotsTxt, type Verdict } from '@polite-crawler/robots-txt';
-import { sortedByPrecedence } from '../../packages/robots-txt/src/compiled-rules.js';
 
 const piece = fc.constantFrom('/', 'a', 'b', 'ab', '*', '$', '%41', '%2A', '?', '=', 'x', '"', 'é');
 const pattern = fc
@@ -139,19 +138,5 @@ describe('key spellings', () => {
       'unknown-key',
       'unknown-key',
     ]);
-  });
-});
-
-describe('rule precedence order (compiled rules)', () => {
-  it('longer pattern first, then allow, then the earlier rule', () => {
-    const patterns = ['/a', '/ab', '/a', '/*b$', '/ab', ''];
-    const allows = Uint8Array.of(0, 0, 1, 0, 1, 1);
-    expect([...sortedByPrecedence(patterns, allows)]).toEqual([3, 4, 1, 2, 0, 5]);
-  });
-
-  it('keeps file order among many rules of one length', () => {
-    const n = 100_000;
-    const order = sortedByPrecedence(new Array<string>(n).fill('/f'), new Uint8Array(n));
-    expect(order.every((place, i) => place === i)).toBe(true);
   });
 });

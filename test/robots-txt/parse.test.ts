@@ -196,6 +196,7 @@ describe('limits', () => {
       longLineBytes: 16_663,
       maxDiagnostics: 1_000,
       maxCachedAgents: 16,
+      matchBudget: 131_072,
     });
   });
 

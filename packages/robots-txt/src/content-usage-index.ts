@@ -11,8 +11,8 @@ import type {
   UsageRule,
   UsageSource,
 } from './content-usage-types.js';
-import { compilePattern, matchesPattern, type CompiledPattern } from './match-one-pattern.js';
-import { UsageMatcher } from './usage-matcher.js';
+import { BoundedMap } from './bounded-map.js';
+import { RuleMatcher } from './rule-matcher.js';
 import { normalizeRange } from './percent-encoding.js';
 import type { DiagnosticCode, MatchedRule, Verdict } from './types.js';
 import {
@@ -50,15 +50,14 @@ interface ReadRule {
   readonly record: UsageRuleRecord;
   readonly rule: UsageRule;
   readonly statement: ProcessedStatement;
-  readonly compiled: CompiledPattern;
   /** No statement: a path and nothing after it, or an empty value. */
   readonly empty: boolean;
 }
 
-/** The rules of a set of chosen groups, longest first, and their matcher. */
+/** The rules of a set of chosen groups, in file order, and their matcher. */
 interface Selection {
   readonly rules: readonly ReadRule[];
-  readonly matcher: UsageMatcher;
+  readonly matcher: RuleMatcher;
 }
 
 /** One diagnostic found in the usage rules (materialised by the parsed file). */
@@ -114,19 +113,18 @@ function readRule(record: UsageRuleRecord, latin1: boolean): ReadRule {
     record,
     rule,
     statement: processed,
-    compiled: compilePattern(normalizedPattern),
     empty: statement === '',
   };
 }
 
 /**
- * The usage rules of one parsed file, read on first use. Per set of selected groups, the
- * rules are kept sorted by specificity: the normalised path's length in octets (percent
- * escapes, `*` and a final `$` included; an absent path is 0), longest first.
+ * The usage rules of one parsed file, read on first use. Per set of selected groups, one
+ * `RuleMatcher` ranks them by specificity: the normalised path's length in octets (percent
+ * escapes, `*` and a final `$` included; an absent path is 0).
  */
 export class ContentUsageIndex {
   readonly #rules: readonly ReadRule[];
-  readonly #selections = new Map<string, Selection>();
+  readonly #selections = new BoundedMap<string, Selection>(MAX_SELECTIONS);
 
   constructor(scan: UsageScan) {
     this.#rules = scan.rules.map((r) => readRule(r, scan.latin1));
@@ -155,37 +153,30 @@ export class ContentUsageIndex {
       return freezeVerdict(UNKNOWN_USAGE, 'no-applicable-group', base, []);
     if (!crawl.allowed) return freezeVerdict(UNKNOWN_USAGE, 'path-disallowed', base, []);
     const { rules, matcher } = this.#select(crawl.groups);
-    const deciding = matcher.match(crawl.path).map((i) => rules[i]!);
+    const deciding = matcher.all(crawl.path).map((i) => rules[i]!);
     if (deciding.length === 0) return freezeVerdict(UNKNOWN_USAGE, 'no-matching-rule', base, []);
-    deciding.sort((a, b) => a.record.line - b.record.line);
-    const preferences = combinePreferences(deciding.map((r) => r.statement.preferences));
+    // Past the match budget, rules that may not match were counted: fail closed.
+    const preferences = matcher.undecided
+      ? disallowEverything(deciding)
+      : combinePreferences(deciding.map((r) => r.statement.preferences));
     return freezeVerdict(preferences, 'rule', base, deciding);
   }
 
   /** `groups`: the verdict's chosen groups; a group is named by its first user-agent line. */
   #select(groups: readonly (readonly number[])[]): Selection {
     const firstLines = groups.map((lines) => lines[0]!);
-    const key = firstLines.join(',');
-    let selected = this.#selections.get(key);
-    if (selected === undefined) {
+    return this.#selections.getOrAdd(firstLines.join(','), () => {
       const chosen = new Set(firstLines);
-      const rules = this.#rules
-        .filter((r) => chosen.has(r.record.groupLine))
-        .sort(
-          (a, b) =>
-            b.rule.normalizedPattern.length - a.rule.normalizedPattern.length ||
-            a.record.line - b.record.line,
-        );
-      const matcher = new UsageMatcher(
-        rules.map((r) => r.compiled),
-        rules.map((r) => r.rule.normalizedPattern.length),
+      const rules = this.#rules.filter((r) => chosen.has(r.record.groupLine));
+      const matcher = new RuleMatcher(
+        rules.map(({ rule }) => ({
+          pattern: rule.normalizedPattern,
+          rank: rule.normalizedPattern.length,
+          failClosed: true,
+        })),
       );
-      selected = { rules, matcher };
-      if (this.#selections.size >= MAX_SELECTIONS)
-        this.#selections.delete(this.#selections.keys().next().value!);
-      this.#selections.set(key, selected);
-    }
-    return selected;
+      return { rules, matcher };
+    });
   }
 
   /**
@@ -195,6 +186,7 @@ export class ContentUsageIndex {
    */
   diagnostics(groupRules: (group: number) => readonly MatchedRule[]): UsageDiagnostic[] {
     const out: UsageDiagnostic[] = [];
+    const matchers = new Map<number, GroupMatcher>();
     for (const r of this.#rules) {
       const { line } = r.record;
       const shown = r.rule.value;
@@ -206,7 +198,10 @@ export class ContentUsageIndex {
           detail: r.statement.unknownValues.join(', '),
         });
       if (r.empty) out.push({ line, code: 'empty-usage-statement', detail: r.rule.pattern });
-      const blocking = disallowedEverywhere(r.rule.normalizedPattern, groupRules(r.record.group));
+      const { group } = r.record;
+      let matcher = matchers.get(group);
+      if (matcher === undefined) matchers.set(group, (matcher = groupMatcher(groupRules(group))));
+      const blocking = disallowedEverywhere(r.rule.normalizedPattern, matcher);
       if (blocking !== undefined)
         out.push({
           line,
@@ -220,6 +215,39 @@ export class ContentUsageIndex {
 }
 
 const EMPTY = new ContentUsageIndex({ rules: [], latin1: false, diagnosticBudget: 0 });
+
+/**
+ * The fail-closed preferences: every category `disallowed`, sourced to `rules` (the
+ * categories are read off `UNKNOWN_USAGE`, so a new one is covered too).
+ */
+function disallowEverything(rules: readonly ReadRule[]): UsagePreferences {
+  const sources = rules.map(({ record, rule }): UsageSource => ({
+    kind: record.signal ? 'content-signal-rule' : 'content-usage-rule',
+    line: record.line,
+    pattern: rule.pattern,
+  }));
+  const categories = Object.keys(UNKNOWN_USAGE.sources);
+  return Object.freeze({
+    ...Object.fromEntries(categories.map((c) => [c, 'disallowed'])),
+    sources: Object.freeze(Object.fromEntries(categories.map((c) => [c, sources]))),
+    extensions: [],
+  }) as unknown as UsagePreferences;
+}
+
+/** A group's Allow/Disallow rules and their matcher (for the usage lint). */
+interface GroupMatcher {
+  readonly rules: readonly MatchedRule[];
+  readonly matcher: RuleMatcher;
+}
+
+function groupMatcher(rules: readonly MatchedRule[]): GroupMatcher {
+  const ranked = rules.map((rule) => {
+    const allow = rule.kind === 'allow' ? 1 : 0;
+    const pattern = rule.normalizedPattern;
+    return { pattern, rank: pattern.length * 2 + allow, failClosed: allow === 0 };
+  });
+  return { rules, matcher: new RuleMatcher(ranked) };
+}
 
 function shorten(text: string): string {
   return text.length > 40 ? text.slice(0, 40) + '…' : text;
@@ -258,7 +286,7 @@ function literalPrefix(pattern: string): string {
  */
 function disallowedEverywhere(
   pattern: string,
-  rules: readonly MatchedRule[],
+  { rules, matcher }: GroupMatcher,
 ): MatchedRule | undefined {
   const written = pattern === '' ? '/' : pattern; // every path starts with '/'
   if (written.includes('*')) return undefined;
@@ -267,13 +295,8 @@ function disallowedEverywhere(
   // (`/robots.txt` itself is always crawlable; a usage rule for it alone is not blamed, and
   // one for a prefix of it is judged by the other paths it covers.)
   if (literal.startsWith('/robots.txt')) return undefined;
-  let best: MatchedRule | undefined;
-  for (const rule of rules) {
-    const p = rule.normalizedPattern;
-    if (p === '' || !matchesPattern(p, literal)) continue;
-    const b = best?.normalizedPattern.length ?? -1;
-    if (p.length > b || (p.length === b && rule.kind === 'allow')) best = rule;
-  }
+  const i = matcher.first(literal);
+  const best = i < 0 || matcher.undecided ? undefined : rules[i]!;
   if (best === undefined || best.kind === 'allow') return undefined;
   if (anchored) return best;
   if (best.normalizedPattern.endsWith('$')) return undefined;

@@ -1,4 +1,4 @@
-import { needsNormalizing, normalizeRange } from './percent-encoding.js';
+import { normalizeRange } from './percent-encoding.js';
 
 /**
  * Normalises a rule's path pattern the way the matcher sees it (RFC 9309 §2.2.2):
@@ -14,6 +14,5 @@ import { needsNormalizing, normalizeRange } from './percent-encoding.js';
  * normalizePattern('/a%2a*$'); // '/a%2A*$'
  */
 export function normalizePattern(pattern: string): string {
-  if (!needsNormalizing(pattern, 0, pattern.length, false)) return pattern;
   return normalizeRange(pattern, 0, pattern.length, false, false);
 }

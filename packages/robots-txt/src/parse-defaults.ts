@@ -13,6 +13,10 @@
  *   that the rest were dropped. Keeps hostile files from growing the parsed object.
  * - `maxCachedAgents`: compiled per-agent rule sets kept inside one parsed object; the
  *   oldest is dropped when a new agent would exceed it.
+ * - `matchBudget`: path characters one query may spend testing wildcard rules (each one
+ *   tested is charged the path's length). A wildcard rule reached after that is not tested:
+ *   a `Disallow` (or a usage rule) counts as matching, an `Allow` as not matching, so the
+ *   answer fails closed (`reason: 'match-budget'`). See `rule-matcher.ts`.
  * @example
  * import { PARSE_DEFAULTS, parseRobotsTxt } from '@polite-crawler/robots-txt';
  * parseRobotsTxt(body, { maxBytes: PARSE_DEFAULTS.maxBytes * 2 });
@@ -23,4 +27,5 @@ export const PARSE_DEFAULTS = Object.freeze({
   longLineBytes: 16_663,
   maxDiagnostics: 1_000,
   maxCachedAgents: 16,
+  matchBudget: 131_072,
 } as const);

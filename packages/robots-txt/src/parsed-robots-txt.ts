@@ -1,11 +1,11 @@
-import { CompiledRules } from './compiled-rules.js';
+import { BoundedMap } from './bounded-map.js';
 import { ContentUsageIndex, type UsageScan } from './content-usage-index.js';
 import type { ContentUsageVerdict, UsagePreferences } from './content-usage-types.js';
 import { makeDiagnostic, materializeDiagnostics } from './diagnostics.js';
 import { normalizePattern } from './normalize-pattern.js';
 import { isValidProductToken, isValidPurposeToken } from './product-token.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
-import type { RuleTable } from './rule-table.js';
+import { RuleMatcher } from './rule-matcher.js';
 import {
   ENTRY_PRODUCT,
   ENTRY_PURPOSE,
@@ -27,6 +27,19 @@ import type {
 
 const NO_GROUPS: readonly (readonly number[])[] = Object.freeze([]);
 const NO_SITEMAPS: readonly string[] = Object.freeze([]);
+
+/** The Allow/Disallow rules of a set of groups: their matcher, and per rule (as given to it) its file index and kind. */
+interface CompiledRules {
+  readonly matcher: RuleMatcher;
+  readonly fileRules: Int32Array;
+  readonly allow: Uint8Array;
+}
+
+/** True when `path` is allowed: no rule, or an allow rule, decides. */
+function allows(rules: CompiledRules, path: string): boolean {
+  const i = rules.matcher.first(path);
+  return i < 0 || rules.allow[i] === 1;
+}
 
 function isRobotsTxtPath(path: string): boolean {
   // The length and 'r' first: this runs on every disallowed path, and rarely matches.
@@ -100,19 +113,9 @@ class SelectedRules implements AgentRules {
   }
 
   isAllowed(url: string | URL): boolean {
-    return this.allowsPath(toMatchPath(url));
-  }
-
-  /** @internal The compiled rules; `undefined` when no rule applies. */
-  get compiled(): CompiledRules | undefined {
-    return this.#rules;
-  }
-
-  /** @internal The verdict for a match path that is already normalised (see `toMatchPath`). */
-  allowsPath(path: string): boolean {
+    const path = toMatchPath(url);
     const rules = this.#rules;
-    if (rules === undefined) return true;
-    return rules.allows(path) || isRobotsTxtPath(path);
+    return rules === undefined || allows(rules, path) || isRobotsTxtPath(path);
   }
 
   explain(url: string | URL): Verdict {
@@ -130,10 +133,13 @@ class SelectedRules implements AgentRules {
     const rules = this.#rules;
     if (this.selection === 'none')
       return Object.freeze({ allowed: true, reason: 'no-applicable-group', ...base });
-    const r = rules === undefined ? -1 : rules.decide(path);
-    if (r < 0) return Object.freeze({ allowed: true, reason: 'no-matching-rule', ...base });
-    const rule = this.#file.matchedRule(r);
-    return Object.freeze({ allowed: rule.kind === 'allow', reason: 'rule', ...base, rule });
+    const i = rules === undefined ? -1 : rules.matcher.first(path);
+    if (i < 0) return Object.freeze({ allowed: true, reason: 'no-matching-rule', ...base });
+    const rule = this.#file.matchedRule(rules!.fileRules[i]!);
+    const allowed = rule.kind === 'allow';
+    // Past the match budget a disallow may have been counted as matching: say so.
+    const reason = !allowed && rules!.matcher.undecided ? 'match-budget' : 'rule';
+    return Object.freeze({ allowed, reason, ...base, rule });
   }
 
   contentUsage(url: string | URL): UsagePreferences {
@@ -166,14 +172,14 @@ interface Caches {
    * Agent (a product token as passed) → its rules; bounded by `maxCachedAgents`. Only valid
    * agents are ever added, so a lookup that misses is validated.
    */
-  readonly agents: Map<string, SelectedRules>;
+  readonly agents: BoundedMap<string, SelectedRules>;
   /**
    * `{ productToken, purpose }` → its rules: by the values as passed, each one a key of its
    * own (no key made of both, which an invalid value could spell); the same bound.
    */
-  agentObjects: Map<unknown, Map<unknown, SelectedRules>> | undefined;
+  agentObjects: BoundedMap<unknown, BoundedMap<unknown, SelectedRules>> | undefined;
   /** Selected groups (`'1,4'`) → their rules, shared across agents; same bound. */
-  readonly compiled: Map<string, CompiledRules>;
+  readonly compiled: BoundedMap<string, CompiledRules>;
 }
 
 /**
@@ -195,8 +201,6 @@ export class ParsedRobotsTxt implements RobotsTxt {
   #diagnostics: readonly Diagnostic[] | undefined;
   #lastAgent: Agent | undefined;
   #lastRules: SelectedRules | undefined;
-  /** The compiled rules of `#lastRules` (`null`: it has none), read without a hop. */
-  #lastCompiled: CompiledRules | null = null;
   #usage: ContentUsageIndex | undefined;
 
   constructor(scan: ScanResult, parsedBytes: number, truncated: boolean, maxAgents: number) {
@@ -279,12 +283,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
   }
 
   isAllowed(url: string | URL, agent: Agent): boolean {
-    // The last agent is remembered: a crawler asks with the same agent again and again.
-    let compiled = this.#lastCompiled;
-    if (agent !== this.#lastAgent || this.#lastRules === undefined)
-      compiled = this.#rulesFor(agent).compiled ?? null;
-    const path = toMatchPath(url);
-    return compiled === null || compiled.allows(path) || isRobotsTxtPath(path);
+    return this.#rulesFor(agent).isAllowed(url);
   }
 
   explain(url: string | URL, agent: Agent): Verdict {
@@ -341,7 +340,12 @@ export class ParsedRobotsTxt implements RobotsTxt {
 
   #cachesNow(): Caches {
     // Made when first asked with an agent object (most crawlers ask with a string).
-    return (this.#caches ??= { agents: new Map(), agentObjects: undefined, compiled: new Map() });
+    const max = this.#maxAgents;
+    return (this.#caches ??= {
+      agents: new BoundedMap(max),
+      agentObjects: undefined,
+      compiled: new BoundedMap(max),
+    });
   }
 
   #layout(): TableLayout {
@@ -350,6 +354,8 @@ export class ParsedRobotsTxt implements RobotsTxt {
   }
 
   #rulesFor(agent: Agent): SelectedRules {
+    // The last agent is remembered: a crawler asks with the same agent again and again.
+    if (agent === this.#lastAgent && this.#lastRules !== undefined) return this.#lastRules;
     const caches = this.#cachesNow();
     const isObject = typeof agent === 'object' && agent !== null;
     let rules =
@@ -361,26 +367,16 @@ export class ParsedRobotsTxt implements RobotsTxt {
     if (rules === undefined) {
       const { product, purpose } = normalizeAgent(agent);
       rules = this.#select(product, purpose, caches);
-      if (typeof agent === 'string') {
-        if (caches.agents.size >= this.#maxAgents)
-          caches.agents.delete(caches.agents.keys().next().value!);
-        caches.agents.set(agent, rules);
-      } else if (isObject) {
-        const objects = (caches.agentObjects ??= new Map<unknown, Map<unknown, SelectedRules>>());
-        let byPurpose = objects.get(agent.productToken);
-        if (byPurpose === undefined) {
-          if (objects.size >= this.#maxAgents) objects.delete(objects.keys().next().value);
-          byPurpose = new Map<unknown, SelectedRules>();
-          objects.set(agent.productToken, byPurpose);
-        }
-        if (byPurpose.size >= this.#maxAgents) byPurpose.delete(byPurpose.keys().next().value);
-        byPurpose.set(agent.purpose, rules);
-      }
+      const max = this.#maxAgents;
+      if (typeof agent === 'string') caches.agents.set(agent, rules);
+      else if (isObject)
+        (caches.agentObjects ??= new BoundedMap(max))
+          .getOrAdd(agent.productToken, () => new BoundedMap(max))
+          .set(agent.purpose, rules);
     }
     if (typeof agent === 'string') {
       this.#lastAgent = agent;
       this.#lastRules = rules;
-      this.#lastCompiled = rules.compiled ?? null;
     }
     return rules;
   }
@@ -448,28 +444,44 @@ export class ParsedRobotsTxt implements RobotsTxt {
       }
     }
 
-    const signature = groups.join(',');
-    let compiled = caches.compiled.get(signature);
-    if (compiled === undefined) {
-      const ruleTable: RuleTable = {
-        text: this.#text,
-        table: t,
-        ruleStartAt: layout.ruleStartAt,
-        ruleInfoAt: layout.ruleInfoAt,
-        normalized: this.#normalized,
-      };
-      compiled = new CompiledRules(ruleTable, ranges);
-      if (caches.compiled.size >= this.#maxAgents)
-        caches.compiled.delete(caches.compiled.keys().next().value!);
-      caches.compiled.set(signature, compiled);
-    }
+    const compiled = caches.compiled.getOrAdd(groups.join(','), () =>
+      this.#compile(ranges, layout),
+    );
     return new SelectedRules(
       this,
       selection,
       Object.freeze(groupLines),
       crawlDelay,
-      compiled.size === 0 ? undefined : compiled,
+      compiled.matcher.size === 0 ? undefined : compiled,
     );
+  }
+
+  /**
+   * The rules of `ranges` (file indices) in one matcher. RFC 9309 §2.2.2: the most octets
+   * (the normalised pattern's length) win, and on a tie the allow rule (rank
+   * `length * 2 + allow`); then file order. A disallow fails closed past the match budget.
+   */
+  #compile(ranges: readonly (readonly [number, number])[], layout: TableLayout): CompiledRules {
+    const t = this.#table;
+    const text = this.#text;
+    const rules: { pattern: string; rank: number; failClosed: boolean }[] = [];
+    const fileRules: number[] = [];
+    const allow: number[] = [];
+    for (const [from, to] of ranges) {
+      for (let r = from; r < to; r++) {
+        const written = text.slice(t[layout.ruleStartAt + r], t[layout.ruleStartAt + r + 1]);
+        const pattern = this.#normalized ? written : normalizePattern(written);
+        const isAllow = t[layout.ruleInfoAt + r]! & 1;
+        rules.push({ pattern, rank: pattern.length * 2 + isAllow, failClosed: isAllow === 0 });
+        fileRules.push(r);
+        allow.push(isAllow);
+      }
+    }
+    return {
+      matcher: new RuleMatcher(rules),
+      fileRules: Int32Array.from(fileRules),
+      allow: Uint8Array.from(allow),
+    };
   }
 
   /** Indices of the entries equal to `entry` (kind character + lower-cased token). */

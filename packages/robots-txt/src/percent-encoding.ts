@@ -42,24 +42,6 @@ function buildUnreserved(): Uint8Array {
 
 const UNRESERVED = buildUnreserved();
 
-/**
- * 1 where a pattern character may need rewriting (see {@link needsNormalizing});
- * `$` is handled separately because only a non-final one needs it.
- */
-const PATTERN_ATTENTION = ((): Uint8Array => {
-  const t = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) t[c] = CLASSES[c] === KEEP || CLASSES[c] === STAR ? 0 : 1;
-  t[36] = 0;
-  return t;
-})();
-
-/** 1 where a URL character needs rewriting. */
-const URL_ATTENTION = ((): Uint8Array => {
-  const t = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) t[c] = CLASSES[c] === KEEP ? 0 : 1;
-  return t;
-})();
-
 function hexValue(c: number): number {
   if (c >= 48 && c <= 57) return c - 48;
   const lower = c | 0x20;
@@ -72,22 +54,8 @@ function pct(byte: number): string {
 }
 
 /**
- * True when `src[start, end)` would change under normalisation; false means the slice
- * is already normal and can be used as it is (the fast path for nearly every real rule
- * and URL).
- */
-export function needsNormalizing(src: string, start: number, end: number, isUrl: boolean): boolean {
-  const table = isUrl ? URL_ATTENTION : PATTERN_ATTENTION;
-  for (let i = start; i < end; i++) {
-    const c = src.charCodeAt(i);
-    if (c >= 128 || table[c] === 1) return true;
-    if (c === 36 && !isUrl && i !== end - 1) return true;
-  }
-  return false;
-}
-
-/**
- * Normalises `src[start, end)`.
+ * Normalises `src[start, end)`; a slice that is normal already (nearly every real rule and
+ * URL) is returned as it is, after one pass of table look-ups.
  * @param isUrl URL mode: `*` → `%2A`, `$` → `%24`. Pattern mode keeps `*`, and `$` when it
  *   is the last character.
  * @param latin1 The string holds raw bytes (a body that was not valid UTF-8): characters

@@ -19,7 +19,7 @@ import { normalizeRange } from './percent-encoding.js';
 import { utf8Length } from './utf8-length.js';
 import { isProductTokenChar, isPurposeTokenChar } from './product-token.js';
 import type { DiagnosticCode } from './types.js';
-import { detach, flatten } from './detached-string.js';
+import { AsciiText, copyText } from './copied-text.js';
 import type { UsageScan, UsageRuleRecord } from './content-usage-index.js';
 
 /** Kind character of an agent entry in {@link ScanResult.text}. */
@@ -211,10 +211,9 @@ class Scanner {
   invalidAt = -1;
   truncated = false;
   /** `'\n'` + the entries: kind character, token as written, `'\n'`. */
-  entryText = '\n';
+  entryText = new AsciiText();
   /** The normalised patterns, back to back. */
-  patternText = '';
-  patternLength = 0;
+  patternText = new AsciiText();
   /** Next position of a SUSPICIOUS character / of a space / of a tab (or text length). */
   nextSuspicious = -1;
   nextSpace = -1;
@@ -234,8 +233,10 @@ class Scanner {
   groupCount = 0;
   rawPatterns: Map<number, string> | undefined = undefined;
   delays: number[] | undefined = undefined;
-  sitemapText: string | undefined = undefined;
-  diagnosticLog: string | undefined = undefined;
+  /** Copies of the sitemap URLs, each with its `'\n'`. */
+  sitemapLines: string[] | undefined = undefined;
+  /** The diagnostic log's lines (see ScanResult.diagnosticLog). */
+  diagnosticLines: string[] | undefined = undefined;
   diagnosticCount = 0;
   groupOpen = false;
   inRules = false;
@@ -248,9 +249,9 @@ class Scanner {
     this.limits = limits;
     this.invalidAt = decoded.invalidUtf8At;
     this.truncated = decoded.truncated;
-    this.entryText = '\n';
-    this.patternText = '';
-    this.patternLength = 0;
+    this.entryText.clear();
+    this.entryText.append('\n');
+    this.patternText.clear();
     this.nextSuspicious = -1;
     this.nextSpace = -1;
     this.nextTab = -1;
@@ -268,12 +269,12 @@ class Scanner {
   /** Drops every reference to the last input, so that nothing of it stays alive. */
   release(): void {
     this.text = '';
-    this.entryText = '\n';
-    this.patternText = '';
+    this.entryText.clear();
+    this.patternText.clear();
     this.rawPatterns = undefined;
     this.delays = undefined;
-    this.sitemapText = undefined;
-    this.diagnosticLog = undefined;
+    this.sitemapLines = undefined;
+    this.diagnosticLines = undefined;
     this.usageRules = undefined;
     if (this.ruleStart.length > KEEP_ARRAYS || this.entryStart.length > KEEP_ARRAYS) {
       this.ruleStart = [];
@@ -293,9 +294,14 @@ class Scanner {
       code = 'too-many-diagnostics';
       detail = String(max);
     }
-    const d = detail === undefined ? '' : detail.length > 60 ? detail.slice(0, 60) + '…' : detail;
+    const d =
+      detail === undefined
+        ? ''
+        : detail.length > 60
+          ? copyText(detail, 0, 60) + '…'
+          : copyText(detail);
     const number = DIAGNOSTIC_CODES.indexOf(code);
-    this.diagnosticLog = (this.diagnosticLog ?? '') + `${line}\t${number}\t${d}\n`;
+    (this.diagnosticLines ??= []).push(`${line}\t${number}\t${d}\n`);
     this.diagnosticCount++;
   }
 
@@ -474,11 +480,10 @@ class Scanner {
     if (first !== 47 && first !== 42)
       this.report(line, 'pattern-not-starting-with-slash', text.slice(vs, ve));
     const r = this.ruleCount++;
-    this.ruleStart[r] = this.patternLength;
+    this.ruleStart[r] = this.patternText.length;
     this.ruleInfo[r] = line * 2 + (allow ? 1 : 0);
     if (this.raw || this.isClean(vs, ve)) {
-      this.patternText += text.slice(vs, ve);
-      this.patternLength += ve - vs;
+      this.patternText.append(text, vs, ve);
     } else {
       this.normalizedRule(vs, ve);
     }
@@ -514,10 +519,9 @@ class Scanner {
   /** The slow path of {@link rule}: the pattern needs rewriting; keep the original too. */
   normalizedRule(vs: number, ve: number): void {
     const normalized = normalizeRange(this.text, vs, ve, false, this.latin1);
-    this.patternText += normalized;
-    this.patternLength += normalized.length;
+    this.patternText.append(normalized);
     const raw = this.text.slice(vs, ve);
-    if (raw !== normalized) (this.rawPatterns ??= new Map()).set(this.ruleCount - 1, detach(raw));
+    if (raw !== normalized) (this.rawPatterns ??= new Map()).set(this.ruleCount - 1, copyText(raw));
   }
 
   agent(line: number, ks: number, ke: number, vs: number, ve: number, product: boolean): void {
@@ -558,7 +562,10 @@ class Scanner {
       if (i < ve)
         this.report(line, product ? 'invalid-product-token' : 'invalid-purpose-token', token);
     }
-    this.entryText += (product ? ENTRY_PRODUCT : ENTRY_PURPOSE) + token + '\n';
+    const entries = this.entryText;
+    entries.append(product ? ENTRY_PRODUCT : ENTRY_PURPOSE);
+    entries.append(token);
+    entries.append('\n');
   }
 
   /**
@@ -609,7 +616,7 @@ class Scanner {
     this.inRules = true;
     const group = this.groupCount - 1;
     const groupLine = this.entryLine[this.groupEntryStart[group]!]!;
-    const value = detach(this.text.slice(vs, ve));
+    const value = copyText(this.text, vs, ve);
     (this.usageRules ??= []).push({ group, groupLine, line, signal, value });
   }
 
@@ -620,7 +627,7 @@ class Scanner {
       return;
     }
     const value = text.slice(vs, ve);
-    if (SITEMAP_URL.test(value)) this.sitemapText = (this.sitemapText ?? '') + value + '\n';
+    if (SITEMAP_URL.test(value)) (this.sitemapLines ??= []).push(copyText(value) + '\n');
     else this.report(line, 'invalid-sitemap-url', value);
   }
 
@@ -643,10 +650,11 @@ class Scanner {
     const R = this.ruleCount;
     const E = this.entryCount;
     const G = this.groupCount;
-    const patternsOffset = this.entryText.length;
+    const entries = this.entryText;
+    const patternsOffset = entries.length;
     const values: number[] = [R, E, G];
     for (let i = 0; i < R; i++) values.push(ruleStart[i]! + patternsOffset);
-    values.push(patternsOffset + this.patternLength);
+    values.push(patternsOffset + this.patternText.length);
     for (let i = 0; i < R; i++) values.push(ruleInfo[i]!);
     for (let i = 0; i < E; i++) values.push(entryStart[i]!);
     for (let i = 0; i < E; i++) values.push(entryLine[i]!);
@@ -655,15 +663,14 @@ class Scanner {
     for (let i = 0; i < G; i++) values.push(groupRuleStart[i]!);
     values.push(R);
 
+    entries.appendText(this.patternText);
     return {
-      // The pieces are slices of the source: flatten so that they are copied out of it.
-      text: flatten(this.entryText + this.patternText),
+      text: entries.toString(),
       table: Uint32Array.from(values),
       rawPatterns: this.rawPatterns,
       delays: this.delays,
-      sitemapText: this.sitemapText === undefined ? undefined : flatten(this.sitemapText),
-      // Flat: the details are slices of the source.
-      diagnosticLog: this.diagnosticLog === undefined ? undefined : flatten(this.diagnosticLog),
+      sitemapText: this.sitemapLines?.join(''),
+      diagnosticLog: this.diagnosticLines?.join(''),
       normalized: !this.raw,
       usage:
         this.usageRules === undefined

@@ -1,4 +1,4 @@
-import { needsNormalizing, normalizeRange } from './percent-encoding.js';
+import { normalizeRange } from './percent-encoding.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
 
 /**
@@ -121,11 +121,8 @@ function scanMatchPath(s: string, r: number): string {
     return slowMatchPath(s, r === 0);
   }
   if (r === end) return '/';
-  let path = s.charCodeAt(r) === 47 ? s.slice(r, end) : '/' + s.slice(r, end);
-  if (needs && needsNormalizing(path, 0, path.length, true)) {
-    path = normalizeRange(path, 0, path.length, true, false);
-  }
-  return path;
+  const path = s.charCodeAt(r) === 47 ? s.slice(r, end) : '/' + s.slice(r, end);
+  return needs ? normalizeRange(path, 0, path.length, true, false) : path;
 }
 
 /**
@@ -169,7 +166,5 @@ function hrefMatchPath(href: string, original: unknown): string {
   if (p >= 0) path = href.slice(p, end);
   else if (q >= 0) path = '/' + href.slice(q, end);
   else path = '/';
-  return needsNormalizing(path, 0, path.length, true)
-    ? normalizeRange(path, 0, path.length, true, false)
-    : path;
+  return normalizeRange(path, 0, path.length, true, false);
 }

@@ -121,6 +121,7 @@ export interface MatchedRule {
  */
 export type VerdictReason =
   | 'rule' // a rule matched and decided
+  | 'match-budget' // a disallow whose match the budget left undecided counted as matching (fail closed)
   | 'no-matching-rule' // groups applied but no rule matched: allowed
   | 'no-applicable-group' // no group for this agent, nor a `*` group: allowed
   | 'robots-txt-path'; // `/robots.txt` itself is always allowed

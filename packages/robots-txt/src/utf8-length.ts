@@ -8,7 +8,6 @@ const CHUNK = Math.floor(scratch.length / 3);
  * three octets). Uses the native encoder, which is several times faster than a loop.
  */
 export function utf8Length(s: string, start = 0, end = s.length): number {
-  if (end - start < 64) return utf8LengthShort(s, start, end);
   let total = 0;
   let i = start;
   while (i < end) {
@@ -47,20 +46,4 @@ export function utf8FitIndex(s: string, limit: number): number {
     i = stop;
   }
   return s.length;
-}
-
-/** The same for a few characters, where a call into the encoder costs more than a loop. */
-function utf8LengthShort(s: string, start: number, end: number): number {
-  let n = end - start;
-  for (let i = start; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
-      const next = s.charCodeAt(i + 1);
-      n += 2;
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    } else n += 2;
-  }
-  return n;
 }

@@ -64,6 +64,8 @@ export function describeDecider(verdict: UrlVerdict): string {
       return 'no group applies to this agent and there is no * group';
     case 'robots-txt-path':
       return '/robots.txt is always allowed';
+    case 'match-budget':
+      return `line ${verdict.rule?.line ?? '?'} not ruled out within the match budget: disallowed (fail closed)`;
     case 'unavailable':
       return `robots.txt unavailable (${statusPhrase(verdict.robotsTxt)}): everything allowed`;
     case 'unreachable':

@@ -130,6 +130,11 @@ function ruleLines(verdict: UrlVerdict, style: Style): string[] {
       return [`${label('Rule')}none: no group applies, so everything is allowed`];
     case 'robots-txt-path':
       return [`${label('Rule')}none needed: /robots.txt is always allowed`];
+    case 'match-budget':
+      return [
+        `${label('Rule')}line ${verdict.rule?.line ?? '?'}: not ruled out within the match budget,`,
+        `${cont}so it counts as matching: disallowed (fail closed)`,
+      ];
     case 'unavailable':
       return [
         `${label('Rule')}none: robots.txt is unavailable (${statusPhrase(info)}),`,

@@ -14,6 +14,8 @@ import type { RobotsTxtInfo } from '../robots-source.js';
  * - `no-matching-rule`: groups applied but no rule matched: allowed.
  * - `no-applicable-group`: no group for this agent, nor a `*` group: allowed.
  * - `robots-txt-path`: `/robots.txt` itself is always allowed.
+ * - `match-budget`: a disallow the matcher's budget could not rule out counted as matching
+ *   (a file written to be slow; see the robots-txt README): disallowed, failing closed.
  * - `unavailable`: robots.txt is unavailable (4xx): everything is allowed.
  * - `unreachable`: robots.txt could not be fetched (5xx, network): everything is disallowed.
  */
@@ -22,6 +24,7 @@ export type UrlVerdictReason =
   | 'no-matching-rule'
   | 'no-applicable-group'
   | 'robots-txt-path'
+  | 'match-budget'
   | 'unavailable'
   | 'unreachable';
 
