@@ -196,6 +196,8 @@ describe('limits', () => {
       longLineBytes: 16_663,
       maxDiagnostics: 1_000,
       maxCachedAgents: 16,
+      maxFieldBytes: 16_384,
+      minFieldBytes: 8_192,
     });
   });
 

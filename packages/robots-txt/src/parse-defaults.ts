@@ -13,6 +13,9 @@
  *   that the rest were dropped. Keeps hostile files from growing the parsed object.
  * - `maxCachedAgents`: compiled per-agent rule sets kept inside one parsed object; the
  *   oldest is dropped when a new agent would exceed it.
+ * - `maxFieldBytes`: characters of a `Content-Usage` field value (its lines joined) that
+ *   `parseContentUsage` parses; a longer value is not parsed (every preference `unknown`).
+ * - `minFieldBytes`: the floor for `maxFieldBytes` (attach asks for at least 8 KiB).
  * @example
  * import { PARSE_DEFAULTS, parseRobotsTxt } from '@polite-crawler/robots-txt';
  * parseRobotsTxt(body, { maxBytes: PARSE_DEFAULTS.maxBytes * 2 });
@@ -23,4 +26,6 @@ export const PARSE_DEFAULTS = Object.freeze({
   longLineBytes: 16_663,
   maxDiagnostics: 1_000,
   maxCachedAgents: 16,
+  maxFieldBytes: 16_384,
+  minFieldBytes: 8_192,
 } as const);
