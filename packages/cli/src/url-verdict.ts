@@ -49,6 +49,7 @@ export interface UsageRuleInfo extends SourceLine {
  */
 export interface UsageInfo {
   readonly 'train-ai': 'allowed' | 'disallowed' | 'unknown';
+  readonly 'ai-use': 'allowed' | 'disallowed' | 'unknown';
   readonly search: 'allowed' | 'disallowed' | 'unknown';
   /**
    * `rule` (rules set them), `no-matching-rule`, `path-disallowed` (the groups disallow the
@@ -56,10 +57,14 @@ export interface UsageInfo {
    */
   readonly reason: 'rule' | 'no-matching-rule' | 'path-disallowed' | 'no-applicable-group';
   /** Per category, the lines whose statement is the result (empty when `unknown`). */
-  readonly lines: { readonly 'train-ai': readonly number[]; readonly search: readonly number[] };
+  readonly lines: {
+    readonly 'train-ai': readonly number[];
+    readonly 'ai-use': readonly number[];
+    readonly search: readonly number[];
+  };
   /** The deciding rules (every matching rule with the longest path). */
   readonly rules: readonly UsageRuleInfo[];
-  /** Labels outside the vocabulary (and `Content-Signal`'s `ai-input`), raw. */
+  /** Labels outside the vocabulary, raw. */
   readonly extensions: readonly {
     readonly label: string;
     readonly value: string;

@@ -1,4 +1,9 @@
-import type { ContentUsageVerdict, UsageSource, Verdict } from '@polite-crawler/robots-txt';
+import type {
+  ContentUsageVerdict,
+  UsageCategory,
+  UsageSource,
+  Verdict,
+} from '@polite-crawler/robots-txt';
 import type { CliAgent } from './agent.js';
 import type { LoadedRobots, RobotsTxtInfo } from './robots-source.js';
 import { toRobotsAgent } from './robots-agent.js';
@@ -64,13 +69,14 @@ export function usageInfo(
   text: (n: number) => string | null,
 ): UsageInfo {
   const { preferences } = verdict;
-  const lines = (category: 'train-ai' | 'search'): number[] =>
+  const lines = (category: UsageCategory): number[] =>
     preferences.sources[category].map(lineOf).filter((line): line is number => line !== null);
   return {
     'train-ai': preferences['train-ai'],
+    'ai-use': preferences['ai-use'],
     search: preferences.search,
     reason: verdict.reason,
-    lines: { 'train-ai': lines('train-ai'), search: lines('search') },
+    lines: { 'train-ai': lines('train-ai'), 'ai-use': lines('ai-use'), search: lines('search') },
     rules: verdict.rules.map((rule) => ({
       kind: rule.kind,
       pattern: rule.pattern,
