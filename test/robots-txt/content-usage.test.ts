@@ -520,9 +520,7 @@ describe('vocab-08: ai-use in a Content-Usage rule', () => {
     // search does not override the values of the other categories
     ['Content-Usage: search=y, ai-use=n, train-ai=n', [D, D, A]],
   ] as const)('%j → %j', (line, want) => {
-    expect(all(parseRobotsTxt(`User-agent: *\n${line}\n`).contentUsage('/a', 'Bot'))).toEqual(
-      want,
-    );
+    expect(all(parseRobotsTxt(`User-agent: *\n${line}\n`).contentUsage('/a', 'Bot'))).toEqual(want);
   });
 
   it('the longest path decides ai-use too; equal paths combine most-restrictively', () => {
@@ -577,9 +575,7 @@ describe('Content-Signal', () => {
   it('ai-input with a value other than yes/no is unknown and linted', () => {
     const robots = parseRobotsTxt('User-agent: *\nContent-Signal: ai-input=y\n');
     expect(robots.contentUsage('/page', 'Bot')['ai-use']).toBe(U);
-    expect(robots.diagnostics.map((d) => [d.line, d.code])).toEqual([
-      [2, 'unknown-usage-value'],
-    ]);
+    expect(robots.diagnostics.map((d) => [d.line, d.code])).toEqual([[2, 'unknown-usage-value']]);
   });
   it('is read, not an ignored key: no ignored-key diagnostic, unlike a Noindex next to it', () => {
     const robots = parseRobotsTxt(

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDictionary, serializeBareItem, serializeInnerList } from 'structured-headers';
-import type { Item } from 'structured-headers';
+import type { Item, Parameters } from 'structured-headers';
 import * as txt from '@polite-crawler/robots-txt';
 
 const PREFERENCES = ['allowed', 'disallowed', 'unknown'] as const;
@@ -83,7 +83,18 @@ describe('combineUsage', () => {
 });
 
 /** Values built from Dictionary pieces, valid and not, plus arbitrary characters. */
-const KEYS = ['train-ai', 'ai-use', 'search', 'genai', 'Train-AI', 'a', '*x', 'ai-input', 'x.y_z-1', ''];
+const KEYS = [
+  'train-ai',
+  'ai-use',
+  'search',
+  'genai',
+  'Train-AI',
+  'a',
+  '*x',
+  'ai-input',
+  'x.y_z-1',
+  '',
+];
 const VALUES = [
   '=y',
   '=n',
@@ -189,7 +200,9 @@ function reference(value: string): [string, string][] | undefined {
   try {
     return [...parseDictionary(value)].map(([key, [bare]]) => [
       key,
-      Array.isArray(bare) ? serializeInnerList([bare as Item[], new Map()]) : serializeBareItem(bare),
+      Array.isArray(bare)
+        ? serializeInnerList([bare as Item[], new Map() as Parameters])
+        : serializeBareItem(bare),
     ]);
   } catch {
     return undefined;
