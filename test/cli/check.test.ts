@@ -147,9 +147,10 @@ describe('check --robots <file>', () => {
       crawlDelay: null,
       usage: {
         'train-ai': 'unknown',
+        'ai-use': 'unknown',
         search: 'unknown',
         reason: 'path-disallowed',
-        lines: { 'train-ai': [], search: [] },
+        lines: { 'train-ai': [], 'ai-use': [], search: [] },
         rules: [],
         extensions: [],
       },

@@ -21,7 +21,7 @@ Allow: /
 const USAGE_ROBOTS = `User-agent: *
 Content-Usage: train-ai=n
 Content-Usage: /open/ train-ai=y, search=y
-Content-Signal: /open/ ai-train=no, ai-input=yes
+Content-Signal: /open/ ai-train=no, ai-input=yes, ai-search=yes
 Disallow: /private/
 `;
 
@@ -61,9 +61,10 @@ describe('explain: usage preferences', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
       [
-        'Usage       train-ai: disallowed (line 4: Content-Signal: /open/ ai-train=no, ai-input=yes)',
+        'Usage       train-ai: disallowed (line 4: Content-Signal: /open/ ai-train=no, ai-input=yes, ai-search=yes)',
+        '            ai-use: allowed (line 4: Content-Signal: /open/ ai-train=no, ai-input=yes, ai-search=yes)',
         '            search: allowed (line 3: Content-Usage: /open/ train-ai=y, search=y)',
-        '            ai-input: yes (not a vocabulary category, line 4)',
+        '            ai-search: yes (not a vocabulary category, line 4)',
         "            (robots.txt only: a page's Content-Usage header may restrict further)",
         '',
         'Verdict     ALLOWED',
@@ -82,9 +83,10 @@ describe('explain: usage preferences', () => {
     );
     expect(json.usage).toMatchObject({
       'train-ai': 'disallowed',
+      'ai-use': 'allowed',
       search: 'allowed',
       reason: 'rule',
-      lines: { 'train-ai': [4], search: [3] },
+      lines: { 'train-ai': [4], 'ai-use': [4], search: [3] },
     });
     expect(json.usage?.rules.map((rule) => [rule.line, rule.kind])).toEqual([
       [3, 'content-usage'],
@@ -104,6 +106,7 @@ describe('explain: usage preferences', () => {
     ]);
     expect(parseJson<ExplainJson>(result).usage).toMatchObject({
       'train-ai': 'unknown',
+      'ai-use': 'unknown',
       search: 'unknown',
       reason: 'path-disallowed',
     });
@@ -290,9 +293,10 @@ describe('explain', () => {
       crawlDelay: null,
       usage: {
         'train-ai': 'unknown',
+        'ai-use': 'unknown',
         search: 'unknown',
         reason: 'path-disallowed',
-        lines: { 'train-ai': [], search: [] },
+        lines: { 'train-ai': [], 'ai-use': [], search: [] },
         rules: [],
         extensions: [],
       },

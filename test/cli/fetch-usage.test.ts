@@ -22,7 +22,7 @@ beforeAll(async () => {
   site = await startServer(
     routes({
       '/robots.txt': send(ROBOTS, 'text/plain'),
-      '/open/page': send('open', 'text/plain', { 'content-usage': 'search=n' }),
+      '/open/page': send('open', 'text/plain', { 'content-usage': 'search=n, genai=n' }),
       '/header-only': send('h', 'text/plain', { 'content-usage': 'train-ai=y' }),
     }),
   );
@@ -43,8 +43,9 @@ describe('fetch: usage preferences', () => {
     expect(usage).toBe(
       [
         'Usage         train-ai: disallowed (robots.txt line 5: Content-Signal: /open/ ai-train=no, ai-input=yes)',
+        '              ai-use: allowed (robots.txt line 5: Content-Signal: /open/ ai-train=no, ai-input=yes)',
         '              search: disallowed (Content-Usage header)',
-        '              ai-input: yes (not a vocabulary category, robots.txt line 5: Content-Signal: /open/ ai-train=no, ai-input=yes)',
+        '              genai: n (not a vocabulary category, Content-Usage header)',
         '',
       ].join('\n'),
     );
@@ -55,38 +56,29 @@ describe('fetch: usage preferences', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(
       'Usage         train-ai: disallowed (robots.txt line 3: Content-Usage: train-ai=n)\n' +
+        '              ai-use: unknown\n' +
         '              search: unknown\n',
     );
   });
 
   it('carries the preferences and their sources in --json', async () => {
     const json = parseJson<FetchJson>(await fetchAsExampleBot('/open/page', ['--json']));
+    const signal = {
+      kind: 'content-signal-rule',
+      line: 5,
+      pattern: '/open/',
+      text: 'Content-Signal: /open/ ai-train=no, ai-input=yes',
+    };
     expect(json.response?.usage).toEqual({
       'train-ai': 'disallowed',
+      'ai-use': 'allowed',
       search: 'disallowed',
       sources: {
-        'train-ai': [
-          {
-            kind: 'content-signal-rule',
-            line: 5,
-            pattern: '/open/',
-            text: 'Content-Signal: /open/ ai-train=no, ai-input=yes',
-          },
-        ],
+        'train-ai': [signal],
+        'ai-use': [signal],
         search: [{ kind: 'content-usage-field' }],
       },
-      extensions: [
-        {
-          label: 'ai-input',
-          value: 'yes',
-          source: {
-            kind: 'content-signal-rule',
-            line: 5,
-            pattern: '/open/',
-            text: 'Content-Signal: /open/ ai-train=no, ai-input=yes',
-          },
-        },
-      ],
+      extensions: [{ label: 'genai', value: 'n', source: { kind: 'content-usage-field' } }],
     });
   });
 });

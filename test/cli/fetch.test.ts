@@ -149,8 +149,9 @@ describe('fetch', () => {
         // Neither robots.txt nor the response states a usage preference.
         usage: {
           'train-ai': 'unknown',
+          'ai-use': 'unknown',
           search: 'unknown',
-          sources: { 'train-ai': [], search: [] },
+          sources: { 'train-ai': [], 'ai-use': [], search: [] },
           extensions: [],
         },
       },

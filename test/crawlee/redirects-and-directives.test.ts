@@ -38,9 +38,18 @@ beforeAll(async () => {
   site = await startSite({
     '/robots.txt': {
       headers: { 'content-type': 'text/plain' },
-      body: 'User-agent: *\nDisallow: /private/\nContent-Usage: /ai-no/ train-ai=n\n',
+      body: 'User-agent: *\nDisallow: /private/\nContent-Usage: /ai-no/ train-ai=n\nContent-Signal: /rag/ ai-input=no\n',
     },
     '/ai-no/page': html('<p>not for training, says robots.txt</p>'),
+    // vocab-08's ai-use: Content-Signal's ai-input in robots.txt, and the field.
+    '/rag/page': html('<p>not as model input, says robots.txt</p>'),
+    '/field-ai-use': {
+      headers: [
+        ['content-type', 'text/html'],
+        ['content-usage', 'ai-use=n'],
+      ],
+      body: html('<p>not as model input, says the header</p>').body!,
+    },
     '/field-no': {
       headers: [
         ['content-type', 'text/html'],
@@ -267,6 +276,27 @@ describe('the directives of each page', () => {
     ).toEqual([
       ['/ai-no/page', ['train-ai']],
       ['/field-no', ['train-ai']],
+    ]);
+  });
+
+  it("with usage: { 'ai-use': 'reject' }, pages whose use as model input is disallowed are skipped, from either source", async () => {
+    const { robots } = await crawl(['/rag/page', '/field-ai-use', '/ai-no/page', '/plain'], {
+      usage: { 'ai-use': 'reject' },
+    });
+    expect(run.handled.sort()).toEqual(['/ai-no/page', '/plain']);
+    expect(robots.get('/ai-no/page')?.usage['ai-use']).toBe('unknown');
+    expect(
+      run.events
+        .filter((event) => event.type === 'usage-skipped')
+        .map((event) => [
+          new URL(event.url).pathname,
+          event.categories,
+          event.robots.usage.sources['ai-use'],
+        ])
+        .sort(),
+    ).toEqual([
+      ['/field-ai-use', ['ai-use'], [{ kind: 'content-usage-field' }]],
+      ['/rag/page', ['ai-use'], [{ kind: 'content-signal-rule', line: 4, pattern: '/rag/' }]],
     ]);
   });
 

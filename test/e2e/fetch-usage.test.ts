@@ -35,6 +35,8 @@ const PAGES = {
   '/open/lines': { headers: { 'content-usage': ['train-ai=n', 'train-ai=y'] }, body: 'lines' },
   // A field that fails to parse says nothing (uppercase key).
   '/open/bad': { headers: { 'content-usage': 'Train-AI=n' }, body: 'bad' },
+  // vocab-08: the field says ai-use=n; robots.txt's Content-Signal ai-input=yes (line 4) says y.
+  '/rag': { headers: { 'content-usage': 'ai-use=n, search=y' }, body: 'rag' },
 };
 
 describe('response.usage: robots.txt and the Content-Usage field, combined', () => {
@@ -49,7 +51,21 @@ describe('response.usage: robots.txt and the Content-Usage field, combined', () 
       { kind: 'content-usage-rule', line: 2, pattern: '' },
       { kind: 'content-signal-rule', line: 4, pattern: '' },
     ]);
-    expect(article.usage.extensions.map((e) => [e.label, e.value])).toEqual([['ai-input', 'yes']]);
+    // Content-Signal's ai-input is vocab-08's ai-use (line 4), not an extension label any more.
+    expect(article.usage['ai-use']).toBe('allowed');
+    expect(article.usage.sources['ai-use']).toEqual([
+      { kind: 'content-signal-rule', line: 4, pattern: '' },
+    ]);
+    expect(article.usage.extensions).toEqual([]);
+
+    const rag = await fetch(`${s.origin}/rag`);
+    await rag.arrayBuffer();
+    expect(rag.usage).toMatchObject({
+      'train-ai': 'disallowed',
+      'ai-use': 'disallowed',
+      search: 'allowed',
+    });
+    expect(rag.usage.sources['ai-use']).toEqual([{ kind: 'content-usage-field' }]);
 
     const page = await fetch(`${s.origin}/open/page`);
     await page.arrayBuffer();
@@ -91,6 +107,19 @@ describe('response.usage: robots.txt and the Content-Usage field, combined', () 
     // Only declared categories reject: search is allowed everywhere here.
     const { fetch: searchOnly } = polite({ usage: { search: 'reject' } });
     expect((await searchOnly(`${s.origin}/article`)).usage.search).toBe('allowed');
+  });
+
+  it("usage: { 'ai-use': 'reject' } rejects on ai-use alone, from either source", async () => {
+    const s = await server(routes(PAGES));
+    const { fetch } = polite({ usage: { 'ai-use': 'reject' } });
+    const error = (await caught(fetch(`${s.origin}/rag`))) as RobotsUsageError;
+    expect(isRobotsUsageError(error)).toBe(true);
+    expect(error.categories).toEqual(['ai-use']);
+    expect(error.message).toContain('ai-use disallowed by Content-Usage field');
+    // train-ai is disallowed on /article but only ai-use was declared; ai-use is allowed there.
+    const article = await fetch(`${s.origin}/article`);
+    expect(await article.text()).toBe('article');
+    expect(article.usage['ai-use']).toBe('allowed');
   });
 
   it('a rejected page’s body is cancelled, not read', async () => {

@@ -45,12 +45,14 @@ const decision: Decision = {
 const directives = { noindex: true, rules: [] } as unknown as RobotsDirectives;
 const usage: UsagePreferences = {
   'train-ai': 'disallowed',
+  'ai-use': 'unknown',
   search: 'allowed',
   sources: {
     'train-ai': [
       { kind: 'content-usage-rule', line: 3, pattern: '/' },
       { kind: 'content-usage-field' },
     ],
+    'ai-use': [],
     search: [{ kind: 'content-usage-field' }],
   },
   extensions: [],

@@ -83,6 +83,13 @@ describe('the option table and the public option types', () => {
     expect(resolvePageOptions({ usage: { 'train-ai': 'reject' } }).rejectUsage).toEqual([
       'train-ai',
     ]);
+    // vocab-08's ai-use is a category like the others; an unknown one is refused.
+    expect(
+      resolvePageOptions({ usage: { 'ai-use': 'reject', search: 'annotate' } }).rejectUsage,
+    ).toEqual(['ai-use']);
+    expect(() => resolvePageOptions({ usage: { 'ai-input': 'reject' } as never })).toThrow(
+      /'train-ai', 'ai-use', 'search' only \(not 'ai-input'\)/,
+    );
   });
 });
 

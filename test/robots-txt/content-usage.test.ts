@@ -510,20 +510,72 @@ describe('vocab §6.5 processing of a rule value', () => {
   });
 });
 
+describe('vocab-08: ai-use in a Content-Usage rule', () => {
+  const all = (p: UsagePreferences): UsagePreference[] => [p['train-ai'], p['ai-use'], p.search];
+  it.each([
+    ['Content-Usage: ai-use=n', [U, D, U]],
+    ['Content-Usage: train-ai=y, ai-use=n, search=y', [A, D, A]],
+    ['Content-Usage: ai-use=no', [U, U, U]],
+    ['Content-Usage: Ai-Use=n', [U, U, U]],
+    // search does not override the values of the other categories
+    ['Content-Usage: search=y, ai-use=n, train-ai=n', [D, D, A]],
+  ] as const)('%j → %j', (line, want) => {
+    expect(all(parseRobotsTxt(`User-agent: *\n${line}\n`).contentUsage('/a', 'Bot'))).toEqual(want);
+  });
+
+  it('the longest path decides ai-use too; equal paths combine most-restrictively', () => {
+    const robots = parseRobotsTxt(
+      [
+        'User-agent: *',
+        'Content-Usage: ai-use=n',
+        'Content-Usage: /rag/ ai-use=y',
+        'Content-Usage: /mixed/ ai-use=y',
+        'Content-Signal: /mixed/ ai-input=no',
+      ].join('\n'),
+    );
+    expect(robots.contentUsage('/x', 'Bot')['ai-use']).toBe(D);
+    expect(robots.contentUsage('/rag/x', 'Bot')['ai-use']).toBe(A);
+    const mixed = robots.contentUsage('/mixed/x', 'Bot');
+    expect(mixed['ai-use']).toBe(D);
+    expect(mixed.sources['ai-use']).toEqual([
+      { kind: 'content-signal-rule', line: 5, pattern: '/mixed/' },
+    ]);
+  });
+});
+
 describe('Content-Signal', () => {
   const cloudflare = [
     'User-Agent: *',
     'Content-Signal: search=yes, ai-train=no, ai-input=yes',
     'Allow: /',
   ].join('\n');
-  it('Cloudflare’s line: ai-train → train-ai, search → search, ai-input raw', () => {
+  it('Cloudflare’s line: ai-train → train-ai, ai-input → ai-use, search → search', () => {
     const robots = parseRobotsTxt(cloudflare);
     const p = robots.contentUsage('/page', 'Bot');
     expect(prefs(p)).toEqual([D, A]);
+    expect(p['ai-use']).toBe(A);
     const source = { kind: 'content-signal-rule', line: 2, pattern: '' };
-    expect(p.sources).toEqual({ 'train-ai': [source], search: [source] });
-    expect(p.extensions).toEqual([{ label: 'ai-input', value: 'yes', source }]);
+    expect(p.sources).toEqual({ 'train-ai': [source], 'ai-use': [source], search: [source] });
+    expect(p.extensions).toEqual([]);
     expect(robots.diagnostics).toEqual([]);
+  });
+
+  it('ai-input=no disallows ai-use; other keys stay raw; ai-use is not a Content-Signal key', () => {
+    const robots = parseRobotsTxt(
+      'User-agent: *\nContent-Signal: ai-input=no, ai-use=yes, ai-search=yes\n',
+    );
+    const p = robots.contentUsage('/page', 'Bot');
+    expect([p['train-ai'], p['ai-use'], p.search]).toEqual([U, D, U]);
+    expect(p.extensions.map((e) => [e.label, e.value])).toEqual([
+      ['ai-use', 'yes'],
+      ['ai-search', 'yes'],
+    ]);
+  });
+
+  it('ai-input with a value other than yes/no is unknown and linted', () => {
+    const robots = parseRobotsTxt('User-agent: *\nContent-Signal: ai-input=y\n');
+    expect(robots.contentUsage('/page', 'Bot')['ai-use']).toBe(U);
+    expect(robots.diagnostics.map((d) => [d.line, d.code])).toEqual([[2, 'unknown-usage-value']]);
   });
   it('is read, not an ignored key: no ignored-key diagnostic, unlike a Noindex next to it', () => {
     const robots = parseRobotsTxt(

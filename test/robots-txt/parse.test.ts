@@ -197,6 +197,8 @@ describe('limits', () => {
       maxDiagnostics: 1_000,
       maxCachedAgents: 16,
       matchBudget: 131_072,
+      maxFieldBytes: 16_384,
+      minFieldBytes: 8_192,
     });
   });
 

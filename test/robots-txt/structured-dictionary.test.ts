@@ -1,76 +1,85 @@
 /**
- * robots-txt's own RFC 9651 Dictionary parser, on the corners of the RFC's parsing
- * algorithms (§4.2, §4.2.2–§4.2.10). The property test in test/robots-tag/usage-properties
- * compares it with structured-headers on generated values; these cases pin the RFC text.
+ * The RFC 9651 Dictionary parser behind `parseContentUsage` and robots.txt's `Content-Usage`,
+ * on the corners of the RFC's parsing algorithms (§4.2, §4.2.2–§4.2.10), seen through the
+ * public API: labels outside the vocabulary come back in `extensions` with their canonical
+ * value, and a value that fails makes every category unknown. The property test in
+ * usage-properties.test.ts compares it with structured-headers on generated values.
  */
 import { describe, expect, it } from 'vitest';
-import { parseStructuredDictionary } from '../../packages/robots-txt/src/structured-dictionary.js';
+import { parseContentUsage } from '@polite-crawler/robots-txt';
 
-const members = (s: string): [string, string | undefined, string][] | undefined => {
-  const parsed = parseStructuredDictionary(s);
-  return parsed === undefined ? undefined : [...parsed].map(([k, m]) => [k, m.token, m.raw]);
-};
+/** The members of a value that uses no vocabulary label: label and canonical value. */
+const members = (s: string): [string, string][] =>
+  parseContentUsage(s).extensions.map((e) => [e.label, e.value]);
 
 describe('parses', () => {
   it.each([
     ['', []],
     ['   ', []],
-    ['a=y', [['a', 'y', 'y']]],
-    ['a', [['a', undefined, '?1']]],
-    ['a;p=1', [['a', undefined, '?1']]],
-    ['a=y;p=1;q', [['a', 'y', 'y']]],
-    ['a=y;  p=1', [['a', 'y', 'y']]],
-    ['  a=y  ', [['a', 'y', 'y']]],
-    ['a=y\t', [['a', 'y', 'y']]],
+    ['a=y', [['a', 'y']]],
+    ['a', [['a', '?1']]],
+    ['a;p=1', [['a', '?1']]],
+    ['a=y;p=1;q', [['a', 'y']]],
+    ['a=y;  p=1', [['a', 'y']]],
+    ['  a=y  ', [['a', 'y']]],
+    ['a=y\t', [['a', 'y']]],
     [
       'a=y,b=n',
       [
-        ['a', 'y', 'y'],
-        ['b', 'n', 'n'],
+        ['a', 'y'],
+        ['b', 'n'],
       ],
     ],
     [
       'a=y \t,\t b=n',
       [
-        ['a', 'y', 'y'],
-        ['b', 'n', 'n'],
+        ['a', 'y'],
+        ['b', 'n'],
       ],
     ],
     [
       'a=y, b=n, a=n',
       [
-        ['a', 'n', 'n'],
-        ['b', 'n', 'n'],
+        ['a', 'n'],
+        ['b', 'n'],
       ],
     ],
-    ['*a=y', [['*a', 'y', 'y']]],
-    ['a.b_c-d*1=y', [['a.b_c-d*1', 'y', 'y']]],
-    ['a=*tok', [['a', '*tok', '*tok']]],
-    ["a=t!#$%&'*+-.^_`|~:/9", [['a', "t!#$%&'*+-.^_`|~:/9", "t!#$%&'*+-.^_`|~:/9"]]],
-    ['a=Y', [['a', 'Y', 'Y']]],
-    ['a="x\\"y\\\\"', [['a', undefined, '"x\\"y\\\\"']]],
-    ['a=?0', [['a', undefined, '?0']]],
-    ['a=-12', [['a', undefined, '-12']]],
-    ['a=123456789012345', [['a', undefined, '123456789012345']]],
-    ['a=123456789012.123', [['a', undefined, '123456789012.123']]],
-    ['a=1.5', [['a', undefined, '1.5']]],
-    ['a=:aGVsbG8=:', [['a', undefined, ':aGVsbG8=:']]],
-    ['a=:aGVsbG8:', [['a', undefined, ':aGVsbG8:']]],
-    ['a=::', [['a', undefined, '::']]],
-    ['a=@-1659578233', [['a', undefined, '@-1659578233']]],
+    ['*a=y', [['*a', 'y']]],
+    ['a.b_c-d*1=y', [['a.b_c-d*1', 'y']]],
+    ['a=*tok', [['a', '*tok']]],
+    ["a=t!#$%&'*+-.^_`|~:/9", [['a', "t!#$%&'*+-.^_`|~:/9"]]],
+    ['a=Y', [['a', 'Y']]],
+    ['a="x\\"y\\\\"', [['a', '"x\\"y\\\\"']]],
+    ['a=?0', [['a', '?0']]],
+    ['a=-12', [['a', '-12']]],
+    ['a=123456789012345', [['a', '123456789012345']]],
+    ['a=123456789012.123', [['a', '123456789012.123']]],
+    ['a=1.5', [['a', '1.5']]],
+    ['a=:aGVsbG8=:', [['a', ':aGVsbG8=:']]],
+    ['a=:aGVsbG8:', [['a', ':aGVsbG8=:']]], // padding added (RFC 9651 §4.1.8)
+    ['a=::', [['a', '::']]],
+    ['a=@-1659578233', [['a', '@-1659578233']]],
     [
       'a=@1, b=y',
       [
-        ['a', undefined, '@1'],
-        ['b', 'y', 'y'],
+        ['a', '@1'],
+        ['b', 'y'],
       ],
     ],
-    ['a=%"f%c3%bc%c3%bc"', [['a', undefined, '%"f%c3%bc%c3%bc"']]],
-    ['a=(y n);p', [['a', undefined, '(y n)']]],
-    ['a=(  y;q  n  )', [['a', undefined, '(  y;q  n  )']]],
-    ['a=()', [['a', undefined, '()']]],
+    ['a=%"f%c3%bc%c3%bc"', [['a', '%"f%c3%bc%c3%bc"']]],
+    ['a=(y n);p', [['a', '(y n)']]],
+    ['a=(  y;q  n  )', [['a', '(y;q n)']]], // one SP between items (§4.1.1.1)
+    ['a=()', [['a', '()']]],
   ] as const)('%j', (input, want) => {
     expect(members(input)).toEqual(want);
+  });
+
+  it('a Token is what counts for a category; other types are unknown', () => {
+    expect(parseContentUsage('train-ai=n, search="n", ai-use=?0')).toMatchObject({
+      'train-ai': 'disallowed',
+      search: 'unknown',
+      'ai-use': 'unknown',
+    });
   });
 });
 
@@ -124,6 +133,10 @@ describe('fails', () => {
     '#',
     '/x',
   ])('%j', (input) => {
-    expect(parseStructuredDictionary(input)).toBeUndefined();
+    // Nothing appended can repair these (none ends in an unfinished item that `, train-ai=n`
+    // could complete), so a disallowed train-ai would mean the value parsed.
+    const usage = parseContentUsage(`${input}, train-ai=n`);
+    expect(usage['train-ai']).toBe('unknown');
+    expect(usage.extensions).toEqual([]);
   });
 });

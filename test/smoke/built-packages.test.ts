@@ -22,8 +22,8 @@ describe('built packages import by name', () => {
     const result = runModule(
       'packages/cli',
       `
-      import { parseRobotsTxt } from '@polite-crawler/robots-txt';
-      import { parseRobotsTagHeaders, directivesFor, combineUsage, parseContentUsage } from '@polite-crawler/robots-tag';
+      import { parseRobotsTxt, combineUsage, parseContentUsage } from '@polite-crawler/robots-txt';
+      import { parseRobotsTagHeaders, directivesFor } from '@polite-crawler/robots-tag';
       import { createRobotsPolicy, isRobotsDeniedError } from '@polite-crawler/fetch';
       const robots = parseRobotsTxt('User-agent: *\\nDisallow: /private\\nContent-Usage: train-ai=n\\n');
       const usage = combineUsage(robots.contentUsage('/public', 'ExampleBot'), parseContentUsage('search=y'));

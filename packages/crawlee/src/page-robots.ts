@@ -1,5 +1,6 @@
 import { isHtml } from '@polite-crawler/fetch/internal';
-import { parseContentUsage, rawHeaderPairs, scanRobotsMeta } from '@polite-crawler/robots-tag';
+import { rawHeaderPairs, scanRobotsMeta } from '@polite-crawler/robots-tag';
+import { parseContentUsage } from '@polite-crawler/robots-txt';
 import type { HttpNavigation } from './polite-http-client.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
 import type { PageRobots } from './types.js';

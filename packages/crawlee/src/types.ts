@@ -133,7 +133,7 @@ export interface PoliteCrawleeOptions {
    */
   readonly noindex?: NoindexHandling | DeprecatedNoindexHandling;
   /**
-   * Per usage category the crawler declares (`train-ai`, `search`), what a page whose
+   * Per usage category the crawler declares (`train-ai`, `ai-use`, `search`), what a page whose
    * `context.robots.usage` for it is `disallowed` does, as for `noindex`. Categories left out are
    * handled.
    * @default {}

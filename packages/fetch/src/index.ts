@@ -8,13 +8,18 @@ export type {
   RobotsDirectives,
   RobotsTagFreshness,
   RobotsTagRules,
+} from '@polite-crawler/robots-tag';
+// The types of `response.usage` and the `usage` option, owned by robots-txt (re-exported so a
+// fetch user needs one import).
+export type {
+  ContentUsageVerdict,
   UsageCategory,
   UsageLabel,
   UsagePreference,
   UsagePreferences,
+  UsageRule,
   UsageSource,
-} from '@polite-crawler/robots-tag';
-export type { ContentUsageVerdict, UsageRule } from '@polite-crawler/robots-txt';
+} from '@polite-crawler/robots-txt';
 // The date helpers behind `unavailable_after` and the rules' freshness, for crawlers that store
 // directives and decide later (`isUnavailable(directives, laterInstant)`).
 export { isUnavailable, parseRobotsDate, rulesFreshness } from '@polite-crawler/robots-tag';

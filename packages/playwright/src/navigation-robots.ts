@@ -1,9 +1,6 @@
 import { isHtml } from '@polite-crawler/fetch/internal';
-import {
-  parseContentUsage,
-  parseRobotsMetaContent,
-  scanRobotsMeta,
-} from '@polite-crawler/robots-tag';
+import { parseRobotsMetaContent, scanRobotsMeta } from '@polite-crawler/robots-tag';
+import { parseContentUsage } from '@polite-crawler/robots-txt';
 import type { RobotsTagRules } from '@polite-crawler/robots-tag';
 import type { Response } from 'playwright-core';
 import type { ResolvedGateOptions } from './resolve-options.js';

@@ -1,13 +1,3 @@
-export { combineUsage } from './combine-usage.js';
-export { parseContentUsage } from './parse-content-usage.js';
-export type { ContentUsageInput, ContentUsageOptions } from './parse-content-usage.js';
-export type {
-  UsageCategory,
-  UsageLabel,
-  UsagePreference,
-  UsagePreferences,
-  UsageSource,
-} from './content-usage-types.js';
 export { ROBOTS_TAG_DEFAULTS } from './defaults.js';
 export { ROBOTS_TAG_DIAGNOSTIC_CODES } from './diagnostic-codes.js';
 export { directivesFor, isUnavailable } from './directives.js';

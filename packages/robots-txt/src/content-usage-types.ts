@@ -1,8 +1,7 @@
 /**
- * Public types of AI usage preferences (draft-ietf-aipref-vocab-07, -attach-05, and
- * Cloudflare's `Content-Signal`). @polite-crawler/robots-tag declares structurally identical
- * types (a type test checks both directions), so that neither package depends on the other.
- * Add fields freely, never remove or rename one.
+ * Public types of AI usage preferences (draft-ietf-aipref-vocab-08, -attach-05, and
+ * Cloudflare's `Content-Signal`), for robots.txt rules and the `Content-Usage` field alike.
+ * This package is their only owner. Add fields freely, never remove or rename one.
  */
 
 /**
@@ -13,10 +12,21 @@
 export type UsagePreference = 'allowed' | 'disallowed' | 'unknown';
 
 /**
- * The categories of the vocabulary (vocab §4, labels §6.1).
- * @example 'train-ai'
+ * The categories of the vocabulary (vocab-08 §4, labels §6.1), in the draft's order:
+ * AI Training, AI Use (new in -08: input to a generative model, not provided by the user,
+ * e.g. retrieval-augmented generation) and Search. Each gets its own value; that Search
+ * "overrides" the others (vocab-08 §4) decides which category governs a use, and changes no
+ * value.
+ * @example
+ * for (const category of USAGE_CATEGORIES) console.log(category, usage[category]);
  */
-export type UsageCategory = 'train-ai' | 'search';
+export const USAGE_CATEGORIES = Object.freeze(['train-ai', 'ai-use', 'search'] as const);
+
+/**
+ * One category of the vocabulary (see {@link USAGE_CATEGORIES}).
+ * @example 'ai-use'
+ */
+export type UsageCategory = (typeof USAGE_CATEGORIES)[number];
 
 /**
  * Where a preference (or a raw label) came from: a robots.txt rule (its line and its path
@@ -34,17 +44,18 @@ export type UsageSource =
 
 /**
  * A label the vocabulary does not define (an extension label of a `Content-Usage` value, or a
- * `Content-Signal` key other than `ai-train` / `search`, such as `ai-input`), kept raw: no
- * meaning is given to it (vocab §6.4 says unknown labels MUST be ignored when obtaining
- * preferences; they are exposed here, not applied).
- * @example { label: 'ai-input', value: 'yes', source: { kind: 'content-signal-rule', line: 2, pattern: '' } }
+ * `Content-Signal` key other than `ai-train` / `ai-input` / `search`), kept raw: no meaning is
+ * given to it (vocab §6.4 says unknown labels MUST be ignored when obtaining preferences;
+ * they are exposed here, not applied).
+ * @example { label: 'genai', value: 'n', source: { kind: 'content-usage-field' } }
  */
 export interface UsageLabel {
   /** The dictionary key (always lower case: upper case fails the parse). */
   readonly label: string;
   /**
-   * The member's value, parameters dropped: a Token's text (`y`, `yes`), `?1` for a key
-   * without a value. See the README for other types.
+   * The member's value in its canonical form (RFC 9651 §4.1), its parameters dropped: a
+   * Token's text (`y`, `yes`), `?1` for a key without a value, `1.5` for `1.50`, `7` for
+   * `007`, `(a b)` for `(a  b)` (an Inner List keeps its items' parameters).
    */
   readonly value: string;
   readonly source: UsageSource;
@@ -58,15 +69,13 @@ export interface UsageLabel {
  */
 export interface UsagePreferences {
   readonly 'train-ai': UsagePreference;
+  readonly 'ai-use': UsagePreference;
   readonly search: UsagePreference;
   /**
    * For each category, the statements whose preference is the result (every statement that
    * said `disallowed` when the result is `disallowed`, and so on); empty when `unknown`.
    */
-  readonly sources: {
-    readonly 'train-ai': readonly UsageSource[];
-    readonly search: readonly UsageSource[];
-  };
+  readonly sources: { readonly [Category in UsageCategory]: readonly UsageSource[] };
   /** Labels outside the vocabulary, in statement order, raw. */
   readonly extensions: readonly UsageLabel[];
 }

@@ -25,6 +25,16 @@ export {
 export { isValidProductToken, isValidPurposeToken } from './product-token.js';
 export { toMatchPath } from './to-match-path.js';
 export { normalizePattern } from './normalize-pattern.js';
+// The AIPREF vocabulary (draft-ietf-aipref-vocab-08, -attach-05, Cloudflare's Content-Signal):
+// owned here for robots.txt rules and the Content-Usage response field alike.
+export { USAGE_CATEGORIES } from './content-usage-types.js';
+export { combineUsage } from './usage-statement.js';
+export { parseContentUsage } from './content-usage-field.js';
+export type {
+  ContentUsageHeaderEntry,
+  ContentUsageInput,
+  ContentUsageOptions,
+} from './content-usage-field.js';
 export type {
   ContentUsageReason,
   ContentUsageVerdict,

@@ -17,6 +17,9 @@
  *   tested is charged the path's length). A wildcard rule reached after that is not tested:
  *   a `Disallow` (or a usage rule) counts as matching, an `Allow` as not matching, so the
  *   answer fails closed (`reason: 'match-budget'`). See `rule-matcher.ts`.
+ * - `maxFieldBytes`: characters of a `Content-Usage` field value (its lines joined) that
+ *   `parseContentUsage` parses; a longer value is not parsed (every preference `unknown`).
+ * - `minFieldBytes`: the floor for `maxFieldBytes` (attach asks for at least 8 KiB).
  * @example
  * import { PARSE_DEFAULTS, parseRobotsTxt } from '@polite-crawler/robots-txt';
  * parseRobotsTxt(body, { maxBytes: PARSE_DEFAULTS.maxBytes * 2 });
@@ -28,4 +31,6 @@ export const PARSE_DEFAULTS = Object.freeze({
   maxDiagnostics: 1_000,
   maxCachedAgents: 16,
   matchBudget: 131_072,
+  maxFieldBytes: 16_384,
+  minFieldBytes: 8_192,
 } as const);

@@ -11,6 +11,7 @@ export const ROBOTS_TXT_USAGE_REASONS = Object.freeze([
   'invalid-url',
   'invalid-body',
   'invalid-option',
+  'invalid-field',
 ] as const);
 
 /**
@@ -37,7 +38,8 @@ export interface RobotsTxtUsageErrorOptions {
 /**
  * Thrown only for programmer errors: an agent that is not a valid product token, an
  * invalid purpose token, a URL that cannot be parsed or is neither absolute nor a
- * `/`-path, a body that is neither a string nor bytes, or an invalid option. Never thrown
+ * `/`-path, a body that is neither a string nor bytes, a `Content-Usage` input of no known
+ * shape (`invalid-field`), or an invalid option. Never thrown
  * because of what a robots.txt file contains.
  * @example
  * try {

@@ -1,22 +1,25 @@
 /**
  * An exact parser for the Structured Fields Dictionary (RFC 9651 §4.2, §4.2.2), the format
- * of a statement of preference (vocab §6). This package has no dependencies, so it cannot
- * use `structured-headers` as @polite-crawler/robots-tag does; a test checks that the two
- * agree on generated input (see the README for the one place where they differ).
+ * of a statement of preference (vocab §6), for robots.txt rules and the `Content-Usage` field
+ * alike. Zero dependencies: this package has none.
  *
  * Only what preference processing needs is kept: each member's key, whether its value is a
- * Token and which, and the value's text. Every other type is parsed in full, because a value
- * that fails anywhere makes the whole dictionary fail (vocab §6.5.1).
+ * Token and which, and the value in its canonical form (RFC 9651 §4.1: `1.50` is `1.5`, `007`
+ * is `7`, `(a  b)` is `(a b)`), so two spellings of one value read the same. Every type is
+ * parsed in full, because a value that fails anywhere makes the whole dictionary fail
+ * (vocab §6.5.1), a Date (`@1`) included.
  */
 
 /** One dictionary member: the value without its parameters. */
 export interface DictionaryMember {
   /** The Token's characters when the value is a Token, else `undefined`. */
   readonly token: string | undefined;
-  /** The value as written (a Boolean `true` with no `=` is `?1`), parameters dropped. */
-  readonly raw: string;
+  /**
+   * The value serialised as RFC 9651 §4.1 serialises it (a Boolean `true` with no `=` is
+   * `?1`), the member's parameters dropped; an Inner List keeps its items' parameters.
+   */
+  readonly value: string;
 }
-
 /** Thrown inside the parser only, caught by {@link parseStructuredDictionary}. */
 class ParseFailure extends Error {}
 const FAIL = new ParseFailure('not a Structured Fields Dictionary');
@@ -67,7 +70,7 @@ class Parser {
         this.pos++;
         member = this.itemOrInnerList();
       } else {
-        member = { token: undefined, raw: '?1' };
+        member = { token: undefined, value: '?1' };
         this.parameters();
       }
       // A duplicate key overwrites the value, keeping the first position (RFC 9651 §4.2.2).
@@ -99,119 +102,133 @@ class Parser {
     return this.s.slice(start, this.pos);
   }
 
+  /** A member's value; its own parameters are parsed and dropped. */
   itemOrInnerList(): DictionaryMember {
     if (this.at() === 40 /* ( */) {
-      const start = this.pos;
-      this.innerList();
-      const raw = this.s.slice(start, this.pos);
+      const value = this.innerList();
       this.parameters();
-      return { token: undefined, raw };
+      return { token: undefined, value };
     }
-    return this.item();
+    const [value, isToken] = this.bareItem();
+    this.parameters();
+    return { token: isToken ? value : undefined, value };
   }
 
-  innerList(): void {
+  /** An Inner List, serialised: items (with their parameters) joined by one SP. */
+  innerList(): string {
     this.pos++;
     const s = this.s;
+    const items: string[] = [];
     while (this.pos < s.length) {
       this.sp();
       if (this.at() === 41 /* ) */) {
         this.pos++;
-        return;
+        return `(${items.join(' ')})`;
       }
-      this.item();
+      const [value] = this.bareItem();
+      items.push(value + this.parameters());
       const c = this.at();
       if (c !== 32 && c !== 41) this.fail();
     }
     this.fail();
   }
 
-  item(): DictionaryMember {
-    const start = this.pos;
-    const isToken = this.bareItem();
-    const raw = this.s.slice(start, this.pos);
-    this.parameters();
-    return { token: isToken ? raw : undefined, raw };
-  }
-
-  /** Parses one bare item; true when it was a Token. */
-  bareItem(): boolean {
+  /** Parses one bare item: its canonical text, and whether it was a Token. */
+  bareItem(): [string, boolean] {
     const c = this.at();
-    if (c === 45 || isDigit(c)) this.number(false);
-    else if (c === 34 /* " */) this.string();
-    else if (c === 42 || isAlpha(c)) {
-      this.token();
-      return true;
-    } else if (c === 58 /* : */) this.byteSequence();
-    else if (c === 63 /* ? */) this.boolean();
-    else if (c === 64 /* @ */) {
+    if (c === 45 || isDigit(c)) return [this.number(false), false];
+    if (c === 34 /* " */) return [this.string(), false];
+    if (c === 42 || isAlpha(c)) return [this.token(), true];
+    if (c === 58 /* : */) return [this.byteSequence(), false];
+    if (c === 63 /* ? */) return [this.boolean(), false];
+    if (c === 64 /* @ */) {
       this.pos++;
-      this.number(true);
-    } else if (c === 37 /* % */) this.displayString();
-    else this.fail();
-    return false;
+      return [`@${this.number(true)}`, false];
+    }
+    if (c === 37 /* % */) return [this.displayString(), false];
+    this.fail();
   }
 
-  parameters(): void {
+  /**
+   * Parameters, serialised (RFC 9651 §4.1.1.2): a later duplicate key overwrites the value
+   * in the first one's place; a `true` value is written as the key alone.
+   */
+  parameters(): string {
+    let params: Map<string, string> | undefined;
     while (this.at() === 59 /* ; */) {
       this.pos++;
       this.sp();
-      this.key();
+      const key = this.key();
+      let value = '?1';
       if (this.at() === 61) {
         this.pos++;
-        this.bareItem();
+        [value] = this.bareItem();
       }
+      (params ??= new Map()).set(key, value);
     }
+    if (params === undefined) return '';
+    let out = '';
+    for (const [key, value] of params) out += value === '?1' ? `;${key}` : `;${key}=${value}`;
+    return out;
   }
 
-  /** Integer or Decimal (RFC 9651 §4.2.4); a Date's number must be an Integer. */
-  number(integerOnly: boolean): void {
-    if (this.at() === 45) this.pos++;
+  /**
+   * Integer or Decimal (RFC 9651 §4.2.4; a Date's number must be an Integer), serialised
+   * (§4.1.4, §4.1.5): no leading zeros, no trailing zeros after the first fraction digit,
+   * no sign on zero.
+   */
+  number(integerOnly: boolean): string {
+    const negative = this.at() === 45;
+    if (negative) this.pos++;
     if (!isDigit(this.at())) this.fail();
+    const start = this.pos;
     let digits = 0;
-    let decimal = false;
-    let fraction = 0;
+    let dot = -1;
     for (;;) {
       const c = this.at();
-      if (isDigit(c)) {
-        digits++;
-        if (decimal) fraction++;
-      } else if (!decimal && c === 46 /* . */) {
+      if (isDigit(c)) digits++;
+      else if (dot < 0 && c === 46 /* . */) {
         if (digits > 12) this.fail();
-        decimal = true;
+        dot = this.pos;
       } else break;
       this.pos++;
       // The length counts the '.' too (input_number in the RFC).
-      const length = digits + (decimal ? 1 : 0);
-      if (!decimal && length > 15) this.fail();
-      if (decimal && length > 16) this.fail();
+      const length = digits + (dot < 0 ? 0 : 1);
+      if (dot < 0 && length > 15) this.fail();
+      if (dot >= 0 && length > 16) this.fail();
     }
-    if (decimal) {
-      if (integerOnly || fraction === 0 || fraction > 3) this.fail();
-    }
+    const fraction = dot < 0 ? 0 : this.pos - dot - 1;
+    if (dot >= 0 && (integerOnly || fraction === 0 || fraction > 3)) this.fail();
+    const whole = this.s.slice(start, dot < 0 ? this.pos : dot).replace(/^0+(?=.)/, '');
+    const decimals = dot < 0 ? '' : this.s.slice(dot + 1, this.pos).replace(/(?<=.)0+$/, '');
+    const zero = whole === '0' && (decimals === '' || decimals === '0');
+    return (negative && !zero ? '-' : '') + whole + (dot < 0 ? '' : `.${decimals}`);
   }
 
-  string(): void {
+  /** A String; as accepted (only `\"` and `\\` escapes, printable ASCII) it is canonical. */
+  string(): string {
     const s = this.s;
-    this.pos++;
+    const start = this.pos++;
     while (this.pos < s.length) {
       const c = s.charCodeAt(this.pos++);
       if (c === 92 /* \ */) {
         if (this.pos >= s.length) this.fail();
         const next = s.charCodeAt(this.pos++);
         if (next !== 34 && next !== 92) this.fail();
-      } else if (c === 34) return;
+      } else if (c === 34) return s.slice(start, this.pos);
       else if (c < 0x20 || c > 0x7e) this.fail();
     }
     this.fail();
   }
 
-  token(): void {
-    this.pos++;
+  token(): string {
+    const start = this.pos++;
     for (let c = this.at(); c >= 0 && c < 128 && TOKEN_CHARS[c] === 1; c = this.at()) this.pos++;
+    return this.s.slice(start, this.pos);
   }
 
-  byteSequence(): void {
+  /** A Byte Sequence, re-encoded as padded base64 (RFC 9651 §4.1.8). */
+  byteSequence(): string {
     const s = this.s;
     this.pos++;
     const end = s.indexOf(':', this.pos);
@@ -219,16 +236,19 @@ class Parser {
     const content = s.slice(this.pos, end);
     this.pos = end + 1;
     if (!BASE64.test(content) || !isBase64(content)) this.fail();
+    return `:${canonicalBase64(content)}:`;
   }
 
-  boolean(): void {
+  boolean(): string {
     this.pos++;
     const c = this.at();
     if (c !== 48 && c !== 49) this.fail();
     this.pos++;
+    return c === 48 ? '?0' : '?1';
   }
 
-  displayString(): void {
+  /** A Display String, re-encoded (RFC 9651 §4.1.11): `%`, `"` and non-printables as `%xx`. */
+  displayString(): string {
     const s = this.s;
     this.pos++;
     if (this.at() !== 34) this.fail();
@@ -244,7 +264,13 @@ class Parser {
         this.pos += 2;
       } else if (c === 34) {
         if (!isUtf8(bytes)) this.fail();
-        return;
+        let out = '%"';
+        for (const b of bytes)
+          out +=
+            b === 37 || b === 34 || b < 0x20 || b > 0x7e
+              ? `%${b.toString(16).padStart(2, '0')}`
+              : String.fromCharCode(b);
+        return `${out}"`;
       } else bytes.push(c);
     }
     this.fail();
@@ -264,6 +290,23 @@ function isBase64(content: string): boolean {
     if (content.length % 4 !== 0) return false;
   }
   return data % 4 !== 1;
+}
+
+const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * The padded base64 of the bytes that `content` (checked by {@link isBase64}) decodes to:
+ * padding added, and the unused low bits of a last partial group cleared, as a decoder
+ * discards them.
+ */
+function canonicalBase64(content: string): string {
+  const data = content.replace(/=+$/, '');
+  const rest = data.length % 4;
+  if (rest === 0) return data;
+  const last = BASE64_ALPHABET.indexOf(data[data.length - 1]!);
+  // Two characters carry one byte (4 bits unused), three carry two (2 bits unused).
+  const kept = rest === 2 ? last & 0b110000 : last & 0b111100;
+  return data.slice(0, -1) + BASE64_ALPHABET[kept]! + (rest === 2 ? '==' : '=');
 }
 
 /** Strict UTF-8 (no overlongs, no surrogates, at most U+10FFFF). */

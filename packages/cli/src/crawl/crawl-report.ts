@@ -1,3 +1,4 @@
+import type { UsageCategory } from '@polite-crawler/robots-txt';
 import type { RobotsTxtInfo } from '../robots-source.js';
 import type { RuleInfo } from '../output/verdict-json.js';
 
@@ -39,7 +40,7 @@ export interface CrawledPage {
    * each with where it was stated (`robots.txt`, `header`, or both).
    */
   readonly usage: readonly {
-    readonly category: 'train-ai' | 'search';
+    readonly category: UsageCategory;
     readonly preference: 'allowed' | 'disallowed';
     readonly source: 'robots.txt' | 'header' | 'robots.txt+header';
   }[];

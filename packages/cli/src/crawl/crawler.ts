@@ -6,6 +6,7 @@ import type {
   UsagePreferences,
 } from '@polite-crawler/fetch';
 import { isFleetUnavailableError } from '@polite-crawler/redis';
+import { USAGE_CATEGORIES } from '@polite-crawler/robots-txt';
 import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
 import { isHtml, readCapped } from '@polite-crawler/fetch/internal';
 import type { CliAgent } from '../agent.js';
@@ -370,7 +371,7 @@ function compare(a: string, b: string): number {
 /** The stated (not `unknown`) usage preferences of a page, with where each was stated. */
 function usageList(usage: UsagePreferences): CrawledPage['usage'] {
   const list: CrawledPage['usage'][number][] = [];
-  for (const category of ['train-ai', 'search'] as const) {
+  for (const category of USAGE_CATEGORIES) {
     const preference = usage[category];
     if (preference === 'unknown') continue;
     const kinds = new Set(

@@ -1,4 +1,5 @@
 import type { RobotsDirectives, UsagePreferences } from '@polite-crawler/fetch';
+import { USAGE_CATEGORIES } from '@polite-crawler/robots-txt';
 import type { CliAgent } from '../agent.js';
 import type { DeniedInfo } from '../crawl/crawl-report.js';
 import type { AgentJson } from './agent-json.js';
@@ -60,13 +61,15 @@ export type UsageSourceJson =
  */
 export interface UsageJson {
   readonly 'train-ai': 'allowed' | 'disallowed' | 'unknown';
+  readonly 'ai-use': 'allowed' | 'disallowed' | 'unknown';
   readonly search: 'allowed' | 'disallowed' | 'unknown';
   /** Per category, the statements whose preference is the result (empty when `unknown`). */
   readonly sources: {
     readonly 'train-ai': readonly UsageSourceJson[];
+    readonly 'ai-use': readonly UsageSourceJson[];
     readonly search: readonly UsageSourceJson[];
   };
-  /** Labels outside the vocabulary (and `Content-Signal`'s `ai-input`), raw, not applied. */
+  /** Labels outside the vocabulary, raw, not applied. */
   readonly extensions: readonly {
     readonly label: string;
     readonly value: string;
@@ -152,9 +155,11 @@ export function usageJson(
       : { kind: from.kind, line: from.line, pattern: from.pattern, text: lineText(from.line) };
   return {
     'train-ai': usage['train-ai'],
+    'ai-use': usage['ai-use'],
     search: usage.search,
     sources: {
       'train-ai': usage.sources['train-ai'].map(source),
+      'ai-use': usage.sources['ai-use'].map(source),
       search: usage.sources.search.map(source),
     },
     extensions: usage.extensions.map((extension) => ({
@@ -249,7 +254,8 @@ function describeSource(source: UsageSourceJson): string {
  */
 function usageLines(usage: UsageJson, style: Style): string[] {
   const stated =
-    usage['train-ai'] !== 'unknown' || usage.search !== 'unknown' || usage.extensions.length > 0;
+    USAGE_CATEGORIES.some((category) => usage[category] !== 'unknown') ||
+    usage.extensions.length > 0;
   if (!stated) return [];
   const lines = categoryLines(
     usage,

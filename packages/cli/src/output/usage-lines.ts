@@ -1,25 +1,26 @@
+import { USAGE_CATEGORIES, type UsageCategory } from '@polite-crawler/robots-txt';
 import type { Style } from './style.js';
 
 /** A preference as the CLI prints it. */
 type Preference = 'allowed' | 'disallowed' | 'unknown';
 
 /**
- * The `Usage` block's lines for the two vocabulary categories, shared by `explain` and
+ * The `Usage` block's lines for the vocabulary's categories, shared by `explain` and
  * `fetch`: each preference painted, with the first statement that set it in brackets and any
  * others on lines of their own. `labelWidth` is the command's label column.
  * @example
- * categoryLines({ 'train-ai': 'disallowed', search: 'unknown' }, () => ['line 3'], style, 12);
- * // ['Usage       train-ai: disallowed (line 3)', '            search: unknown (line 3)']
+ * categoryLines({ 'train-ai': 'disallowed', 'ai-use': 'unknown', search: 'unknown' }, (c) => (c === 'train-ai' ? ['line 3'] : []), style, 12);
+ * // ['Usage       train-ai: disallowed (line 3)', '            ai-use: unknown', '            search: unknown']
  */
 export function categoryLines(
-  preferences: Readonly<Record<'train-ai' | 'search', Preference>>,
-  setBy: (category: 'train-ai' | 'search') => readonly string[],
+  preferences: Readonly<Record<UsageCategory, Preference>>,
+  setBy: (category: UsageCategory) => readonly string[],
   style: Style,
   labelWidth: number,
 ): string[] {
   const cont = ' '.repeat(labelWidth);
   const lines: string[] = [];
-  for (const category of ['train-ai', 'search'] as const) {
+  for (const category of USAGE_CATEGORIES) {
     const preference = preferences[category];
     const paint =
       preference === 'allowed' ? style.green : preference === 'disallowed' ? style.red : style.dim;

@@ -2,6 +2,7 @@ import type { Decision } from '@polite-crawler/fetch';
 import type {
   ContentUsageVerdict,
   GroupSelection,
+  UsageCategory,
   UsageRule,
   UsageSource,
 } from '@polite-crawler/robots-txt';
@@ -61,6 +62,7 @@ export interface UsageRuleInfo extends SourceLine {
  */
 export interface UsageInfo {
   readonly 'train-ai': 'allowed' | 'disallowed' | 'unknown';
+  readonly 'ai-use': 'allowed' | 'disallowed' | 'unknown';
   readonly search: 'allowed' | 'disallowed' | 'unknown';
   /**
    * `rule` (rules set them), `no-matching-rule`, `path-disallowed` (the groups disallow the
@@ -68,10 +70,14 @@ export interface UsageInfo {
    */
   readonly reason: 'rule' | 'no-matching-rule' | 'path-disallowed' | 'no-applicable-group';
   /** Per category, the lines whose statement is the result (empty when `unknown`). */
-  readonly lines: { readonly 'train-ai': readonly number[]; readonly search: readonly number[] };
+  readonly lines: {
+    readonly 'train-ai': readonly number[];
+    readonly 'ai-use': readonly number[];
+    readonly search: readonly number[];
+  };
   /** The deciding rules (every matching rule with the longest path). */
   readonly rules: readonly UsageRuleInfo[];
-  /** Labels outside the vocabulary (and `Content-Signal`'s `ai-input`), raw. */
+  /** Labels outside the vocabulary, raw. */
   readonly extensions: readonly {
     readonly label: string;
     readonly value: string;
@@ -173,13 +179,14 @@ const lineOf = (source: UsageSource): number | null => ('line' in source ? sourc
 
 function usageInfo(verdict: ContentUsageVerdict): UsageInfo {
   const { preferences } = verdict;
-  const lines = (category: 'train-ai' | 'search'): number[] =>
+  const lines = (category: UsageCategory): number[] =>
     preferences.sources[category].map(lineOf).filter((line): line is number => line !== null);
   return {
     'train-ai': preferences['train-ai'],
+    'ai-use': preferences['ai-use'],
     search: preferences.search,
     reason: verdict.reason,
-    lines: { 'train-ai': lines('train-ai'), search: lines('search') },
+    lines: { 'train-ai': lines('train-ai'), 'ai-use': lines('ai-use'), search: lines('search') },
     rules: verdict.rules.map((rule) => ({
       kind: rule.kind,
       pattern: rule.pattern,

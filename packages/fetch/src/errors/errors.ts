@@ -1,6 +1,7 @@
 import { PoliteError, PoliteTypeError, errorBrand, guardOf } from './polite-error.js';
 import type { MatchedRule } from '@polite-crawler/robots-txt';
-import type { RobotsDirectives, UsageCategory, UsagePreferences } from '@polite-crawler/robots-tag';
+import type { RobotsDirectives } from '@polite-crawler/robots-tag';
+import type { UsageCategory, UsagePreferences } from '@polite-crawler/robots-txt';
 import type { Decision, DeniedReason } from '../policy/decision.js';
 
 /**

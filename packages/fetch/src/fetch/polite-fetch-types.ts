@@ -1,5 +1,6 @@
 import type { RequestInit as UndiciRequestInit } from 'undici';
-import type { RobotsDirectives, UsagePreferences } from '@polite-crawler/robots-tag';
+import type { RobotsDirectives } from '@polite-crawler/robots-tag';
+import type { UsagePreferences } from '@polite-crawler/robots-txt';
 import type { RobotsPolicy } from '../policy/robots-policy.js';
 
 /**

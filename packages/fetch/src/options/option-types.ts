@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { UsageCategory } from '@polite-crawler/robots-tag';
+import type { UsageCategory } from '@polite-crawler/robots-txt';
 import type { Pacer } from '../pacing/pacer.js';
 import type { PoliteEvent } from '../policy/events.js';
 import type { RobotsPolicy } from '../policy/robots-policy.js';
@@ -293,14 +293,16 @@ export interface PageOptions {
    */
   readonly noindex?: 'annotate' | 'reject';
   /**
-   * Per usage category the crawler declares (`'train-ai'`, `'search'`), what a page whose
-   * combined usage preference (robots.txt `Content-Usage` / `Content-Signal` for the URL, plus
-   * the response's `Content-Usage` field) is `disallowed` does: `annotate` returns it with
+   * Per usage category the crawler declares (`'train-ai'`, `'ai-use'`, `'search'`), what a
+   * page whose combined usage preference (robots.txt `Content-Usage` / `Content-Signal` for the
+   * URL, plus the response's `Content-Usage` field) is `disallowed` does: `annotate` returns it with
    * `response.usage[category] === 'disallowed'`; `reject` rejects with {@link RobotsUsageError}
    * and discards the body. Categories left out are annotated only; another key is refused
-   * (`ERR_ROBOTS_INVALID_OPTION`).
+   * (`ERR_ROBOTS_INVALID_OPTION`). Each category is judged on its own value: `search`
+   * overriding the others (vocab-08) says which one governs a use, so declare the categories
+   * your use falls under (a RAG answer engine: `'ai-use'`).
    * @default {} (annotate only)
-   * @example { 'train-ai': 'reject' }
+   * @example { 'train-ai': 'reject', 'ai-use': 'reject' }
    */
   readonly usage?: UsageActions;
   /**

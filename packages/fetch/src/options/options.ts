@@ -1,4 +1,4 @@
-import type { UsageCategory } from '@polite-crawler/robots-tag';
+import type { UsageCategory } from '@polite-crawler/robots-txt';
 import { RobotsInvalidOptionError } from '../errors/errors.js';
 import { PAGE_OPTIONS, POLICY_OPTIONS } from './option-table.js';
 import { readOption } from './option-spec.js';

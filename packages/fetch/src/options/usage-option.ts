@@ -1,8 +1,6 @@
-import type { UsageCategory } from '@polite-crawler/robots-tag';
+import { USAGE_CATEGORIES, type UsageCategory } from '@polite-crawler/robots-txt';
 import { RobotsInvalidOptionError } from '../errors/errors.js';
 import { oneOfOption } from './validate-option.js';
-
-const USAGE_CATEGORIES: readonly UsageCategory[] = ['train-ai', 'search'];
 
 /**
  * The `usage` option: an object whose keys are vocabulary categories and whose values are

@@ -1,5 +1,5 @@
 import type { ContentUsageVerdict, MatchedRule, Verdict } from '@polite-crawler/robots-txt';
-import type { UsagePreferences } from '@polite-crawler/robots-tag';
+import type { UsagePreferences } from '@polite-crawler/robots-txt';
 import type { RobotsFetchRecord, RobotsStatus } from '../robots/robots-store.js';
 
 /**

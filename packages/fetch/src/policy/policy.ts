@@ -1,17 +1,8 @@
 import pLimit from 'p-limit';
-import type { Agent } from '@polite-crawler/robots-txt';
-import {
-  combineUsage,
-  directivesFor,
-  parseContentUsage,
-  parseRobotsTagHeaders,
-  rulesFreshness,
-} from '@polite-crawler/robots-tag';
-import type {
-  RobotsDirectives,
-  RobotsTagRules,
-  UsagePreferences,
-} from '@polite-crawler/robots-tag';
+import { combineUsage, parseContentUsage } from '@polite-crawler/robots-txt';
+import type { Agent, UsagePreferences } from '@polite-crawler/robots-txt';
+import { directivesFor, parseRobotsTagHeaders, rulesFreshness } from '@polite-crawler/robots-tag';
+import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
 import { RobotsClosedError, RobotsDeniedError, RobotsInvalidUrlError } from '../errors/errors.js';
 import { createEventSink } from './events.js';
 import { headerLines } from '../response/header-input.js';

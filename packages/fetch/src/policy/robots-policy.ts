@@ -1,10 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { RequestSigner } from '../signature/request-signer.js';
-import type {
-  RobotsDirectives,
-  RobotsTagRules,
-  UsagePreferences,
-} from '@polite-crawler/robots-tag';
+import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
+import type { UsagePreferences } from '@polite-crawler/robots-txt';
 import type { Clock } from '../time/clock.js';
 import type { Decision, Explanation } from './decision.js';
 

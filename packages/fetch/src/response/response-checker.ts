@@ -4,9 +4,8 @@ import type {
   DirectivesOptions,
   RobotsDirectives,
   RobotsTagRules,
-  UsageCategory,
-  UsagePreferences,
 } from '@polite-crawler/robots-tag';
+import type { UsageCategory, UsagePreferences } from '@polite-crawler/robots-txt';
 import { RobotsNoIndexError, RobotsUsageError } from '../errors/errors.js';
 import type { TapRecord } from '../transport/response-tap.js';
 import type { Clock } from '../time/clock.js';

@@ -1,25 +1,29 @@
 /**
  * The `Content-Usage` response field (draft-ietf-aipref-attach-05 §2) and the combination
- * of statements (vocab-07 §5.1): the drafts' examples, the processing examples of vocab §6.5,
- * how field lines combine (RFC 9651 §4.2), input shapes, the limit, and a real response.
+ * of statements (vocab-08 §5.1): the drafts' examples, the processing examples of vocab §6.5,
+ * vocab-08's `ai-use`, how field lines combine (RFC 9651 §4.2), input shapes, the limit, and a
+ * real response.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ROBOTS_TAG_DEFAULTS,
+  PARSE_DEFAULTS,
+  USAGE_CATEGORIES,
   combineUsage,
-  isRobotsTagUsageError,
+  isRobotsTxtUsageError,
   parseContentUsage,
   type UsagePreference,
   type UsagePreferences,
-} from '@polite-crawler/robots-tag';
+} from '@polite-crawler/robots-txt';
 
 const U = 'unknown';
 const A = 'allowed';
 const D = 'disallowed';
 type Prefs = readonly [UsagePreference, UsagePreference];
+/** train-ai and search, the two categories of vocab-07 (ai-use has its own describe). */
 const prefs = (p: UsagePreferences): Prefs => [p['train-ai'], p.search];
+const all = (p: UsagePreferences): UsagePreference[] => USAGE_CATEGORIES.map((c) => p[c]);
 const FIELD = { kind: 'content-usage-field' } as const;
 
 describe('the drafts’ examples', () => {
@@ -31,7 +35,7 @@ describe('the drafts’ examples', () => {
     });
     const p = parseContentUsage(headers);
     expect(prefs(p)).toEqual([D, U]);
-    expect(p.sources).toEqual({ 'train-ai': [FIELD], search: [] });
+    expect(p.sources).toEqual({ 'train-ai': [FIELD], 'ai-use': [], search: [] });
   });
 
   it('vocab §6: train-ai=y, search=n', () => {
@@ -82,7 +86,7 @@ describe('vocab §6.5 processing', () => {
     expect(prefs(parseContentUsage(value))).toEqual(want);
   });
 
-  it('other labels are kept raw, serialised by structured-headers, parameters dropped', () => {
+  it('other labels are kept raw, in canonical form, parameters dropped', () => {
     const p = parseContentUsage('genai=n;p=1, train-ai=n, z, s="a b", l=(a b);q, n=2');
     expect(p.extensions).toEqual([
       { label: 'genai', value: 'n', source: FIELD },
@@ -93,12 +97,35 @@ describe('vocab §6.5 processing', () => {
     ]);
   });
 
-  it('structured-headers 2.1.0 fails a Date that is not the last thing in the value', () => {
-    // RFC 9651 §4.2.9 parses `@1` and goes on; structured-headers reads to the end and fails.
-    // So here the whole field is unknown, while robots-txt's own parser (exact) reads it. If
-    // this test fails after an upgrade, the dependency is fixed: update both READMEs.
-    expect(prefs(parseContentUsage('d=@1, train-ai=n'))).toEqual([U, U]);
+  it.each([
+    ['1.50', '1.5'],
+    ['1.0', '1.0'], // a Decimal stays a Decimal
+    ['-0.0', '0.0'],
+    ['007', '7'],
+    ['-0', '0'],
+    ['-007', '-7'],
+    ['(a  b)', '(a b)'],
+    ['( a;p=1.50;q=?1  "s" );r', '(a;p=1.5;q "s")'],
+    ['(a;p=1;p=2;q)', '(a;p=2;q)'],
+    [':aGk:', ':aGk=:'],
+    [':aGl=:', ':aGk=:'],
+    ['%"%61%25%c3%a9"', '%"a%25%c3%a9"'],
+    ['@007', '@7'],
+    ['?0;p', '?0'],
+  ])('an extension label’s value is its RFC 9651 §4.1 serialisation: %j → %j', (raw, want) => {
+    expect(parseContentUsage(`x=${raw}`).extensions).toEqual([
+      { label: 'x', value: want, source: FIELD },
+    ]);
+  });
+
+  it('a Date is a valid value (RFC 9651 §4.2.9), wherever it stands', () => {
+    // structured-headers 2.1.0 fails `d=@1, train-ai=n` (it reads a Date to the end of the
+    // value): the RFC parses `@1` and goes on, and so do we.
+    expect(prefs(parseContentUsage('d=@1, train-ai=n'))).toEqual([D, U]);
     expect(prefs(parseContentUsage('train-ai=n, d=@1'))).toEqual([D, U]);
+    expect(parseContentUsage('d=@1, train-ai=n').extensions).toEqual([
+      { label: 'd', value: '@1', source: FIELD },
+    ]);
   });
 });
 
@@ -142,15 +169,16 @@ describe('field lines combine as HTTP combines them (RFC 9651 §4.2)', () => {
   it('a Headers object without the field: no statement', () => {
     expect(parseContentUsage(new Headers({ 'content-type': 'text/plain' }))).toEqual({
       'train-ai': U,
+      'ai-use': U,
       search: U,
-      sources: { 'train-ai': [], search: [] },
+      sources: { 'train-ai': [], 'ai-use': [], search: [] },
       extensions: [],
     });
   });
 });
 
 describe('limit: maxFieldBytes of the combined value', () => {
-  const max = ROBOTS_TAG_DEFAULTS.maxFieldBytes;
+  const max = PARSE_DEFAULTS.maxFieldBytes;
   const padded = (length: number): string => {
     const head = 'train-ai=n, x="';
     return head + 'a'.repeat(length - head.length - 1) + '"';
@@ -182,13 +210,51 @@ describe('bad arguments throw a typed error; content never does', () => {
     } catch (error) {
       thrown = error;
     }
-    expect(isRobotsTagUsageError(thrown)).toBe(true);
-    expect((thrown as { code: string }).code).toBe('ERR_ROBOTS_TAG_INVALID_ARGUMENT');
+    expect(isRobotsTxtUsageError(thrown)).toBe(true);
+    expect((thrown as { reason: string }).reason).toBe('invalid-field');
   });
   it.each([0, -1, 1.5, '10', Number.NaN])('maxFieldBytes %j', (value) => {
-    expect(() => parseContentUsage('train-ai=n', { maxFieldBytes: value as number })).toThrow(
-      /maxFieldBytes/,
-    );
+    let thrown: unknown;
+    try {
+      parseContentUsage('train-ai=n', { maxFieldBytes: value as number });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isRobotsTxtUsageError(thrown)).toBe(true);
+    expect(thrown).toMatchObject({ reason: 'invalid-option', option: 'maxFieldBytes' });
+  });
+});
+
+describe('vocab-08: ai-use is a category like the others', () => {
+  it.each([
+    ['ai-use=n', [U, D, U]],
+    ['ai-use=y', [U, A, U]],
+    ['train-ai=y, ai-use=n, search=y', [A, D, A]],
+    ['ai-use=no', [U, U, U]],
+    ['ai-use="n"', [U, U, U]],
+    ['ai-use=n;p=1', [U, D, U]],
+    ['ai-use=n, ai-use=y', [U, A, U]],
+    ['AI-USE=n, train-ai=n', [U, U, U]], // a failed parse: all unknown
+    ['ai-use=n, x="é"', [U, U, U]],
+    // search does not override the others' values (vocab-08 §4 says which one governs a use).
+    ['search=y, ai-use=n, train-ai=n', [D, D, A]],
+  ] as const)('%j → %j', (value, want) => {
+    expect(all(parseContentUsage(value))).toEqual(want);
+  });
+
+  it('its source is the field; it is not an extension label', () => {
+    const p = parseContentUsage('ai-use=n, ai-input=n');
+    expect(p.sources['ai-use']).toEqual([FIELD]);
+    // `ai-input` is Content-Signal's name; in Content-Usage it is an unknown label, ignored.
+    expect(p.extensions).toEqual([{ label: 'ai-input', value: 'n', source: FIELD }]);
+  });
+
+  it('combines most-restrictively, on its own', () => {
+    const st = (value: string): UsagePreferences => parseContentUsage(value);
+    expect(all(combineUsage(st('ai-use=y'), st('ai-use=n')))).toEqual([U, D, U]);
+    expect(all(combineUsage(st('ai-use=y'), st('search=n')))).toEqual([U, A, D]);
+    expect(all(combineUsage(st('ai-use=y'), st('')))).toEqual([U, A, U]);
+    expect(all(combineUsage())).toEqual([U, U, U]);
   });
 });
 
@@ -228,24 +294,30 @@ describe('combineUsage (vocab §5.1)', () => {
   it('the sources of the result are those of the statements that gave it', () => {
     const robots: UsagePreferences = {
       'train-ai': D,
+      'ai-use': A,
       search: A,
       sources: {
         'train-ai': [{ kind: 'content-usage-rule', line: 3, pattern: '' }],
+        'ai-use': [{ kind: 'content-signal-rule', line: 2, pattern: '' }],
         search: [{ kind: 'content-usage-rule', line: 3, pattern: '' }],
       },
       extensions: [
         {
-          label: 'ai-input',
+          label: 'ai-search',
           value: 'yes',
           source: { kind: 'content-signal-rule', line: 2, pattern: '' },
         },
       ],
     };
-    const field = parseContentUsage('train-ai=y, search=n, genai=n');
+    const field = parseContentUsage('train-ai=y, ai-use=y, search=n, genai=n');
     const both = combineUsage(robots, field);
-    expect(prefs(both)).toEqual([D, D]);
-    expect(both.sources).toEqual({ 'train-ai': robots.sources['train-ai'], search: [FIELD] });
-    expect(both.extensions.map((e) => e.label)).toEqual(['ai-input', 'genai']);
+    expect(all(both)).toEqual([D, A, D]);
+    expect(both.sources).toEqual({
+      'train-ai': robots.sources['train-ai'],
+      'ai-use': [...robots.sources['ai-use'], FIELD],
+      search: [FIELD],
+    });
+    expect(both.extensions.map((e) => e.label)).toEqual(['ai-search', 'genai']);
   });
 });
 
