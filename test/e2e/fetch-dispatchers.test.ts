@@ -44,8 +44,7 @@ const DRIVABLE: [string, (origin: string) => AnyDispatcher][] = [
   ['undici 8 RetryAgent', () => new undici8.RetryAgent(new undici8.Agent())],
   [
     'undici 8 Agent composed with redirect',
-    () =>
-      new undici8.Agent().compose(undici8.interceptors.redirect({ maxRedirections: 2 })) as never,
+    () => new undici8.Agent().compose(undici8.interceptors.redirect({ maxRedirections: 2 })),
   ],
   ['undici 7 Agent', () => new undici7.Agent()],
   ['undici 7 Pool', (origin) => new undici7.Pool(origin)],
@@ -59,7 +58,7 @@ const DRIVABLE: [string, (origin: string) => AnyDispatcher][] = [
       new undici7.Agent().compose(
         undici7.interceptors.redirect({ maxRedirections: 2 }),
         undici7.interceptors.dns(),
-      ) as never,
+      ),
   ],
 ];
 

@@ -94,7 +94,7 @@ describe('the option table and the public option types', () => {
 });
 
 describe('numeric options: accepted at each bound, refused just past it, naming the option', () => {
-  const page = new Set(['maxRedirects', 'maxHeadBytes']);
+  const page = new Set(['maxRedirects', 'maxHeadBytes', 'responseTimeout']);
   for (const [name, [min, max]] of Object.entries(OPTION_BOUNDS)) {
     const make = (value: unknown) => () =>
       page.has(name)

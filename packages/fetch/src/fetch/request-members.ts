@@ -36,5 +36,5 @@ export function requestMembers(request: object, init: object): RequestInit {
     if (value !== undefined) out[name] = value;
   }
   if (out.mode === 'navigate') out.mode = 'same-origin';
-  return out as RequestInit;
+  return out;
 }
