@@ -3,7 +3,7 @@
  * process) sharing one Redis. Assertions are on what Redis booked (`startedAt`, Redis clock)
  * and on Redis's own keys, never on how long the test took.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRedisFleet, isFleetUnavailableError } from '@polite-crawler/redis';
 import type { FleetEvent, FleetSlot, RedisFleet } from '@polite-crawler/redis';
 import { TestRedis } from './helpers/redis-server.js';
@@ -252,6 +252,9 @@ describe('Redis unavailable', () => {
     expect(error).toMatchObject({ code: 'ERR_FLEET_UNAVAILABLE', origin });
     expect((error as { waited: number }).waited).toBeGreaterThanOrEqual(200);
     await redis.restart();
+    // The client reconnects on its own back-off (up to 1 s apart): a request made before that
+    // would see Redis silent for more than 200 ms and fail closed again.
+    await vi.waitFor(() => expect(a!.state).toBe('available'), { timeout: 5_000 });
     const slot = await pacer.acquire(origin, { concurrency: 1, interval: 0 });
     slot.release();
     expect(events).toEqual(['fleet-available', 'fleet-unavailable', 'fleet-available']);

@@ -5,7 +5,7 @@ import type { Pacer, PaceRules, PacerSlot } from '@polite-crawler/fetch';
 import { FleetUnavailableError } from './errors.js';
 import { FLEET_BRAND } from './fleet-brand.js';
 import { BudgetExhausted } from './fleet-connection.js';
-import type { FleetConnection, RedisBudget } from './fleet-connection.js';
+import type { FleetConnection } from './fleet-connection.js';
 import type { FleetKeys } from './keys.js';
 import type { HeldLease, LeaseBook } from './lease-book.js';
 import { PACE_GRANT } from './scripts/pace-grant.js';
@@ -137,7 +137,6 @@ export class RedisPacer implements FleetPacer {
     const core = this.#core;
     const { connection, keys } = core;
     const { id, rank } = core.nextId();
-    const budget: RedisBudget = { spent: 0, limit: core.unavailableTimeout };
     const concurrency = Math.max(1, Math.floor(rules.concurrency));
     const interval = Math.max(0, Math.ceil(rules.interval));
     const scriptKeys = [
@@ -159,13 +158,13 @@ export class RedisPacer implements FleetPacer {
             GRANT,
             scriptKeys,
             [...args, queued ? 1 : 0],
-            budget,
+            core.unavailableTimeout,
             signal,
             giveBackLate,
           );
         } catch (error) {
           if (error instanceof BudgetExhausted) {
-            throw new FleetUnavailableError(origin, Math.round(budget.spent), error.cause);
+            throw new FleetUnavailableError(origin, error.silent, error.cause);
           }
           throw error;
         }

@@ -16,6 +16,9 @@ const SET = luaScript(ROBOTS_SET);
 /** Generations remembered (origin → the one last read), oldest dropped first. */
 const MAX_REMEMBERED = 10_000;
 
+/** Shortest wait between two claim attempts, ms. */
+const MIN_CLAIM_WAIT = 10;
+
 type ClaimReply = [1] | [2] | [0, number];
 
 const FETCH_HERE: RobotsFetchClaim = { fetch: true, release: () => Promise.resolve() };
@@ -146,7 +149,9 @@ export class RedisRobotsStore implements RobotsStore {
       }
       if (reply[0] === 2) return { fetch: false };
       // Another process fetches: wait for its `s`/`r` message, or until its claim would expire.
-      const left = reply[1] > 0 ? reply[1] + 1 : 1;
+      // At least MIN_CLAIM_WAIT: the script gives every claim a TTL, and this floor keeps a
+      // claim that is about to expire from turning the loop into a spin.
+      const left = Math.max(MIN_CLAIM_WAIT, reply[1] + 1);
       await this.#wakeUps.wait(origin, Math.min(left, this.#settings.wakeFallback), signal);
     }
   }
@@ -159,15 +164,7 @@ export class RedisRobotsStore implements RobotsStore {
   ): Promise<T> {
     if (!this.#connection.client.isReady)
       return Promise.reject(new Error('Redis is not connected'));
-    return this.#connection.run<T>(
-      script,
-      keys,
-      args,
-      { spent: 0, limit },
-      undefined,
-      undefined,
-      false,
-    );
+    return this.#connection.run<T>(script, keys, args, limit, undefined, undefined, false);
   }
 
   #remember(origin: string, generation: string): void {

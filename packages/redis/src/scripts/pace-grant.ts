@@ -19,12 +19,18 @@ import { PRELUDE } from './prelude.js';
  * Redis lost it: a restart without persistence, or an outage longer than `leaseTtl`) cannot know
  * when the last start was: it books its start one interval from now (fails closed), unless a
  * process that paced the origin recently has put the next start back first.
+ * A key of the wrong type, or a field that is not a number, is repaired the same way: deleted
+ * or reset, and the origin treated as lost (one interval from now), never a script error.
  */
 export const PACE_GRANT = `${PRELUDE}
 local pace, leases, queue, qexp = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local id, proc = ARGV[1], ARGV[2]
 local conc, ival, ttl = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local lost = ARGV[6] == '1' and redis.call('EXISTS', pace) == 0
+local intact = owned(pace, 'hash')
+intact = owned(leases, 'zset') and intact
+owned(queue, 'zset')
+owned(qexp, 'zset')
+local lost = not intact or (ARGV[6] == '1' and redis.call('EXISTS', pace) == 0)
 redis.call('ZREM', leases, id)
 redis.call('ZREMRANGEBYSCORE', leases, '-inf', now)
 local gone = redis.call('ZRANGEBYSCORE', qexp, '-inf', now, 'LIMIT', 0, 100)
@@ -38,9 +44,15 @@ local nxt, pause = 0, 0
 for i = 1, #fields, 2 do
   local k, v = fields[i], fields[i + 1]
   if k == 'next' then
-    nxt = tonumber(v)
+    nxt = num(v)
+    if not nxt then
+      nxt, lost = 0, true
+    end
   elseif k == 'pause' then
-    pause = tonumber(v)
+    pause = num(v)
+    if not pause then
+      pause, lost = 0, true
+    end
   elseif string.sub(k, 1, 2) == 'r:' then
     local c, iv, exp = string.match(v, '^(%d+) (%d+) (%d+)$')
     if c and tonumber(exp) > now then
@@ -63,7 +75,7 @@ if pause > now then
   wait = pause - now
 elseif free <= 0 then
   local first = redis.call('ZRANGE', leases, 0, 0, 'WITHSCORES')
-  wait = math.max(1, tonumber(first[2]) - now + 1)
+  wait = math.max(1, (num(first[2]) or (now + ttl)) - now + 1)
 elseif ahead >= free then
   wait = -1
 elseif start - now > ival then
@@ -81,6 +93,7 @@ if wait == nil then
   return {1, start - now, start + ival, start}
 end
 if not rank then
+  if not num(redis.call('HGET', pace, 'seq')) then redis.call('HSET', pace, 'seq', 0) end
   redis.call('ZADD', queue, redis.call('HINCRBY', pace, 'seq', 1), id)
 end
 redis.call('ZADD', qexp, now + ttl, id)

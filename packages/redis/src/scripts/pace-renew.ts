@@ -11,9 +11,11 @@ export const PACE_RENEW = `${PRELUDE}
 local ttl = tonumber(ARGV[1])
 for i = 1, #KEYS, 2 do
   local id, floor = ARGV[i + 1], tonumber(ARGV[i + 2])
+  owned(KEYS[i], 'zset')
+  owned(KEYS[i + 1], 'hash')
   redis.call('ZADD', KEYS[i], now + ttl, id)
   extend(KEYS[i], ttl)
-  local nxt = tonumber(redis.call('HGET', KEYS[i + 1], 'next') or '0')
+  local nxt = num(redis.call('HGET', KEYS[i + 1], 'next')) or 0
   if floor > nxt then
     redis.call('HSET', KEYS[i + 1], 'next', floor)
   end
@@ -33,7 +35,8 @@ local ttl = tonumber(ARGV[1])
 for i = 1, #KEYS do
   local floor = tonumber(ARGV[i + 1])
   if floor > now then
-    local nxt = tonumber(redis.call('HGET', KEYS[i], 'next') or '0')
+    owned(KEYS[i], 'hash')
+    local nxt = num(redis.call('HGET', KEYS[i], 'next')) or 0
     if floor > nxt then
       redis.call('HSET', KEYS[i], 'next', floor)
     end
