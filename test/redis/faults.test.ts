@@ -96,7 +96,11 @@ describe(
       ['the pace key is a string', (p: string) => ['SET', `${p}pace`, 'x']],
       ['the next start is not a number', (p: string) => ['HSET', `${p}pace`, 'next', 'abc']],
       ['the pause is not a number', (p: string) => ['HSET', `${p}pace`, 'pause', '{}']],
-      ['the leases key is a hash', (p: string) => ['HSET', `${p}leases`, 'a', '1']],
+      ['a lease expiry is not a number', (p: string) => ['HSET', `${p}pace`, 'l:x', 'abc']],
+      [
+        'the fleet key is a string',
+        (p: string) => ['SET', `${p.slice(0, p.indexOf('{'))}fleet`, 'x'],
+      ],
       ['the queue key is a string', (p: string) => ['SET', `${p}queue`, 'x']],
     ])(
       '%s: repaired, and the origin is treated as lost (one interval, fails closed)',

@@ -38,6 +38,7 @@ export class FleetConnection {
   readonly #readyWaiters = new Set<() => void>();
   readonly #messageListeners = new Set<(kind: string, origin: string) => void>();
   readonly #recoverListeners = new Set<() => void>();
+  readonly #readyListeners = new Set<() => void>();
   #state: FleetState = 'connecting';
   /** When Redis last answered a command of this connection (performance.now()). */
   #lastAnswer = -Infinity;
@@ -45,6 +46,7 @@ export class FleetConnection {
   readonly #onClientError = (error: Error): void => this.#markUnavailable(error);
   readonly #onClientReady = (): void => {
     this.#loadScripts();
+    for (const listener of this.#readyListeners) listener();
     this.#answered();
     for (const wake of [...this.#readyWaiters]) wake();
   };
@@ -119,6 +121,15 @@ export class FleetConnection {
   onMessage(listener: (kind: string, origin: string) => void): () => void {
     this.#messageListeners.add(listener);
     return () => this.#messageListeners.delete(listener);
+  }
+
+  /**
+   * `listener()` each time the command connection becomes ready (first, then after each
+   * reconnection), before any waiter is woken; at once when it is ready now.
+   */
+  onReady(listener: () => void): void {
+    this.#readyListeners.add(listener);
+    if (this.client.isReady) listener();
   }
 
   /** `listener()` when notifications may have been lost (pub/sub reconnected, Redis back). */

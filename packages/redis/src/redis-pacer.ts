@@ -8,6 +8,7 @@ import { BudgetExhausted } from './fleet-connection.js';
 import type { FleetConnection } from './fleet-connection.js';
 import type { FleetKeys } from './keys.js';
 import type { HeldLease, LeaseBook } from './lease-book.js';
+import { FLEET_JOIN } from './scripts/fleet-loss.js';
 import { PACE_GRANT } from './scripts/pace-grant.js';
 import { PACE_PAUSE } from './scripts/pace-pause.js';
 import { PACE_LEAVE, PACE_RELEASE } from './scripts/pace-release.js';
@@ -15,6 +16,7 @@ import { luaScript } from './scripts/script.js';
 import { WakeUps } from './wake-ups.js';
 
 const GRANT = luaScript(PACE_GRANT);
+const JOIN = luaScript(FLEET_JOIN);
 const RELEASE = luaScript(PACE_RELEASE);
 const LEAVE = luaScript(PACE_LEAVE);
 const PAUSE = luaScript(PACE_PAUSE);
@@ -54,8 +56,14 @@ export class PacerCore {
   readonly leaseTtl: number;
   readonly unavailableTimeout: number;
   readonly wakeFallback: number;
+  /**
+   * After a key loss, how long a grant on an origin whose state was lost waits (ms): more than
+   * the renewal period (`leaseTtl / 3`), so that every live holder has put its lease back.
+   */
+  readonly lossGrace: number;
   readonly #wakeUps = new WakeUps();
   #sequence = 0;
+  #joined = false;
 
   constructor(
     connection: FleetConnection,
@@ -70,8 +78,20 @@ export class PacerCore {
     this.leaseTtl = settings.leaseTtl;
     this.unavailableTimeout = settings.unavailableTimeout;
     this.wakeFallback = settings.wakeFallback;
+    this.lossGrace = Math.ceil(settings.leaseTtl / 2);
     connection.onMessage((kind, origin) => {
       if (kind === 'p') this.#wakeUps.wakeFirst(origin);
+      // Keys were lost: leases and booked starts go back now rather than at the next renewal.
+      else if (kind === 'l') void this.leases.recover();
+    });
+    connection.onReady(() => {
+      // Sent before any waiter woken by this connection asks again (same tick, same socket).
+      void connection.fire(
+        JOIN,
+        [keys.fleet],
+        [this.lossGrace, this.#joined ? 1 : 0, keys.channel],
+      );
+      this.#joined = true;
     });
     connection.onRecover(() => {
       // Leases first (a restart lost them), then every waiter asks again.
@@ -141,11 +161,12 @@ export class RedisPacer implements FleetPacer {
     const interval = Math.max(0, Math.ceil(rules.interval));
     const scriptKeys = [
       keys.pace(origin),
-      keys.leases(origin),
       keys.queue(origin),
       keys.queueExpiry(origin),
+      keys.fleet,
     ];
     const args = [id, core.processId, concurrency, interval, core.leaseTtl];
+    const tail = [core.lossGrace, keys.channel];
     const giveBackLate = (reply: GrantReply): void => {
       if (reply[0] === 1) void this.#sendRelease(origin, id);
     };
@@ -157,7 +178,7 @@ export class RedisPacer implements FleetPacer {
           reply = await connection.run<GrantReply>(
             GRANT,
             scriptKeys,
-            [...args, queued ? 1 : 0],
+            [...args, queued ? 1 : 0, ...tail],
             core.unavailableTimeout,
             signal,
             giveBackLate,
@@ -227,7 +248,7 @@ export class RedisPacer implements FleetPacer {
     const { connection, keys } = this.#core;
     return connection.fire(
       RELEASE,
-      [keys.leases(origin), keys.queue(origin)],
+      [keys.pace(origin), keys.queue(origin)],
       [id, keys.channel, origin],
     );
   }

@@ -6,7 +6,10 @@
 import { connect, createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 
-export type ProxyMode = { readonly kind: 'pass' } | { readonly kind: 'delay'; readonly ms: number } | { readonly kind: 'silent' };
+export type ProxyMode =
+  | { readonly kind: 'pass' }
+  | { readonly kind: 'delay'; readonly ms: number }
+  | { readonly kind: 'silent' };
 
 export class FaultProxy {
   readonly port: number;
@@ -77,10 +80,13 @@ export class FaultProxy {
       last = last.then(
         () =>
           new Promise<void>((resolve) => {
-            setTimeout(() => {
-              if (!to.destroyed && this.mode.kind !== 'silent') to.write(chunk);
-              resolve();
-            }, Math.max(0, due - performance.now()));
+            setTimeout(
+              () => {
+                if (!to.destroyed && this.mode.kind !== 'silent') to.write(chunk);
+                resolve();
+              },
+              Math.max(0, due - performance.now()),
+            );
           }),
       );
     });
