@@ -195,3 +195,35 @@ describe('the budget is Redis silence, not waiting time', { timeout: 30_000 }, (
     );
   });
 });
+
+describe('no secrets in messages or stored entries', { timeout: 20_000 }, () => {
+  it('an invalid url does not show its credentials in FleetInvalidOptionError', async () => {
+    const refused = await createRedisFleet({
+      url: 'http://crawler:s3cret-pw@127.0.0.1:6379',
+    }).catch((e: unknown) => e as Error);
+    expect(refused).toMatchObject({ code: 'ERR_FLEET_INVALID_OPTION', option: 'url' });
+    expect(refused.message).not.toContain('s3cret');
+  });
+
+  it('a robots.txt redirect with user:pass@ is stored without it', async () => {
+    const fleet = await fleetOf();
+    const site = 'https://example.com';
+    await fleet.store.set(site, {
+      version: 1,
+      robotsUrl: `${site}/robots.txt`,
+      latest: {
+        status: 'unavailable',
+        redirects: ['https://owner:s3cret-pw@files.example.com/robots.txt'],
+        fetchedAt: 1_000,
+        httpStatus: 404,
+      },
+      expiresAt: 2_000,
+    });
+    const raw = await redis.command<string>(['HGET', `${fleet.keyPrefix}{${site}}:robots`, 'e']);
+    expect(raw).not.toContain('s3cret');
+    expect(raw).not.toContain('owner');
+    expect((await fleet.store.get(site))?.latest.redirects).toEqual([
+      'https://files.example.com/robots.txt',
+    ]);
+  });
+});

@@ -57,7 +57,9 @@ export class FleetInvalidOptionError extends TypeError {
 }
 
 function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.slice(0, 100));
+  // A URL's credentials never reach a message (it is logged, reported, shown).
+  if (typeof value === 'string')
+    return JSON.stringify(value.replace(/\/\/[^/@\s]*@/, '//<credentials>@').slice(0, 100));
   if (typeof value === 'function') return 'a function';
   if (typeof value === 'object' && value !== null) return 'an object';
   return String(value);

@@ -7,6 +7,7 @@ import type { LeaseBook } from './lease-book.js';
 import { ROBOTS_CLAIM, ROBOTS_CLAIM_RELEASE, ROBOTS_SET } from './scripts/robots-claim.js';
 import { luaScript } from './scripts/script.js';
 import type { LuaScript } from './scripts/script.js';
+import { entryWithoutCredentials } from './strip-credentials.js';
 import { WakeUps } from './wake-ups.js';
 
 const CLAIM = luaScript(ROBOTS_CLAIM);
@@ -97,7 +98,12 @@ export class RedisRobotsStore implements RobotsStore {
     const generation = await this.#run<number>(
       SET,
       [this.#keys.robots(origin)],
-      [JSON.stringify(entry), this.#settings.robotsRetention, this.#keys.channel, origin],
+      [
+        JSON.stringify(entryWithoutCredentials(entry)),
+        this.#settings.robotsRetention,
+        this.#keys.channel,
+        origin,
+      ],
     );
     this.#remember(origin, String(generation));
   }
