@@ -127,11 +127,14 @@ export class RedisRobotsStore implements RobotsStore {
       try {
         // Waits for a slow Redis as long as a page request would (unavailableTimeout): a slow
         // answer is not a missing one, and giving up early would fetch robots.txt twice.
-        reply = await this.#run<ClaimReply>(
+        // A claim also waits through a reconnection (a restart lost the claim of the process
+        // fetching now): giving up at once would fetch robots.txt once per waiting process.
+        reply = await this.#connection.run<ClaimReply>(
           CLAIM,
           [claimKey, keys.robots(origin)],
           [id, this.#settings.leaseTtl, seen],
           this.#settings.claimTimeout,
+          signal,
         );
       } catch {
         // Redis unreachable: this process fetches and caches robots.txt itself.
