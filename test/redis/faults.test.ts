@@ -227,3 +227,24 @@ describe('no secrets in messages or stored entries', { timeout: 20_000 }, () => 
     ]);
   });
 });
+
+describe('a silent connection is replaced', { timeout: 20_000 }, () => {
+  it('after a request fails closed on a silent connection, the fleet opens a new one and crawls again', async () => {
+    const proxy = await FaultProxy.start(redis.port);
+    proxies.push(proxy);
+    const fleet = await fleetOf({ url: proxy.url, unavailableTimeout: 400 });
+    const pacer = fleet.policyOptions.pacer;
+    (await pacer.acquire(origin, { concurrency: 1, interval: 0 })).release();
+    const before = proxy.accepted;
+    proxy.mode = { kind: 'silent' };
+    await expect(pacer.acquire(origin, { concurrency: 1, interval: 0 })).rejects.toMatchObject({
+      code: 'ERR_FLEET_UNAVAILABLE',
+    });
+    // The network heals; the silent connection itself never resets.
+    proxy.mode = { kind: 'pass' };
+    await expect.poll(() => proxy.accepted, { timeout: 5_000 }).toBeGreaterThan(before);
+    const slot = await pacer.acquire(origin, { concurrency: 1, interval: 0 });
+    slot.release();
+    expect(fleet.state).toBe('available');
+  });
+});

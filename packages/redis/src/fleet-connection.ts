@@ -43,6 +43,7 @@ export class FleetConnection {
   /** When Redis last answered a command of this connection (performance.now()). */
   #lastAnswer = -Infinity;
   #closed = false;
+  #replacing = false;
   readonly #onClientError = (error: Error): void => this.#markUnavailable(error);
   readonly #onClientReady = (): void => {
     this.#loadScripts();
@@ -182,6 +183,7 @@ export class FleetConnection {
         if (outcome === TIMED_OUT) {
           const silence = Math.round(this.silentFor(since));
           this.#markUnavailable(new Error(`Redis did not answer for ${silence} ms`));
+          this.#replaceSilent();
           reply.then(
             (late) => onLate?.(late),
             () => undefined,
@@ -241,6 +243,7 @@ export class FleetConnection {
     if (outcome === TIMED_OUT) {
       const silence = Math.round(this.silentFor(since));
       this.#markUnavailable(new Error(`Redis did not answer for ${silence} ms`));
+      this.#replaceSilent();
       throw new BudgetExhausted(silence);
     }
     return outcome;
@@ -361,6 +364,25 @@ export class FleetConnection {
       waiters.add(done);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  /**
+   * The command connection looks up but Redis has been silent for a caller's whole limit: a
+   * dead peer or a NAT that dropped the connection without a reset, which the kernel may take
+   * minutes to notice. Its replies may never come, and a later one would be matched with the
+   * wrong command, so a connection the fleet owns is dropped and opened again (the commands it
+   * carried fail and their callers wait for the new one). A caller's own client is left alone.
+   */
+  #replaceSilent(): void {
+    if (!this.#ownsClient || this.#closed || this.#replacing || !this.client.isOpen) return;
+    this.#replacing = true;
+    this.client.destroy();
+    this.client
+      .connect()
+      .catch((error: unknown) => this.#markUnavailable(error))
+      .finally(() => {
+        this.#replacing = false;
+      });
   }
 
   #loadScripts(): void {
