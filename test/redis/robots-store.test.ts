@@ -181,10 +181,15 @@ describe('claimFetch', () => {
   });
 
   it.each([
-    ['FLUSHALL', async () => void (await redis.command(['FLUSHALL']))],
+    [
+      'FLUSHALL',
+      async (): Promise<void> => {
+        await redis.command(['FLUSHALL']);
+      },
+    ],
     [
       'an empty restart',
-      async () => {
+      async (): Promise<void> => {
         await redis.kill();
         await redis.restart();
       },
