@@ -219,7 +219,7 @@ describe('faults', { timeout: 90_000 }, () => {
     );
     const origin = site.origins[0]!;
     const [holder] = spawnFleet(1, [`${origin}/hang`], { leaseTtl: 600, concurrency: 1 });
-    await expect.poll(() => site!.of(origin, '/hang').length, { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => site!.of(origin, '/hang').length, { timeout: 45_000 }).toBe(1);
     holder!.child.kill('SIGKILL');
     await holder!.exited;
     const hang = site.of(origin, '/hang')[0]!;
@@ -249,7 +249,7 @@ describe('faults', { timeout: 90_000 }, () => {
       unavailableTimeout: 20_000,
     });
     for (const worker of fleet) {
-      await expect.poll(() => worker.lines.some((l) => l.ready), { timeout: 20_000 }).toBe(true);
+      await expect.poll(() => worker.lines.some((l) => l.ready), { timeout: 45_000 }).toBe(true);
     }
     // Nothing went out without a slot while Redis was down (robots.txt may, once per process).
     expect(site.pages(site.origins[0]!)).toHaveLength(0);
@@ -278,7 +278,7 @@ describe('faults', { timeout: 90_000 }, () => {
       unavailableTimeout: 20_000,
     });
     await expect
-      .poll(() => site!.pages(origin).length, { timeout: 20_000 })
+      .poll(() => site!.pages(origin).length, { timeout: 45_000 })
       .toBeGreaterThanOrEqual(3);
     await redis.kill();
     await redis.restart();
@@ -302,7 +302,7 @@ describe('faults', { timeout: 90_000 }, () => {
       unavailableTimeout: 400,
     });
     await expect
-      .poll(() => site!.pages(origin).length, { timeout: 20_000 })
+      .poll(() => site!.pages(origin).length, { timeout: 45_000 })
       .toBeGreaterThanOrEqual(2);
     redis.pause();
     const pausedAt = performance.now();

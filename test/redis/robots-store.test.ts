@@ -187,6 +187,42 @@ describe('claimFetch', () => {
   });
 
   it.each([
+    [
+      'FLUSHALL',
+      async (): Promise<void> => {
+        await redis.command(['FLUSHALL']);
+      },
+    ],
+    [
+      'an empty restart',
+      async (): Promise<void> => {
+        await redis.kill();
+        await redis.restart();
+      },
+    ],
+  ] as const)(
+    'the claim lost during the fetch (%s): robots.txt at most once more for the origin, with 4 processes waiting',
+    async (_name, fault) => {
+      site = await Site.start(1, (path) =>
+        path === '/robots.txt'
+          ? { body: 'User-agent: *\nDisallow: /no\n', holdMs: 800 }
+          : { body: 'x' },
+      );
+      const target = site.origins[0]!;
+      const fleetList = await fleetsOf(5, { unavailableTimeout: 10_000, wakeFallback: 50 });
+      const policies = fleetList.map((f) =>
+        createRobotsPolicy({ userAgent: 'FleetBot/1.0', ...f.policyOptions }),
+      );
+      const decisions = Promise.all(policies.map((p) => p.check(`${target}/no`)));
+      await expect.poll(() => site!.of(target, '/robots.txt').length).toBe(1);
+      await fault();
+      expect((await decisions).every((d) => !d.allowed)).toBe(true);
+      expect(site.of(target, '/robots.txt').length).toBeLessThanOrEqual(2);
+      await Promise.all(policies.map((p) => p.close()));
+    },
+  );
+
+  it.each([
     ['4xx', { status: 404 }, true],
     ['unreachable (5xx)', { status: 503 }, false],
   ] as const)('one fetch fleet-wide for a %s outcome too', async (_name, reply, allowed) => {

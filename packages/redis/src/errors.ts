@@ -1,8 +1,8 @@
 const FLEET_UNAVAILABLE = Symbol.for('polite-crawler.redis.FleetUnavailableError');
 
 /**
- * Redis could not be reached (or did not answer) for `unavailableTimeout` ms in total while a
- * request waited for its fleet-wide slot: politeness fails closed, so the request was not sent.
+ * Redis could not be reached, or answered nothing at all, for `unavailableTimeout` ms while a
+ * request waited for its fleet-wide slot (a slow Redis that keeps answering never causes it): politeness fails closed, so the request was not sent.
  * @example
  * try { await politeFetch(url); } catch (error) {
  *   if (isFleetUnavailableError(error)) retryLater(url);
@@ -13,12 +13,12 @@ export class FleetUnavailableError extends Error {
   readonly code = 'ERR_FLEET_UNAVAILABLE';
   /** The origin whose slot was asked for. */
   readonly origin: string;
-  /** How long this request waited for Redis, ms. */
+  /** How long Redis had been silent when the request gave up, ms. */
   readonly waited: number;
 
   constructor(origin: string, waited: number, cause?: unknown) {
     super(
-      `fleet unavailable: ${origin} (no answer from Redis within ${waited} ms; the request was not sent)`,
+      `fleet unavailable: ${origin} (no answer from Redis for ${waited} ms; the request was not sent)`,
       cause === undefined ? undefined : { cause },
     );
     this.origin = origin;
@@ -57,10 +57,56 @@ export class FleetInvalidOptionError extends TypeError {
 }
 
 function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.slice(0, 100));
+  // A URL's credentials never reach a message (it is logged, reported, shown).
+  if (typeof value === 'string')
+    return JSON.stringify(value.replace(/\/\/[^/@\s]*@/, '//<credentials>@').slice(0, 100));
   if (typeof value === 'function') return 'a function';
   if (typeof value === 'object' && value !== null) return 'an object';
   return String(value);
+}
+
+const FLEET_REDIS = Symbol.for('polite-crawler.redis.FleetRedisError');
+
+/**
+ * Redis answered a fleet command with an error (out of memory, a command refused by an ACL, a
+ * key the fleet cannot repair…): politeness fails closed, the request was not sent. The
+ * message names the error's class only (`redisCode`, e.g. `OOM`, `NOPERM`), never Redis's or a
+ * script's own text.
+ * @example
+ * if (error.code === 'ERR_FLEET_REDIS') console.warn(error.redisCode);
+ */
+export class FleetRedisError extends Error {
+  override readonly name = 'FleetRedisError';
+  readonly code = 'ERR_FLEET_REDIS';
+  /** The first word of Redis's error reply (`OOM`, `WRONGTYPE`, `NOPERM`, `ERR`…), or `CONNECTION`. */
+  readonly redisCode: string;
+
+  constructor(redisCode: string) {
+    super(`fleet command refused by Redis (${redisCode}); the request was not sent`);
+    this.redisCode = redisCode;
+    Object.defineProperty(this, FLEET_REDIS, { value: true });
+  }
+
+  /** Wraps what a node-redis call rejected with, keeping only its class. */
+  static from(error: unknown): FleetRedisError {
+    if (error instanceof FleetRedisError) return error;
+    const message = error instanceof Error ? error.message : '';
+    const word = /^([A-Z][A-Z_]{1,30})\b/.exec(message)?.[1];
+    return new FleetRedisError(word ?? 'CONNECTION');
+  }
+}
+
+/**
+ * Whether `error` is a {@link FleetRedisError}, also across duplicate installs.
+ * @example
+ * if (isFleetRedisError(error)) console.log(error.redisCode);
+ */
+export function isFleetRedisError(error: unknown): error is FleetRedisError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[FLEET_REDIS] === true
+  );
 }
 
 /**
@@ -68,4 +114,8 @@ function describe(value: unknown): string {
  * @example
  * ERROR_CODES.includes(error.code);
  */
-export const ERROR_CODES = Object.freeze(['ERR_FLEET_UNAVAILABLE', 'ERR_FLEET_INVALID_OPTION']);
+export const ERROR_CODES = Object.freeze([
+  'ERR_FLEET_UNAVAILABLE',
+  'ERR_FLEET_INVALID_OPTION',
+  'ERR_FLEET_REDIS',
+]);

@@ -1,18 +1,20 @@
-import { createClient } from '@redis/client';
+import { ErrorReply, createClient } from '@redis/client';
+import { FleetRedisError } from './errors.js';
 import type { FleetEvent, FleetState } from './events.js';
 import type { FleetClient } from './fleet-client.js';
 import { allScripts } from './scripts/script.js';
 import type { LuaScript } from './scripts/script.js';
 
-/** What a request has spent waiting for Redis so far (ms), against its `unavailableTimeout`. */
-export interface RedisBudget {
-  spent: number;
-  readonly limit: number;
-}
-
-/** The budget ran out: Redis did not answer in time. */
+/** Redis did not answer anything for the request's whole `unavailableTimeout`. */
 export class BudgetExhausted extends Error {
   override readonly name = 'BudgetExhausted';
+  /** How long Redis had been silent, ms. */
+  readonly silent: number;
+
+  constructor(silent: number, cause?: unknown) {
+    super('no answer from Redis in time', cause === undefined ? undefined : { cause });
+    this.silent = silent;
+  }
 }
 
 const TIMED_OUT = Symbol('timed out');
@@ -23,8 +25,8 @@ const reconnectDelay = (retries: number): number => Math.min(50 * 2 ** retries, 
 /**
  * The fleet's two Redis connections: commands (the caller's client or one created for `url`)
  * and pub/sub (a duplicate of it). Tracks whether Redis answers, reports changes as events,
- * and runs scripts under a time budget: a call that Redis does not answer in time rejects
- * with {@link BudgetExhausted}, and a reply that arrives after that is handed to `onLate`
+ * and runs scripts under a silence budget: a call made while Redis has answered nothing for
+ * the caller's limit rejects with {@link BudgetExhausted}, and a reply that arrives after that is handed to `onLate`
  * (a late grant is given back at once).
  */
 export class FleetConnection {
@@ -36,12 +38,17 @@ export class FleetConnection {
   readonly #readyWaiters = new Set<() => void>();
   readonly #messageListeners = new Set<(kind: string, origin: string) => void>();
   readonly #recoverListeners = new Set<() => void>();
+  readonly #readyListeners = new Set<() => void>();
   #state: FleetState = 'connecting';
+  /** When Redis last answered a command of this connection (performance.now()). */
+  #lastAnswer = -Infinity;
   #closed = false;
+  #replacing = false;
   readonly #onClientError = (error: Error): void => this.#markUnavailable(error);
   readonly #onClientReady = (): void => {
     this.#loadScripts();
-    this.#markAvailable();
+    for (const listener of this.#readyListeners) listener();
+    this.#answered();
     for (const wake of [...this.#readyWaiters]) wake();
   };
   readonly #onSubscriberReady = (): void => {
@@ -78,7 +85,7 @@ export class FleetConnection {
       this.client.connect().catch((error: unknown) => this.#markUnavailable(error));
     else if (this.client.isReady) {
       this.#loadScripts();
-      this.#markAvailable();
+      this.#answered();
     }
     this.#subscriber.connect().catch(() => undefined);
     this.#subscriber
@@ -117,6 +124,15 @@ export class FleetConnection {
     return () => this.#messageListeners.delete(listener);
   }
 
+  /**
+   * `listener()` each time the command connection becomes ready (first, then after each
+   * reconnection), before any waiter is woken; at once when it is ready now.
+   */
+  onReady(listener: () => void): void {
+    this.#readyListeners.add(listener);
+    if (this.client.isReady) listener();
+  }
+
   /** `listener()` when notifications may have been lost (pub/sub reconnected, Redis back). */
   onRecover(listener: () => void): () => void {
     this.#recoverListeners.add(listener);
@@ -124,56 +140,64 @@ export class FleetConnection {
   }
 
   /**
-   * Runs `script` and returns its reply, waiting for Redis (reconnections included) within
-   * what is left of `budget`; rejects with {@link BudgetExhausted} when it runs out, or with
-   * `signal.reason` when `signal` aborts first.
+   * How long Redis has been silent as far as a wait that began at `since` is concerned: the
+   * time since the later of `since` and Redis's last answer to any command of this connection.
+   * A slow Redis that keeps answering is never silent for long, however long the queue.
+   */
+  silentFor(since: number): number {
+    return performance.now() - Math.max(this.#lastAnswer, since);
+  }
+
+  /**
+   * Runs `script` and returns its reply, waiting for Redis (reconnections included) until it
+   * has been silent for `limit` ms (see {@link FleetConnection.silentFor}); then rejects with
+   * {@link BudgetExhausted}, or with `signal.reason` when `signal` aborts first. A reply Redis
+   * sends after that is handed to `onLate` (a late grant is given back at once). An error
+   * reply from Redis rejects with {@link FleetRedisError} (its code only, never its text).
    */
   async run<T>(
     script: LuaScript,
     keys: readonly string[],
     args: readonly (string | number)[],
-    budget: RedisBudget,
+    limit: number,
     signal: AbortSignal | undefined,
     onLate?: (reply: T) => void,
     /** `false`: a lost or missing connection fails the call at once (robots.txt store calls). */
     waitForRedis = true,
   ): Promise<T> {
+    const since = performance.now();
     let lastError: unknown;
     for (;;) {
       signal?.throwIfAborted();
-      const left = budget.limit - budget.spent;
-      if (left <= 0)
-        throw new BudgetExhausted('no answer from Redis in time', { cause: lastError });
-      const started = performance.now();
+      const silent = this.silentFor(since);
+      if (silent >= limit) throw new BudgetExhausted(Math.round(silent), lastError);
       try {
         if (!this.client.isReady) {
           this.#markUnavailable(undefined);
-          if (!waitForRedis) throw new BudgetExhausted('Redis is not connected');
-          await this.#waitReady(left, signal);
+          if (!waitForRedis) throw new BudgetExhausted(Math.round(silent));
+          await this.#waitReady(limit, since, signal);
           continue;
         }
         const reply = this.#send<T>(script, keys, args);
-        const outcome = await this.#within(reply, left, signal);
+        const outcome = await this.#within(reply, limit, since, signal);
         if (outcome === TIMED_OUT) {
-          this.#markUnavailable(new Error('Redis did not answer in time'));
+          const silence = Math.round(this.silentFor(since));
+          this.#markUnavailable(new Error(`Redis did not answer for ${silence} ms`));
+          this.#replaceSilent();
           reply.then(
             (late) => onLate?.(late),
             () => undefined,
           );
-          lastError = undefined;
-          continue;
+          throw new BudgetExhausted(silence);
         }
-        this.#markAvailable();
         return outcome;
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
+        if (error instanceof BudgetExhausted || error instanceof FleetRedisError) throw error;
         lastError = error;
         // Connection lost under the command (its reply is gone): wait for Redis, then retry.
         if (!this.client.isReady && waitForRedis) continue;
-        // Redis answered with an error (a script bug, OOM, …): no point waiting.
-        throw error;
-      } finally {
-        budget.spent += performance.now() - started;
+        throw FleetRedisError.from(error);
       }
     }
   }
@@ -201,15 +225,27 @@ export class FleetConnection {
     return Promise.race([sent, given]).finally(() => clearTimeout(timer));
   }
 
-  /** Sends a plain command within `ms` (robots.txt store calls); rejects on timeout or error. */
+  /**
+   * Sends a plain command (robots.txt store calls); rejects when Redis has been silent for `ms`,
+   * or with {@link FleetRedisError} on an error reply.
+   */
   async command<T>(args: readonly string[], ms: number): Promise<T> {
-    if (!this.client.isReady) throw new Error('Redis is not connected');
-    const outcome = await this.#within(this.client.sendCommand<T>(args), ms, undefined);
-    if (outcome === TIMED_OUT) {
-      this.#markUnavailable(new Error('Redis did not answer in time'));
-      throw new Error('Redis did not answer in time');
+    if (!this.client.isReady) throw new BudgetExhausted(0);
+    const since = performance.now();
+    const answer = this.client.sendCommand<T>(args);
+    this.#noteAnswers(answer);
+    let outcome: T | typeof TIMED_OUT;
+    try {
+      outcome = await this.#within(answer, ms, since, undefined);
+    } catch (error) {
+      throw FleetRedisError.from(error);
     }
-    this.#markAvailable();
+    if (outcome === TIMED_OUT) {
+      const silence = Math.round(this.silentFor(since));
+      this.#markUnavailable(new Error(`Redis did not answer for ${silence} ms`));
+      this.#replaceSilent();
+      throw new BudgetExhausted(silence);
+    }
     return outcome;
   }
 
@@ -243,27 +279,54 @@ export class FleetConnection {
     this.client.off('error', this.#onClientError);
   }
 
-  async #send<T>(
+  #send<T>(
     script: LuaScript,
     keys: readonly string[],
     args: readonly (string | number)[],
   ): Promise<T> {
     const tail = [String(keys.length), ...keys, ...args.map(String)];
-    try {
-      return await this.client.sendCommand<T>(['EVALSHA', script.sha, ...tail]);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return await this.client.sendCommand<T>(['EVAL', script.source, ...tail]);
-    }
+    const sent = this.client
+      .sendCommand<T>(['EVALSHA', script.sha, ...tail])
+      .catch((error: unknown) => {
+        if (!(error instanceof ErrorReply) || !error.message.startsWith('NOSCRIPT')) throw error;
+        return this.client.sendCommand<T>(['EVAL', script.source, ...tail]);
+      });
+    this.#noteAnswers(sent);
+    return sent;
   }
 
+  /** A reply or an error reply is an answer: Redis is not silent. A lost connection is not. */
+  #noteAnswers(reply: Promise<unknown>): void {
+    reply.then(
+      () => this.#answered(),
+      (error: unknown) => {
+        if (error instanceof ErrorReply) this.#answered();
+      },
+    );
+  }
+
+  #answered(): void {
+    this.#lastAnswer = performance.now();
+    this.#markAvailable();
+  }
+
+  /**
+   * `answer`, or {@link TIMED_OUT} once Redis has been silent for `limit` ms since `since`
+   * (re-armed while other calls keep being answered), or `signal`'s reason.
+   */
   #within<T>(
     answer: Promise<T>,
-    ms: number,
+    limit: number,
+    since: number,
     signal: AbortSignal | undefined,
   ): Promise<T | typeof TIMED_OUT> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => settle(() => resolve(TIMED_OUT)), ms);
+      let timer: NodeJS.Timeout | undefined;
+      const arm = (): void => {
+        const left = limit - this.silentFor(since);
+        if (left <= 0) settle(() => resolve(TIMED_OUT));
+        else timer = setTimeout(arm, Math.ceil(left));
+      };
       const onAbort = (): void => settle(() => reject(signal?.reason as Error));
       signal?.addEventListener('abort', onAbort, { once: true });
       function settle(finish: () => void): void {
@@ -276,12 +339,14 @@ export class FleetConnection {
         (error: unknown) =>
           settle(() => reject(error instanceof Error ? error : new Error(String(error)))),
       );
+      arm();
     });
   }
 
-  #waitReady(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  /** Waits for the connection to be ready, until Redis has been silent for `limit` since `since`. */
+  #waitReady(limit: number, since: number, signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(done, ms);
+      const timer = setTimeout(done, Math.max(0, Math.ceil(limit - this.silentFor(since))));
       const onAbort = (): void => {
         cleanup();
         reject(signal?.reason as Error);
@@ -299,6 +364,25 @@ export class FleetConnection {
       waiters.add(done);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  /**
+   * The command connection looks up but Redis has been silent for a caller's whole limit: a
+   * dead peer or a NAT that dropped the connection without a reset, which the kernel may take
+   * minutes to notice. Its replies may never come, and a later one would be matched with the
+   * wrong command, so a connection the fleet owns is dropped and opened again (the commands it
+   * carried fail and their callers wait for the new one). A caller's own client is left alone.
+   */
+  #replaceSilent(): void {
+    if (!this.#ownsClient || this.#closed || this.#replacing || !this.client.isOpen) return;
+    this.#replacing = true;
+    this.client.destroy();
+    this.client
+      .connect()
+      .catch((error: unknown) => this.#markUnavailable(error))
+      .finally(() => {
+        this.#replacing = false;
+      });
   }
 
   #loadScripts(): void {

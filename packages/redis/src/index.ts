@@ -7,7 +7,9 @@ export type { FleetClient } from './fleet-client.js';
 export {
   ERROR_CODES,
   FleetInvalidOptionError,
+  FleetRedisError,
   FleetUnavailableError,
+  isFleetRedisError,
   isFleetUnavailableError,
 } from './errors.js';
 export { FLEET_BRAND } from './fleet-brand.js';

@@ -7,12 +7,14 @@
  * keys.pace('https://example.com'); // 'polite:{https://example.com}:pace'
  */
 export interface FleetKeys {
-  /** Hash: next start, Retry-After pause, ticket counter and each process's pacing settings. */
+  /**
+   * Hash: everything pacing depends on, lost whole or not at all: next start, Retry-After
+   * pause, each slot lease's expiry (`l:<id>`), each process's settings, when it was created,
+   * and the queue's ticket counter.
+   */
   pace(origin: string): string;
   /** Hash: back-off after distress outcomes and the smoothed response time (`pace-outcome.ts`). */
   backoff(origin: string): string;
-  /** Sorted set: slot leases by id, scored by expiry (Redis ms). */
-  leases(origin: string): string;
   /** Sorted set: waiting requests by id, scored by arrival ticket (first come, first served). */
   queue(origin: string): string;
   /** Sorted set: waiting requests by id, scored by when they count as gone (Redis ms). */
@@ -21,7 +23,15 @@ export interface FleetKeys {
   robots(origin: string): string;
   /** String: the id of the process fetching robots.txt now (single flight), with a TTL. */
   claim(origin: string): string;
-  /** Pub/sub channel: `p <origin>` slot freed, `s <origin>` robots.txt stored, `r <origin>` claim released. */
+  /**
+   * Hash, no TTL: the fleet's latest key loss and Redis's eviction counter (see the README's
+   * "Key loss").
+   */
+  readonly fleet: string;
+  /**
+   * Pub/sub channel: `p <origin>` slot freed, `s <origin>` robots.txt stored, `r <origin>` claim
+   * released, `l *` keys were lost (every holder puts its leases back).
+   */
   readonly channel: string;
 }
 
@@ -30,11 +40,11 @@ export function fleetKeys(prefix: string): FleetKeys {
   return {
     pace: (origin) => key(origin, 'pace'),
     backoff: (origin) => key(origin, 'backoff'),
-    leases: (origin) => key(origin, 'leases'),
     queue: (origin) => key(origin, 'queue'),
     queueExpiry: (origin) => key(origin, 'qexp'),
     robots: (origin) => key(origin, 'robots'),
     claim: (origin) => key(origin, 'claim'),
+    fleet: `${prefix}fleet`,
     channel: `${prefix}events`,
   };
 }

@@ -113,7 +113,7 @@ export class LeaseBook {
     const leases = [...this.#leases.values()];
     for (let i = 0; i < leases.length; i += RENEW_BATCH) {
       const batch = leases.slice(i, i + RENEW_BATCH);
-      const keys = batch.flatMap((l) => [this.#keys.leases(l.origin), this.#keys.pace(l.origin)]);
+      const keys = batch.map((l) => this.#keys.pace(l.origin));
       const args = [this.#leaseTtl, ...batch.flatMap((l) => [l.id, l.floor])];
       sent.push(this.#connection.fire(RENEW, keys, args));
     }

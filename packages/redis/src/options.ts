@@ -34,8 +34,11 @@ export interface RedisFleetOptions {
    */
   readonly leaseTtl?: number;
   /**
-   * Longest total wait of one request for an unreachable (or unanswering) Redis, counted from
-   * when it first asks for a slot; then it rejects with `ERR_FLEET_UNAVAILABLE`.
+   * Longest time Redis may stay silent — not connected, or answering none of this process's
+   * commands — while a request waits on it; then the request rejects with
+   * `ERR_FLEET_UNAVAILABLE`. Counted from the later of the request's first call and Redis's
+   * last answer: a slow Redis that keeps answering never trips it, however long the queue.
+   * At least 100 ms (0 would fail every request before Redis could answer).
    * @default 30_000
    */
   readonly unavailableTimeout?: number;
@@ -81,7 +84,7 @@ export const FLEET_DEFAULTS = Object.freeze({
 /** Inclusive bounds of each numeric option. */
 export const FLEET_OPTION_BOUNDS = Object.freeze({
   leaseTtl: [100, 3_600_000],
-  unavailableTimeout: [0, 3_600_000],
+  unavailableTimeout: [100, 3_600_000],
   commandTimeout: [1, 60_000],
   robotsRetention: [60_000, 31_536_000_000],
   wakeFallback: [10, 60_000],

@@ -6,9 +6,10 @@ import { BACKOFF_BASE, LATENCY_WEIGHT, RECOVERY_SUCCESSES } from '@polite-crawle
 import { FleetUnavailableError } from './errors.js';
 import { FLEET_BRAND } from './fleet-brand.js';
 import { BudgetExhausted } from './fleet-connection.js';
-import type { FleetConnection, RedisBudget } from './fleet-connection.js';
+import type { FleetConnection } from './fleet-connection.js';
 import type { FleetKeys } from './keys.js';
 import type { HeldLease, LeaseBook } from './lease-book.js';
+import { FLEET_JOIN } from './scripts/fleet-loss.js';
 import { PACE_GRANT } from './scripts/pace-grant.js';
 import { PACE_PAUSE } from './scripts/pace-pause.js';
 import { PACE_OUTCOME } from './scripts/pace-outcome.js';
@@ -17,6 +18,7 @@ import { luaScript } from './scripts/script.js';
 import { WakeUps } from './wake-ups.js';
 
 const GRANT = luaScript(PACE_GRANT);
+const JOIN = luaScript(FLEET_JOIN);
 const RELEASE = luaScript(PACE_RELEASE);
 const LEAVE = luaScript(PACE_LEAVE);
 const PAUSE = luaScript(PACE_PAUSE);
@@ -59,8 +61,14 @@ export class PacerCore {
   readonly leaseTtl: number;
   readonly unavailableTimeout: number;
   readonly wakeFallback: number;
+  /**
+   * After a key loss, how long a grant on an origin whose state was lost waits (ms): more than
+   * the renewal period (`leaseTtl / 3`), so that every live holder has put its lease back.
+   */
+  readonly lossGrace: number;
   readonly #wakeUps = new WakeUps();
   #sequence = 0;
+  #joined = false;
 
   constructor(
     connection: FleetConnection,
@@ -75,8 +83,20 @@ export class PacerCore {
     this.leaseTtl = settings.leaseTtl;
     this.unavailableTimeout = settings.unavailableTimeout;
     this.wakeFallback = settings.wakeFallback;
+    this.lossGrace = Math.ceil(settings.leaseTtl / 2);
     connection.onMessage((kind, origin) => {
       if (kind === 'p') this.#wakeUps.wakeFirst(origin);
+      // Keys were lost: leases and booked starts go back now rather than at the next renewal.
+      else if (kind === 'l') void this.leases.recover();
+    });
+    connection.onReady(() => {
+      // Sent before any waiter woken by this connection asks again (same tick, same socket).
+      void connection.fire(
+        JOIN,
+        [keys.fleet],
+        [this.lossGrace, this.#joined ? 1 : 0, keys.channel],
+      );
+      this.#joined = true;
     });
     connection.onRecover(() => {
       // Leases first (a restart lost them), then every waiter asks again.
@@ -142,16 +162,16 @@ export class RedisPacer implements FleetPacer {
     const core = this.#core;
     const { connection, keys } = core;
     const { id, rank } = core.nextId();
-    const budget: RedisBudget = { spent: 0, limit: core.unavailableTimeout };
     const concurrency = Math.max(1, Math.floor(rules.concurrency));
     const interval = Math.max(0, Math.ceil(rules.interval));
     const scriptKeys = [
       keys.pace(origin),
-      keys.leases(origin),
       keys.queue(origin),
       keys.queueExpiry(origin),
+      keys.fleet,
     ];
     const args = [id, core.processId, concurrency, interval, core.leaseTtl];
+    const tail = [core.lossGrace, keys.channel];
     const giveBackLate = (reply: GrantReply): void => {
       if (reply[0] === 1) void this.#sendRelease(origin, id);
     };
@@ -163,14 +183,14 @@ export class RedisPacer implements FleetPacer {
           reply = await connection.run<GrantReply>(
             GRANT,
             scriptKeys,
-            [...args, queued ? 1 : 0],
-            budget,
+            [...args, queued ? 1 : 0, ...tail],
+            core.unavailableTimeout,
             signal,
             giveBackLate,
           );
         } catch (error) {
           if (error instanceof BudgetExhausted) {
-            throw new FleetUnavailableError(origin, Math.round(budget.spent), error.cause);
+            throw new FleetUnavailableError(origin, error.silent, error.cause);
           }
           throw error;
         }
@@ -255,7 +275,7 @@ export class RedisPacer implements FleetPacer {
         OUTCOME,
         [keys.pace(origin), keys.backoff(origin)],
         args,
-        { spent: 0, limit: unavailableTimeout },
+        unavailableTimeout,
         undefined,
       )
       .then(
@@ -279,7 +299,7 @@ export class RedisPacer implements FleetPacer {
     const { connection, keys } = this.#core;
     return connection.fire(
       RELEASE,
-      [keys.leases(origin), keys.queue(origin)],
+      [keys.pace(origin), keys.queue(origin)],
       [id, keys.channel, origin],
     );
   }

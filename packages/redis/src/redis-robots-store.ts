@@ -7,6 +7,7 @@ import type { LeaseBook } from './lease-book.js';
 import { ROBOTS_CLAIM, ROBOTS_CLAIM_RELEASE, ROBOTS_SET } from './scripts/robots-claim.js';
 import { luaScript } from './scripts/script.js';
 import type { LuaScript } from './scripts/script.js';
+import { entryWithoutCredentials } from './strip-credentials.js';
 import { WakeUps } from './wake-ups.js';
 
 const CLAIM = luaScript(ROBOTS_CLAIM);
@@ -15,6 +16,9 @@ const SET = luaScript(ROBOTS_SET);
 
 /** Generations remembered (origin → the one last read), oldest dropped first. */
 const MAX_REMEMBERED = 10_000;
+
+/** Shortest wait between two claim attempts, ms. */
+const MIN_CLAIM_WAIT = 10;
 
 type ClaimReply = [1] | [2] | [0, number];
 
@@ -94,7 +98,12 @@ export class RedisRobotsStore implements RobotsStore {
     const generation = await this.#run<number>(
       SET,
       [this.#keys.robots(origin)],
-      [JSON.stringify(entry), this.#settings.robotsRetention, this.#keys.channel, origin],
+      [
+        JSON.stringify(entryWithoutCredentials(entry)),
+        this.#settings.robotsRetention,
+        this.#keys.channel,
+        origin,
+      ],
     );
     this.#remember(origin, String(generation));
   }
@@ -118,11 +127,14 @@ export class RedisRobotsStore implements RobotsStore {
       try {
         // Waits for a slow Redis as long as a page request would (unavailableTimeout): a slow
         // answer is not a missing one, and giving up early would fetch robots.txt twice.
-        reply = await this.#run<ClaimReply>(
+        // A claim also waits through a reconnection (a restart lost the claim of the process
+        // fetching now): giving up at once would fetch robots.txt once per waiting process.
+        reply = await this.#connection.run<ClaimReply>(
           CLAIM,
           [claimKey, keys.robots(origin)],
           [id, this.#settings.leaseTtl, seen],
           this.#settings.claimTimeout,
+          signal,
         );
       } catch {
         // Redis unreachable: this process fetches and caches robots.txt itself.
@@ -146,7 +158,9 @@ export class RedisRobotsStore implements RobotsStore {
       }
       if (reply[0] === 2) return { fetch: false };
       // Another process fetches: wait for its `s`/`r` message, or until its claim would expire.
-      const left = reply[1] > 0 ? reply[1] + 1 : 1;
+      // At least MIN_CLAIM_WAIT: the script gives every claim a TTL, and this floor keeps a
+      // claim that is about to expire from turning the loop into a spin.
+      const left = Math.max(MIN_CLAIM_WAIT, reply[1] + 1);
       await this.#wakeUps.wait(origin, Math.min(left, this.#settings.wakeFallback), signal);
     }
   }
@@ -159,15 +173,7 @@ export class RedisRobotsStore implements RobotsStore {
   ): Promise<T> {
     if (!this.#connection.client.isReady)
       return Promise.reject(new Error('Redis is not connected'));
-    return this.#connection.run<T>(
-      script,
-      keys,
-      args,
-      { spent: 0, limit },
-      undefined,
-      undefined,
-      false,
-    );
+    return this.#connection.run<T>(script, keys, args, limit, undefined, undefined, false);
   }
 
   #remember(origin: string, generation: string): void {

@@ -20,12 +20,15 @@ local pace, bkey = KEYS[1], KEYS[2]
 local kind, latency = ARGV[1], tonumber(ARGV[2])
 local ival, maxb, factor = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local ttl, base, recovery, weight = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
-local d = tonumber(redis.call('HGET', bkey, 'd') or '0')
-local sp = tonumber(redis.call('HGET', bkey, 'sp') or '0')
-local ok = tonumber(redis.call('HGET', bkey, 'ok') or '0')
-local lat = redis.call('HGET', bkey, 'lat')
+-- Keys of the wrong shape are repaired (deleted), never a raw WRONGTYPE for the caller.
+owned(pace, 'hash')
+owned(bkey, 'hash')
+local d = num(redis.call('HGET', bkey, 'd')) or 0
+local sp = num(redis.call('HGET', bkey, 'sp')) or 0
+local ok = num(redis.call('HGET', bkey, 'ok')) or 0
+local lat = num(redis.call('HGET', bkey, 'lat'))
 if latency >= 0 then
-  if lat then lat = tonumber(lat) + weight * (latency - tonumber(lat)) else lat = latency end
+  if lat then lat = lat + weight * (latency - lat) else lat = latency end
   redis.call('HSET', bkey, 'lat', tostring(lat))
 end
 local change = 0
@@ -58,10 +61,10 @@ else
   redis.call('HDEL', pace, 'r:~backoff')
 end
 if lat and factor > 0 then
-  redis.call('HSET', pace, 'r:~latency', big .. ' ' .. math.ceil(factor * tonumber(lat)) .. ' ' .. (now + ttl))
+  redis.call('HSET', pace, 'r:~latency', big .. ' ' .. math.ceil(factor * lat) .. ' ' .. (now + ttl))
 end
 if change == 1 then
-  local nxt = tonumber(redis.call('HGET', pace, 'next') or '0')
+  local nxt = num(redis.call('HGET', pace, 'next')) or 0
   if now + sp > nxt then redis.call('HSET', pace, 'next', now + sp) end
 end
 extend(pace, sp + ttl)

@@ -7,7 +7,8 @@ import { PRELUDE } from './prelude.js';
  */
 export const PACE_PAUSE = `${PRELUDE}
 local untilAt = now + tonumber(ARGV[1])
-local current = tonumber(redis.call('HGET', KEYS[1], 'pause') or '0')
+owned(KEYS[1], 'hash')
+local current = num(redis.call('HGET', KEYS[1], 'pause')) or 0
 if untilAt > current then
   redis.call('HSET', KEYS[1], 'pause', untilAt)
 else

@@ -2,24 +2,25 @@ import { PRELUDE } from './prelude.js';
 
 /**
  * Renews the leases of requests still running (pushing their expiry `leaseTtl` ahead). A lease
- * that is gone — Redis restarted and lost every key — is created again, and the next start it
- * booked is put back, so concurrency and spacing hold across the loss.
+ * that is gone — Redis lost the origin's keys (flush, eviction, restart) — is created again,
+ * and the next start it booked is put back, so concurrency and spacing hold across the loss
+ * (a grant waits out the loss's grace for this to happen, see FLEET_LOSS).
  *
- * KEYS: leases1, pace1, leases2, pace2, … ARGV: leaseTtl, id1, floor1, id2, floor2, …
+ * KEYS: pace1, pace2, … ARGV: leaseTtl, id1, floor1, id2, floor2, …
  */
 export const PACE_RENEW = `${PRELUDE}
 local ttl = tonumber(ARGV[1])
-for i = 1, #KEYS, 2 do
-  local id, floor = ARGV[i + 1], tonumber(ARGV[i + 2])
-  redis.call('ZADD', KEYS[i], now + ttl, id)
-  extend(KEYS[i], ttl)
-  local nxt = tonumber(redis.call('HGET', KEYS[i + 1], 'next') or '0')
+for i = 1, #KEYS do
+  local id, floor = ARGV[2 * i], tonumber(ARGV[2 * i + 1])
+  owned(KEYS[i], 'hash')
+  redis.call('HSET', KEYS[i], 'l:' .. id, now + ttl)
+  local nxt = num(redis.call('HGET', KEYS[i], 'next')) or 0
   if floor > nxt then
-    redis.call('HSET', KEYS[i + 1], 'next', floor)
+    redis.call('HSET', KEYS[i], 'next', floor)
   end
-  extend(KEYS[i + 1], math.max(floor - now, 0) + ttl)
+  extend(KEYS[i], math.max(floor - now, 0) + ttl)
 end
-return #KEYS / 2
+return #KEYS
 `;
 
 /**
@@ -33,7 +34,8 @@ local ttl = tonumber(ARGV[1])
 for i = 1, #KEYS do
   local floor = tonumber(ARGV[i + 1])
   if floor > now then
-    local nxt = tonumber(redis.call('HGET', KEYS[i], 'next') or '0')
+    owned(KEYS[i], 'hash')
+    local nxt = num(redis.call('HGET', KEYS[i], 'next')) or 0
     if floor > nxt then
       redis.call('HSET', KEYS[i], 'next', floor)
     end
