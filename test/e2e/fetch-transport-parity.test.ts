@@ -1214,7 +1214,6 @@ describe('input shapes: a string, a URL, a Request, a Request with init', () => 
           }
           case 'global Request':
           case 'undici Request': {
-            const Ctor = shape === 'undici Request' ? UndiciRequest : globalThis.Request;
             // fetch(request) with no init: an init, even { dispatcher }, would reset the
             // Request's referrer (fetch's rule). undici's Request carries its dispatcher.
             plain = () =>
@@ -1225,7 +1224,12 @@ describe('input shapes: a string, a URL, a Request, a Request with init', () => 
                   dispatcher: agent,
                 }),
               );
-            polite = () => s.politeFetch(new Ctor(url, members as globalThis.RequestInit));
+            polite = () =>
+              s.politeFetch(
+                shape === 'undici Request'
+                  ? new UndiciRequest(url, members)
+                  : new globalThis.Request(url, members as unknown as globalThis.RequestInit),
+              );
             break;
           }
           case 'Request with init': {
@@ -1237,7 +1241,10 @@ describe('input shapes: a string, a URL, a Request, a Request with init', () => 
                 dispatcher: agent,
               });
             polite = () =>
-              s.politeFetch(new globalThis.Request(url, base as globalThis.RequestInit), members);
+              s.politeFetch(
+                new globalThis.Request(url, base as unknown as globalThis.RequestInit),
+                members,
+              );
             break;
           }
         }
@@ -1255,8 +1262,13 @@ describe('input shapes: a string, a URL, a Request, a Request with init', () => 
 
   it('cache: no-cache really sends Cache-Control: max-age=0 (the case tests what it says)', async () => {
     const s = await site((req, res) => res.end('ok'));
-    await (
-      await s.politeFetch(new globalThis.Request(`${s.origin}/p`, { cache: 'no-cache' }))
+    await // Node 22's global RequestInit type has no `cache` (its undici-types are 6.x).
+    (
+      await s.politeFetch(
+        new globalThis.Request(`${s.origin}/p`, {
+          cache: 'no-cache',
+        } as unknown as globalThis.RequestInit),
+      )
     ).text();
     expect(s.received.at(-1)!.headers).toContainEqual(['cache-control', 'max-age=0']);
   });
