@@ -114,7 +114,7 @@ describe('polite crawl --redis', { timeout: 90_000 }, () => {
     expect(site.seen).toHaveLength(0);
   });
 
-  it.each(['3600001', '-1', '1.5'])(
+  it.each(['3600001', '99', '0', '-1', '1.5'])(
     '--redis-timeout %s is a usage error (exit 2)',
     async (value) => {
       site = await startSite();

@@ -17,6 +17,7 @@ import { startOutcome } from '../crawl/start-outcome.js';
 import {
   REDIS_TIMEOUT_DEFAULT_MS,
   REDIS_TIMEOUT_LIMIT_MS,
+  REDIS_TIMEOUT_MIN_MS,
   openCrawlFleet,
   redisUrlOption,
 } from '../crawl/crawl-fleet.js';
@@ -86,8 +87,8 @@ export function registerCrawlCommand(program: Command, context: CliContext): voi
     )
     .option(
       '--redis-timeout <ms>',
-      'with --redis: longest wait of a request for an unreachable Redis; then it fails unsent',
-      intOption(0, REDIS_TIMEOUT_LIMIT_MS),
+      'with --redis: longest a request waits while Redis answers nothing; then it fails unsent',
+      intOption(REDIS_TIMEOUT_MIN_MS, REDIS_TIMEOUT_LIMIT_MS),
       REDIS_TIMEOUT_DEFAULT_MS,
     )
     .option('--json', 'print a JSON document instead of text (no progress line)')
