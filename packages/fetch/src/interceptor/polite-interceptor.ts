@@ -4,6 +4,7 @@ import { isPending } from '../pacing/pacer.js';
 import { onAbort } from '../time/signals.js';
 import { policyFromOptions } from '../policy/policy-from-options.js';
 import { signInterceptor } from '../signature/sign-interceptor.js';
+import { headerRecord } from '../transport/dispatch-headers.js';
 import type { EnterOptions, HopSlot, RobotsPolicy } from '../policy/robots-policy.js';
 
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[0];
@@ -118,6 +119,8 @@ class SlotHandler implements Dispatcher.DispatchHandler {
   }
 }
 
+const USER_AGENT: ReadonlySet<string> = new Set(['user-agent']);
+
 /** `headers` with the policy's User-Agent in place of any other (any header shape undici takes). */
 function withUserAgent(
   headers: Dispatcher.DispatchOptions['headers'],
@@ -125,22 +128,7 @@ function withUserAgent(
 ): Record<string, string | string[]> {
   // Most requests give no headers: nothing to copy.
   if (headers === undefined || headers === null) return { 'user-agent': userAgent };
-  const out: Record<string, string | string[]> = {};
-  const add = (name: string, value: unknown): void => {
-    if (value === undefined || value === null || name.toLowerCase() === 'user-agent') return;
-    // Header values are strings (or lists of them) by undici's types; numbers are allowed too.
-    const text = Array.isArray(value)
-      ? value.map((item) => `${item as string}`)
-      : `${value as string}`;
-    const seen = out[name];
-    out[name] = seen === undefined ? text : [seen, text].flat();
-  };
-  if (Array.isArray(headers)) {
-    for (let i = 0; i + 1 < headers.length; i += 2) add(String(headers[i]), headers[i + 1]);
-  } else {
-    const entries = Symbol.iterator in headers ? headers : Object.entries(headers);
-    for (const [name, value] of entries as Iterable<[string, unknown]>) add(name, value);
-  }
+  const out = headerRecord(headers, USER_AGENT);
   out['user-agent'] = userAgent;
   return out;
 }

@@ -1,33 +1,14 @@
 import type { Dispatcher } from 'undici';
 import type { RequestSigner } from './request-signer.js';
+import { headerRecord } from '../transport/dispatch-headers.js';
 
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[0];
-type HeaderList = Record<string, string | string[]>;
-
 /** The fields a signature sets: a caller's own are dropped, not sent beside ours. */
-const SIGNATURE_FIELDS = new Set(['signature', 'signature-input', 'signature-agent']);
-
-/** `headers` (any shape undici takes) as one object, without the signature fields. */
-function withoutSignature(headers: Dispatcher.DispatchOptions['headers']): HeaderList {
-  const out: HeaderList = {};
-  if (headers === undefined || headers === null) return out;
-  const add = (name: string, value: unknown): void => {
-    if (value === undefined || value === null || SIGNATURE_FIELDS.has(name.toLowerCase())) return;
-    // Header values are strings (or lists of them) by undici's types; numbers are allowed too.
-    const text = Array.isArray(value)
-      ? value.map((item) => `${item as string}`)
-      : `${value as string}`;
-    const seen = out[name];
-    out[name] = seen === undefined ? text : [seen, text].flat();
-  };
-  if (Array.isArray(headers)) {
-    for (let i = 0; i + 1 < headers.length; i += 2) add(String(headers[i]), headers[i + 1]);
-  } else {
-    const entries = Symbol.iterator in headers ? headers : Object.entries(headers);
-    for (const [name, value] of entries as Iterable<[string, unknown]>) add(name, value);
-  }
-  return out;
-}
+const SIGNATURE_FIELDS: ReadonlySet<string> = new Set([
+  'signature',
+  'signature-input',
+  'signature-agent',
+]);
 
 /**
  * An undici interceptor that signs every request dispatched through it with `signer` (Web Bot
@@ -50,7 +31,7 @@ export function signInterceptor(signer: RequestSigner): Dispatcher.DispatcherCom
       (signature) => {
         try {
           dispatch(
-            { ...opts, headers: { ...withoutSignature(opts.headers), ...signature } },
+            { ...opts, headers: { ...headerRecord(opts.headers, SIGNATURE_FIELDS), ...signature } },
             handler,
           );
         } catch (error) {
