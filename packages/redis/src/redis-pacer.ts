@@ -190,6 +190,11 @@ export class RedisPacer implements FleetPacer {
           );
         } catch (error) {
           if (error instanceof BudgetExhausted) {
+            // Redis may still run the grant it was sent. Its late reply gives the lease back
+            // (giveBackLate), but a connection replaced for its silence never delivers that
+            // reply: give back `id` now as well (a release of an id without a lease is a no-op;
+            // it goes out on the new connection once Redis answers).
+            void this.#sendRelease(origin, id);
             throw new FleetUnavailableError(origin, error.silent, error.cause);
           }
           throw error;
