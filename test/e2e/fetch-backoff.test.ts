@@ -11,6 +11,12 @@ import { FakeClock, until } from '../fetch/helpers/fake-clock.js';
 
 const { server, polite, defer } = useRigs();
 
+/**
+ * A call with a signal of its own, so that no `responseTimeout` timer joins the pacer's sleepers
+ * on the fake clock (the crawls below advance it to the earliest deadline).
+ */
+const UNTIMED = { signal: new AbortController().signal };
+
 /** Start times of the pages (not robots.txt) on the test's clock. */
 const starts = (s: RecordingServer): number[] =>
   s.seen.filter((x) => x.path !== '/robots.txt').map((x) => x.at);
@@ -31,7 +37,7 @@ async function crawl(
   await fetch.policy.prefetch(origin);
   const statuses: number[] = [];
   for (let i = 0; i < count; i += 1) {
-    const answer = fetch(`${origin}/p${i}`).catch((error: unknown) => error);
+    const answer = fetch(`${origin}/p${i}`, UNTIMED).catch((error: unknown) => error);
     let settled = false;
     void answer.then(() => (settled = true));
     await until(() => settled || clock.pending > 0, `page ${i} sent or waiting`);
@@ -139,7 +145,7 @@ describe('back-off on distress (politeFetch)', () => {
     }, clock);
     const events: PoliteEvent[] = [];
     const { fetch } = polite({ clock, concurrency: 1, onEvent: (e) => events.push(e) });
-    await expect(fetch(`${s.origin}/reset`)).rejects.toThrow(TypeError);
+    await expect(fetch(`${s.origin}/reset`, UNTIMED)).rejects.toThrow(TypeError);
     expect(events.filter((e) => e.type === 'origin-backoff')).toMatchObject([
       { cause: 'connection', distress: 1, delay: 2_000 },
     ]);
@@ -223,26 +229,26 @@ describe('latency-aware pacing', () => {
     const { s, held } = await slowSite(clock);
     const { fetch } = polite({ clock, concurrency: 4, minInterval: 1_000 });
     // A fast answer (no time passes): the spacing stays at minInterval.
-    const fast = fetch(`${s.origin}/fast`);
+    const fast = fetch(`${s.origin}/fast`, UNTIMED);
     await until(() => held.length === 1, 'fast page');
     held.shift()!();
     await (await fast).text();
     await clock.advance(1_000);
     // A slow one: 3 s to the headers (smoothed: 0 + 0.3 × 3000 = 900, still below minInterval).
-    const slow = fetch(`${s.origin}/slow`);
+    const slow = fetch(`${s.origin}/slow`, UNTIMED);
     await until(() => held.length === 1, 'slow page');
     await clock.advance(3_000);
     held.shift()!();
     await (await slow).text();
     // Another 3 s answer: smoothed 900 + 0.3 × 2100 = 1530 ms.
-    const slower = fetch(`${s.origin}/slower`);
+    const slower = fetch(`${s.origin}/slower`, UNTIMED);
     await until(() => held.length === 1, 'slower page');
     await clock.advance(3_000);
     held.shift()!();
     await (await slower).text();
     // Two at once (concurrency 4 allows it): the second waits for the latency spacing.
-    const a = fetch(`${s.origin}/a`);
-    const b = fetch(`${s.origin}/b`);
+    const a = fetch(`${s.origin}/a`, UNTIMED);
+    const b = fetch(`${s.origin}/b`, UNTIMED);
     await until(() => held.length === 1 && clock.pending === 1, 'a sent, b waiting');
     expect(clock.deadlines[0]! - clock.now()).toBe(1_530);
     await clock.advance(1_530);
@@ -260,13 +266,13 @@ describe('latency-aware pacing', () => {
       const clock = new FakeClock();
       const { s, held } = await slowSite(clock);
       const { fetch } = polite({ clock, concurrency: 4, minInterval: 0, latencyFactor });
-      const first = fetch(`${s.origin}/first`);
+      const first = fetch(`${s.origin}/first`, UNTIMED);
       await until(() => held.length === 1, 'first page');
       await clock.advance(3_000);
       held.shift()!();
       await (await first).text();
-      const a = fetch(`${s.origin}/a`);
-      const b = fetch(`${s.origin}/b`);
+      const a = fetch(`${s.origin}/a`, UNTIMED);
+      const b = fetch(`${s.origin}/b`, UNTIMED);
       if (expected > 0) {
         await until(() => held.length === 1 && clock.pending === 1, 'a sent, b waiting');
         expect(clock.deadlines[0]! - clock.now()).toBe(expected);
