@@ -125,7 +125,7 @@ describe('polite crawl --redis', { timeout: 90_000 }, () => {
         value,
       ]);
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/--redis-timeout <ms>.*from 0 to 3600000/);
+      expect(result.stderr).toMatch(/--redis-timeout <ms>.*from 100 to 3600000/);
       expect(site.seen).toHaveLength(0);
     },
   );
