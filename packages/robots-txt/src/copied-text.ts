@@ -34,8 +34,9 @@ export function copyText(s: string, from = 0, to = s.length): string {
     done = encoder.encodeInto(part, bytes);
   }
   const copy = decoder.decode(bytes.subarray(0, done.written));
-  // UTF-8 cannot carry a lone surrogate (it comes back as U+FFFD): copy such text unit by unit.
-  return copy === part ? copy : copyUnits(part);
+  // One octet a character: ASCII, copied exactly. Otherwise the text may hold a lone
+  // surrogate, which UTF-8 cannot carry (it comes back as U+FFFD): then unit by unit.
+  return done.written === part.length || copy === part ? copy : copyUnits(part);
 }
 
 const CHUNK = 8192;
