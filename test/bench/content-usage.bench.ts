@@ -2,7 +2,8 @@
  * The cost of `contentUsage` next to `isAllowed` on the same parsed object, in the same run:
  * an ordinary file (the attach draft's example plus Cloudflare's Content-Signal line), and a
  * file written to be slow (17,000 `Content-Usage: /*…` rules, none in the path), against the
- * same rules written as `Disallow` (which the matcher answers with its wildcard sweep).
+ * same rules written as `Disallow`: both kinds go through the one rule matcher
+ * (packages/robots-txt/src/rule-matcher.ts), with its per-query budget.
  *
  * Run with `pnpm bench content-usage`. Writes test/bench/results/content-usage.md. Measures
  * the built package.
@@ -109,8 +110,8 @@ report(
   '`contentUsage` next to `isAllowed`',
   rows,
   `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, on a shared machine: compare rows of one run. ` +
-    'Ordinary file: 1,000 paths, best of 5. Hostile rows: the same 17,000 rules as `Content-Usage` (contentUsage) and as `Disallow` (isAllowed, answered by the wildcard sweep), best of 3 batches of 10. ' +
-    'Usage rules are matched one by one, longest first, until a query has spent the wildcard budget; then one WildcardSweep decides the rest, as for Allow/Disallow. ' +
+    'Ordinary file: 1,000 paths, best of 5. Hostile rows: the same 17,000 rules as `Content-Usage` (contentUsage) and as `Disallow` (isAllowed), best of 3 batches of 10. ' +
+    'Both kinds of rule go through the one rule matcher: tested one by one in rank order until a query has spent its wildcard budget; a rule past the budget counts as matching (fail closed). ' +
     `Load average during the run: ${(await import('node:os')).loadavg()[0]!.toFixed(1)} (the machine is shared). ` +
     `(sink ${sink % 2})`,
 );

@@ -530,6 +530,20 @@ describe('sitemaps', () => {
     expect(Object.isFrozen(robots.sitemaps)).toBe(true);
   });
 
+  it('keep their text exactly, non-ASCII and lone surrogates included', () => {
+    // A string body may hold a lone surrogate, which UTF-8 cannot carry: the copy the parsed
+    // file keeps must still be the text as given.
+    const urls = [
+      'https://e.com/k\u00e4se.xml',
+      'https://e.com/\ud83d\ude00.xml',
+      'https://e.com/\ud800x.xml',
+    ];
+    const robots = parseRobotsTxt(urls.map((u) => `Sitemap: ${u}\n`).join(''));
+    expect(robots.sitemaps).toEqual(urls);
+    const onlyLone = parseRobotsTxt(`Sitemap: ${urls[2]!}\n`);
+    expect(onlyLone.sitemaps).toEqual([urls[2]]);
+  });
+
   it('do not end a group', () => {
     const robots = parseRobotsTxt(
       'User-agent: A\nSitemap: https://e.com/s.xml\nUser-agent: B\nDisallow: /\n',

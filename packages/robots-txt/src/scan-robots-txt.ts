@@ -19,7 +19,7 @@ import { normalizeRange } from './percent-encoding.js';
 import { utf8Length } from './utf8-length.js';
 import { isProductTokenChar, isPurposeTokenChar } from './product-token.js';
 import type { DiagnosticCode } from './types.js';
-import { AsciiText, copyText } from './copied-text.js';
+import { copyText } from './copied-text.js';
 import type { UsageScan, UsageRuleRecord } from './content-usage-index.js';
 
 /** Kind character of an agent entry in {@link ScanResult.text}. */
@@ -210,10 +210,12 @@ class Scanner {
   limits: ScanLimits = { maxBytes: 0, longLineBytes: 0, maxDiagnostics: 0 };
   invalidAt = -1;
   truncated = false;
+  // What the parse keeps is gathered with `+=` (pieces of `text` among it) and copied once,
+  // in finish: see copied-text.ts.
   /** `'\n'` + the entries: kind character, token as written, `'\n'`. */
-  entryText = new AsciiText();
+  entryText = '\n';
   /** The normalised patterns, back to back. */
-  patternText = new AsciiText();
+  patternText = '';
   /** Next position of a SUSPICIOUS character / of a space / of a tab (or text length). */
   nextSuspicious = -1;
   nextSpace = -1;
@@ -233,10 +235,10 @@ class Scanner {
   groupCount = 0;
   rawPatterns: Map<number, string> | undefined = undefined;
   delays: number[] | undefined = undefined;
-  /** Copies of the sitemap URLs, each with its `'\n'`. */
-  sitemapLines: string[] | undefined = undefined;
-  /** The diagnostic log's lines (see ScanResult.diagnosticLog). */
-  diagnosticLines: string[] | undefined = undefined;
+  /** The sitemap URLs, each followed by `'\n'`. */
+  sitemapText: string | undefined = undefined;
+  /** See ScanResult.diagnosticLog. */
+  diagnosticLog: string | undefined = undefined;
   diagnosticCount = 0;
   groupOpen = false;
   inRules = false;
@@ -249,9 +251,8 @@ class Scanner {
     this.limits = limits;
     this.invalidAt = decoded.invalidUtf8At;
     this.truncated = decoded.truncated;
-    this.entryText.clear();
-    this.entryText.append('\n');
-    this.patternText.clear();
+    this.entryText = '\n';
+    this.patternText = '';
     this.nextSuspicious = -1;
     this.nextSpace = -1;
     this.nextTab = -1;
@@ -269,12 +270,12 @@ class Scanner {
   /** Drops every reference to the last input, so that nothing of it stays alive. */
   release(): void {
     this.text = '';
-    this.entryText.clear();
-    this.patternText.clear();
+    this.entryText = '';
+    this.patternText = '';
     this.rawPatterns = undefined;
     this.delays = undefined;
-    this.sitemapLines = undefined;
-    this.diagnosticLines = undefined;
+    this.sitemapText = undefined;
+    this.diagnosticLog = undefined;
     this.usageRules = undefined;
     if (this.ruleStart.length > KEEP_ARRAYS || this.entryStart.length > KEEP_ARRAYS) {
       this.ruleStart = [];
@@ -294,14 +295,9 @@ class Scanner {
       code = 'too-many-diagnostics';
       detail = String(max);
     }
-    const d =
-      detail === undefined
-        ? ''
-        : detail.length > 60
-          ? copyText(detail, 0, 60) + '…'
-          : copyText(detail);
+    const d = detail === undefined ? '' : detail.length > 60 ? detail.slice(0, 60) + '…' : detail;
     const number = DIAGNOSTIC_CODES.indexOf(code);
-    (this.diagnosticLines ??= []).push(`${line}\t${number}\t${d}\n`);
+    this.diagnosticLog = (this.diagnosticLog ?? '') + `${line}\t${number}\t${d}\n`;
     this.diagnosticCount++;
   }
 
@@ -483,7 +479,7 @@ class Scanner {
     this.ruleStart[r] = this.patternText.length;
     this.ruleInfo[r] = line * 2 + (allow ? 1 : 0);
     if (this.raw || this.isClean(vs, ve)) {
-      this.patternText.append(text, vs, ve);
+      this.patternText += text.slice(vs, ve);
     } else {
       this.normalizedRule(vs, ve);
     }
@@ -519,7 +515,7 @@ class Scanner {
   /** The slow path of {@link rule}: the pattern needs rewriting; keep the original too. */
   normalizedRule(vs: number, ve: number): void {
     const normalized = normalizeRange(this.text, vs, ve, false, this.latin1);
-    this.patternText.append(normalized);
+    this.patternText += normalized;
     const raw = this.text.slice(vs, ve);
     if (raw !== normalized) (this.rawPatterns ??= new Map()).set(this.ruleCount - 1, copyText(raw));
   }
@@ -562,10 +558,7 @@ class Scanner {
       if (i < ve)
         this.report(line, product ? 'invalid-product-token' : 'invalid-purpose-token', token);
     }
-    const entries = this.entryText;
-    entries.append(product ? ENTRY_PRODUCT : ENTRY_PURPOSE);
-    entries.append(token);
-    entries.append('\n');
+    this.entryText += (product ? ENTRY_PRODUCT : ENTRY_PURPOSE) + token + '\n';
   }
 
   /**
@@ -627,7 +620,7 @@ class Scanner {
       return;
     }
     const value = text.slice(vs, ve);
-    if (SITEMAP_URL.test(value)) (this.sitemapLines ??= []).push(copyText(value) + '\n');
+    if (SITEMAP_URL.test(value)) this.sitemapText = (this.sitemapText ?? '') + value + '\n';
     else this.report(line, 'invalid-sitemap-url', value);
   }
 
@@ -650,27 +643,37 @@ class Scanner {
     const R = this.ruleCount;
     const E = this.entryCount;
     const G = this.groupCount;
-    const entries = this.entryText;
-    const patternsOffset = entries.length;
-    const values: number[] = [R, E, G];
-    for (let i = 0; i < R; i++) values.push(ruleStart[i]! + patternsOffset);
-    values.push(patternsOffset + this.patternText.length);
-    for (let i = 0; i < R; i++) values.push(ruleInfo[i]!);
-    for (let i = 0; i < E; i++) values.push(entryStart[i]!);
-    for (let i = 0; i < E; i++) values.push(entryLine[i]!);
-    for (let i = 0; i < G; i++) values.push(groupEntryStart[i]!);
-    values.push(E);
-    for (let i = 0; i < G; i++) values.push(groupRuleStart[i]!);
-    values.push(R);
+    const patternsOffset = this.entryText.length;
+    const table = new Uint32Array(2 * (R + E + G) + 6);
+    table[0] = R;
+    table[1] = E;
+    table[2] = G;
+    let at = 3;
+    for (let i = 0; i < R; i++) table[at++] = ruleStart[i]! + patternsOffset;
+    table[at++] = patternsOffset + this.patternText.length;
+    for (let i = 0; i < R; i++) table[at++] = ruleInfo[i]!;
+    for (let i = 0; i < E; i++) table[at++] = entryStart[i]!;
+    for (let i = 0; i < E; i++) table[at++] = entryLine[i]!;
+    for (let i = 0; i < G; i++) table[at++] = groupEntryStart[i]!;
+    table[at++] = E;
+    for (let i = 0; i < G; i++) table[at++] = groupRuleStart[i]!;
+    table[at] = R;
 
-    entries.appendText(this.patternText);
+    // The pieces gathered may share the body's memory: copy them (copied-text.ts), all
+    // three in one call, since a call costs more than its bytes. Slices of the copy share
+    // at most the copy, all of which the parsed file keeps.
+    const text = this.entryText + this.patternText;
+    const sitemaps = this.sitemapText ?? '';
+    const log = this.diagnosticLog ?? '';
+    const copy = copyText(text + sitemaps + log);
+    const sitemapsEnd = text.length + sitemaps.length;
     return {
-      text: entries.toString(),
-      table: Uint32Array.from(values),
+      text: copy.length === text.length ? copy : copy.slice(0, text.length),
+      table,
       rawPatterns: this.rawPatterns,
       delays: this.delays,
-      sitemapText: this.sitemapLines?.join(''),
-      diagnosticLog: this.diagnosticLines?.join(''),
+      sitemapText: sitemaps === '' ? undefined : copy.slice(text.length, sitemapsEnd),
+      diagnosticLog: log === '' ? undefined : copy.slice(sitemapsEnd),
       normalized: !this.raw,
       usage:
         this.usageRules === undefined
