@@ -69,7 +69,10 @@ describe('a stored entry dated ten years ahead', () => {
     }, clock);
     const store = createMemoryRobotsStore();
     // Read an hour after the writer stored it: first sight, not the write, starts the count.
-    await store.set(s.origin, futureDated(`${s.origin}/robots.txt`, ALLOW_ALL, clock.now(), TEN_YEARS));
+    await store.set(
+      s.origin,
+      futureDated(`${s.origin}/robots.txt`, ALLOW_ALL, clock.now(), TEN_YEARS),
+    );
     await clock.advance(HOUR);
     const { policy } = polite({ clock, store, robotsMaxTtl: DAY });
     // The stored rules (allow all) are used: the entry is well-formed, only its dates are off.
@@ -101,7 +104,10 @@ describe('a stored entry dated ten years ahead', () => {
     // A store that refuses writes (its writer keeps the skewed entry): only reads matter here.
     const readOnly: RobotsStore = { ...store, set: () => Promise.resolve() };
     const other = await server((_req, res) => res.end(''), clock);
-    store.entries.set(s.origin, futureDated(`${s.origin}/robots.txt`, ALLOW_ALL, clock.now(), TEN_YEARS));
+    store.entries.set(
+      s.origin,
+      futureDated(`${s.origin}/robots.txt`, ALLOW_ALL, clock.now(), TEN_YEARS),
+    );
     // maxOrigins 1: checking the other origin drops this one from the in-memory cache.
     const { policy } = polite({ clock, store: readOnly, robotsMaxTtl: DAY, maxOrigins: 1 });
     expect(await policy.check(`${s.origin}/private`)).toMatchObject({ allowed: true });
@@ -123,7 +129,10 @@ describe('a stored entry dated ten years ahead', () => {
       res.writeHead(503, { 'content-type': 'text/plain' }).end();
     }, clock);
     const store = recordingStore();
-    store.entries.set(s.origin, futureDated(`${s.origin}/robots.txt`, ALLOW_ALL, clock.now(), TEN_YEARS));
+    store.entries.set(
+      s.origin,
+      futureDated(`${s.origin}/robots.txt`, ALLOW_ALL, clock.now(), TEN_YEARS),
+    );
     const events: PoliteEvent[] = [];
     const { policy } = polite({
       clock,
@@ -155,7 +164,7 @@ describe('a stored entry dated ten years ahead', () => {
   });
 });
 
-describe('an HTTP-date Retry-After from a server whose clock differs from the crawler\'s', () => {
+describe("an HTTP-date Retry-After from a server whose clock differs from the crawler's", () => {
   for (const skew of [30_000, -30_000]) {
     it(`pauses for Retry-After − Date (the crawler's clock ${skew > 0 ? 'fast' : 'slow'} by 30 s)`, async () => {
       const clock = new FakeClock();
