@@ -142,8 +142,11 @@ describe('Retry-After pauses', () => {
     const later = new Date(clock.now() + 86_400_000).toUTCString();
     const s = await server((req, res) => {
       if (req.url === '/robots.txt') res.end('');
-      else if (req.url === '/busy') res.writeHead(429, { 'retry-after': later }).end();
-      else res.end('ok');
+      // The server's clock agrees with the test's (Node's own Date header is the real time).
+      else if (req.url === '/busy') {
+        res.writeHead(429, { 'retry-after': later, date: new Date(clock.now()).toUTCString() });
+        res.end();
+      } else res.end('ok');
     }, clock);
     const { fetch } = polite({ clock, maxRetryAfter: 60_000 });
     await fetch(`${s.origin}/busy`);

@@ -234,6 +234,8 @@ describe('header capture', () => {
     expect(record.headers).toEqual({
       'x-robots-tag': ['noindex', 'unavailable_after: Mon, 01 Jan 2024 00:00:00 GMT'],
       'robots-tag': ['examplebot: nosnippet'],
+      // What an HTTP-date Retry-After is measured from.
+      date: ['Mon, 01 Jan 2024 00:00:00 GMT'],
     });
     expect(record.meta).toBeUndefined();
   });

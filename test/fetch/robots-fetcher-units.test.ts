@@ -98,9 +98,22 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(value, now)).toBe(expected);
   });
 
+  it('measures an HTTP-date from the Date header when it is a valid one, else from now', () => {
+    const date = (at: number): string => new Date(at).toUTCString();
+    // The server's clock is 30 s behind ours: its Date says so, the pause is what it meant.
+    expect(parseRetryAfter(date(now + 30_000), now, date(now - 30_000))).toBe(60_000);
+    expect(parseRetryAfter(date(now - 30_000), now, date(now - 90_000))).toBe(60_000);
+    expect(parseRetryAfter(date(now + 90_000), now, 'yesterday')).toBe(90_000);
+    expect(parseRetryAfter(date(now + 90_000), now, 'Wed, 01 Jan 2025 00:00:00')).toBe(90_000);
+    expect(parseRetryAfter(date(now + 90_000), now, date(now + 120_000))).toBe(0);
+    // delta-seconds do not depend on any clock.
+    expect(parseRetryAfter('120', now, date(now - 3_600_000))).toBe(120_000);
+  });
+
   it('never throws and never returns a negative value', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 100 }), (value) => {
+      fc.property(fc.string({ maxLength: 100 }), fc.string({ maxLength: 100 }), (value, date) => {
+        expect(parseRetryAfter(value, now, date) ?? 0).toBeGreaterThanOrEqual(0);
         const result = parseRetryAfter(value, now);
         return result === undefined || (Number.isFinite(result) && result >= 0);
       }),

@@ -78,7 +78,9 @@ export interface RobotsPolicyOptions {
   readonly robotsMaxRedirects?: number;
   /**
    * Longest use of a fetched robots.txt before it is revalidated, ms (RFC 9309 §2.4: 24 h at
-   * most); `Cache-Control: max-age` (less its `Age`) may shorten it.
+   * most); `Cache-Control: max-age` (less its `Age`) may shorten it. An entry read from a
+   * `store` counts from its fetch time, or from when this process first read it if its writer
+   * dated it later (a writer's clock may be wrong).
    * @default 86_400_000
    * @example 3_600_000
    */
@@ -105,8 +107,8 @@ export interface RobotsPolicyOptions {
    */
   readonly maxUnreachableRetryInterval?: number;
   /**
-   * How long (since it was fetched) a good copy is served while the origin is unreachable, ms;
-   * 0 = never.
+   * How long (since it was fetched, or first read from a `store` if dated later) a good copy is
+   * served while the origin is unreachable, ms; 0 = never.
    * @default 2_592_000_000 (30 days)
    * @example 0
    */
@@ -176,7 +178,8 @@ export interface RobotsPolicyOptions {
    */
   readonly maxCrawlDelay?: number;
   /**
-   * Cap on the pause a page's 429/503 `Retry-After` imposes on its origin, ms.
+   * Cap on the pause a page's 429/503 `Retry-After` imposes on its origin, ms. An HTTP-date
+   * counts from the response's `Date` (the server's clock), or from `clock` without a valid one.
    * @default 600_000
    * @example 60_000
    */

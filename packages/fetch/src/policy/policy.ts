@@ -574,15 +574,16 @@ class Policy implements RobotsPolicy {
   }
 
   /**
-   * A 429 or 503 with a parseable `Retry-After` pauses the origin (capped at `maxRetryAfter`).
-   * Whether it had one: then the server said when to come back, and that is not distress (a
-   * `Retry-After: 0` included).
+   * A 429 or 503 with a parseable `Retry-After` (an HTTP-date measured from the response's
+   * `Date`) pauses the origin (capped at `maxRetryAfter`). Whether it had one: then the server
+   * said when to come back, and that is not distress (a `Retry-After: 0` included).
    */
   #notePause(origin: string, status: number, headers: HeaderInput): boolean {
     if (!RETRY_AFTER_STATUSES.has(status) || this.#closed) return false;
     const raw = headerLines(headers, 'retry-after')[0];
     const now = this.clock.now();
-    const requested = parseRetryAfter(raw, now);
+    // The server's Date, not this host's clock, is what its HTTP-date Retry-After counts from.
+    const requested = parseRetryAfter(raw, now, headerLines(headers, 'date')[0]);
     if (raw === undefined || requested === undefined) return false;
     const duration = Math.min(requested, this.#options.maxRetryAfter);
     if (duration <= 0) return true;

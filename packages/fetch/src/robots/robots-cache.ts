@@ -6,7 +6,8 @@ import { RobotsEntries } from './robots-entries.js';
 import { fetchRobotsTxt } from './robots-fetcher.js';
 import type { RobotsFetchOutcome, RobotsFetchSettings } from './robots-fetcher.js';
 import { raceSignal } from '../time/signals.js';
-import { trustedStoredEntry } from './stored-entry.js';
+import { ReaderClock } from './reader-clock.js';
+import { capLifetime, trustedStoredEntry } from './stored-entry.js';
 import { guardStore } from './store-guard.js';
 import type { CacheState } from '../policy/decision.js';
 import type {
@@ -99,6 +100,8 @@ export class RobotsCache {
   /** The settings' store, guarded: it never throws, rejects or hangs. */
   readonly #store: RobotsStore | undefined;
   readonly #hot: RobotsEntries<CacheEntry>;
+  /** Puts stored entries' times on this process's clock (their writer's may be wrong). */
+  readonly #readerClock: ReaderClock;
   /** What each origin's waiters wait for (the lookup in flight, or close()). */
   readonly #inflight = new Map<string, Promise<Resolved>>();
   /** The lookups in flight themselves, which close() waits for. */
@@ -112,6 +115,7 @@ export class RobotsCache {
         ? undefined
         : guardStore(settings.store, settings.storeTimeout, settings.fetch.clock);
     this.#hot = new RobotsEntries<CacheEntry>(settings.maxOrigins, settings.fetch.clock);
+    this.#readerClock = new ReaderClock(settings.maxOrigins);
     // A shared store's claimFetch listens to it once per origin in flight: no fixed bound.
     setMaxListeners(0, this.#closing.signal);
   }
@@ -206,7 +210,10 @@ export class RobotsCache {
   async #readStore(store: RobotsStore, origin: string): Promise<StoredRobots | undefined> {
     const stored = trustedStoredEntry(await store.get(origin), origin, this.#settings);
     this.#closing.signal.throwIfAborted();
-    return stored;
+    if (stored === undefined) return undefined;
+    // Its lifetime counts on this process's clock too: at most robotsMaxTtl from first sight.
+    const now = this.#settings.fetch.clock.now();
+    return capLifetime(this.#readerClock.localize(origin, stored, now), this.#settings);
   }
 
   #keep(origin: string, entry: CacheEntry): Resolved {

@@ -321,7 +321,11 @@ async function fetchChain(
       discard();
       const retryAfterMs =
         outcome === 'unreachable'
-          ? parseRetryAfter(first(response.headers['retry-after']), settings.clock.now())
+          ? parseRetryAfter(
+              first(response.headers['retry-after']),
+              settings.clock.now(),
+              first(response.headers.date),
+            )
           : undefined;
       return {
         ...failed(outcome, redirects, { kind: 'http-status', message: `HTTP ${status}` }, status),

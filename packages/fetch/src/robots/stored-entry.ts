@@ -1,7 +1,7 @@
 import type { RobotsFetchRecord, RobotsGoodCopy, StoredRobots } from './robots-store.js';
 
 /** How long entries of each kind may be trusted from their fetch time (the policy's limits). */
-interface StoredEntryLimits {
+export interface StoredEntryLimits {
   readonly maxTtl: number;
   readonly maxUnreachableRetryInterval: number;
 }
@@ -72,9 +72,20 @@ export function trustedStoredEntry(
   if (good !== undefined && !isGoodCopy(good)) return undefined;
   // A 2xx outcome always comes with its copy: without it the rules are unknown.
   if (latest.status === 'ok' && good === undefined) return undefined;
+  return capLifetime(entry as StoredRobots, limits);
+}
+
+/**
+ * `entry` with its `expiresAt` no later than its latest fetch time plus the policy's longest
+ * lifetime for that outcome (`robotsMaxTtl`, or `maxUnreachableRetryInterval` after a failure).
+ * @example
+ * const capped = capLifetime(readerClock.localize(origin, entry, now), limits);
+ */
+export function capLifetime(entry: StoredRobots, limits: StoredEntryLimits): StoredRobots {
+  const { latest } = entry;
   const lifetime =
     latest.status === 'unreachable' ? limits.maxUnreachableRetryInterval : limits.maxTtl;
   const latestBound = latest.fetchedAt + lifetime;
-  if (entry.expiresAt <= latestBound) return entry as StoredRobots;
-  return { ...(entry as StoredRobots), expiresAt: latestBound };
+  if (entry.expiresAt <= latestBound) return entry;
+  return { ...entry, expiresAt: latestBound };
 }

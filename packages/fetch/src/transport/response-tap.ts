@@ -63,6 +63,8 @@ const RECORDED = new Set([
   'content-encoding',
   'location',
   'retry-after',
+  // What an HTTP-date Retry-After is measured from (the server's clock, not ours).
+  'date',
   'cache-control',
   'expires',
   'content-usage',
