@@ -15,12 +15,9 @@ export function refuseUnknownOptions(
 ): void {
   for (const [key, value] of Object.entries(options)) {
     if (known.includes(key)) continue;
-    throw new RobotsInvalidOptionError(
-      key,
-      value,
-      `not an option of ${factory}`,
-      { suggestion: closestName(key, known) },
-    );
+    throw new RobotsInvalidOptionError(key, value, `not an option of ${factory}`, {
+      suggestion: closestName(key, known),
+    });
   }
 }
 
