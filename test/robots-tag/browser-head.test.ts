@@ -145,6 +145,16 @@ describe('the head as browsers find it', () => {
     [`<head><!--!>${META}-->`, [], 'but not right after `<!--`'],
     [`<head><script src=x />${META}</script>`, [], '`<script/>` opens a script'],
     [`<head><title/>${META}</title>${META}`, ['noindex'], '`<title/>` opens a title'],
+    [
+      `<template><svg><script><!--></template>${META}`,
+      ['noindex'],
+      "a `<script>` in a template's `<svg>` is foreign: `<!-->` is an empty comment",
+    ],
+    [
+      `<template><svg><div><script><!--></template>${META}-->`,
+      [],
+      '`<div>` breaks out of the `<svg>`: the `<script>` after it is HTML',
+    ],
   ])('%j: %j (%s)', (html, expected) => {
     expect(headMetasByParse5(html)).toEqual(expected);
     expect(rulesRead(scanRobotsMeta(html, { productTokens: [] }))).toEqual(expected);

@@ -49,6 +49,17 @@ const HEAD_AFTER_HEAD: ReadonlySet<string> = new Set([
   'title',
 ]);
 
+/**
+ * Start tags that leave foreign content (SVG, MathML) for the HTML element around it: the
+ * standard's "in foreign content" breakout list (`<font>` with attributes is left out).
+ */
+const FOREIGN_BREAKOUT: ReadonlySet<string> = new Set([
+  ...['b', 'big', 'blockquote', 'body', 'br', 'center', 'code', 'dd', 'div', 'dl', 'dt', 'em'],
+  ...['embed', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'hr', 'i', 'img', 'li', 'listing'],
+  ...['menu', 'meta', 'nobr', 'ol', 'p', 'pre', 'ruby', 's', 'small', 'span', 'strong'],
+  ...['strike', 'sub', 'sup', 'table', 'tt', 'u', 'ul', 'var'],
+]);
+
 /** End tags that are not ignored before the body ("anything else": they end the head). */
 const HEAD_BREAKING_END: ReadonlySet<string> = new Set(['body', 'html', 'br']);
 
@@ -64,6 +75,13 @@ export class HeadState {
   #mode: Mode = 'initial';
   /** Depth of `<template>`: its content is inert, and no token in it ends the head. */
   #templateDepth = 0;
+  /**
+   * Inside a template, the `<svg>` / `<math>` elements open: foreign content, where `<script>`,
+   * `<style>` or `<title>` are elements like any other and switch no tokenizer mode (outside a
+   * template, `<svg>` ends the head). A count, not a stack: the integration points
+   * (`<foreignObject>`, `<mi>`, …) and CDATA sections are not told apart.
+   */
+  #foreignRoots = 0;
   /** The element whose text content the tokenizer is reading (`plaintext`: to the end). */
   #text: string | undefined;
   #over = false;
@@ -81,6 +99,18 @@ export class HeadState {
   startTag(name: string): StartTagEffect {
     if (this.#over) return 'end';
     if (this.#templateDepth > 0) {
+      if (this.#foreignRoots > 0) {
+        if (!FOREIGN_BREAKOUT.has(name)) {
+          if (name === 'svg' || name === 'math') this.#foreignRoots++;
+          return undefined;
+        }
+        // A breakout tag pops back to the HTML element and is handled "in template".
+        this.#foreignRoots = 0;
+      }
+      if (name === 'svg' || name === 'math') {
+        this.#foreignRoots = 1;
+        return undefined;
+      }
       // "in template": tags go into the inert content; text elements still switch the tokenizer.
       if (name === 'template') this.#templateDepth++;
       return this.#textOf(name);
@@ -114,6 +144,16 @@ export class HeadState {
       return undefined;
     }
     if (this.#templateDepth > 0) {
+      if (this.#foreignRoots > 0) {
+        if (name === 'svg' || name === 'math') {
+          this.#foreignRoots--;
+          return undefined;
+        }
+        // `</template>` reaches the template through the foreign elements; `</br>` and `</p>`
+        // break out; any other end tag stays in the foreign content.
+        if (name !== 'template' && name !== 'br' && name !== 'p') return undefined;
+        this.#foreignRoots = 0;
+      }
       if (name === 'template') this.#templateDepth--;
       return undefined;
     }
