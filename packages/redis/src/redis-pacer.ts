@@ -91,11 +91,11 @@ export class PacerCore {
     });
     connection.onReady(() => {
       // Sent before any waiter woken by this connection asks again (same tick, same socket).
-      void connection.fire(
-        JOIN,
-        [keys.fleet],
-        [this.lossGrace, this.#joined ? 1 : 0, keys.channel],
-      );
+      // On a Redis Cluster, one marker per slot (each script touches one slot): 16,384 calls,
+      // pipelined per node, each a few microseconds in Redis.
+      const joined = this.#joined ? 1 : 0;
+      for (const marker of keys.markers())
+        void connection.fire(JOIN, [marker], [this.lossGrace, joined, keys.channel]);
       this.#joined = true;
     });
     connection.onRecover(() => {
@@ -168,7 +168,7 @@ export class RedisPacer implements FleetPacer {
       keys.pace(origin),
       keys.queue(origin),
       keys.queueExpiry(origin),
-      keys.fleet,
+      keys.marker(origin),
     ];
     const args = [id, core.processId, concurrency, interval, core.leaseTtl];
     const tail = [core.lossGrace, keys.channel];
