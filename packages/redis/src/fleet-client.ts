@@ -18,7 +18,6 @@ export type FleetClient = FleetNodeClient | FleetClusterClient;
 /** Whether `client` is a Redis Cluster client (it has masters and per-node clients). */
 export function isClusterClient(client: FleetClient): client is FleetClusterClient {
   return (
-    typeof (client as Partial<FleetClusterClient>).nodeClient === 'function' &&
-    'masters' in client
+    typeof (client as Partial<FleetClusterClient>).nodeClient === 'function' && 'masters' in client
   );
 }

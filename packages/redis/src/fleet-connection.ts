@@ -433,7 +433,9 @@ export class FleetConnection {
     const client = this.client;
     if (!isClusterClient(client)) {
       for (const script of allScripts()) {
-        client.sendCommand(['SCRIPT', 'LOAD', script.source], { asap: true }).catch(() => undefined);
+        client
+          .sendCommand(['SCRIPT', 'LOAD', script.source], { asap: true })
+          .catch(() => undefined);
       }
       return;
     }
