@@ -1,4 +1,4 @@
-import { SLOT_COUNT, keySlot, slotTag } from './key-slot.js';
+import { keySlot, slotTag } from './key-slot.js';
 
 /**
  * Key and channel names of one fleet (one `keyPrefix`). Every key of an origin carries the
@@ -38,8 +38,6 @@ export interface FleetKeys {
    * chosen to hash to that slot), so that a grant touches one slot only.
    */
   marker(origin: string): string;
-  /** Every marker (one, or one per hash slot on a Redis Cluster: 16,384). */
-  markers(): readonly string[];
   /** Whether the layout is a Redis Cluster's (one marker per slot). */
   readonly cluster: boolean;
   /**
@@ -62,8 +60,6 @@ export function fleetKeys(prefix: string, cluster = false): FleetKeys {
     claim: (origin) => key(origin, 'claim'),
     fleet,
     marker: (origin) => (cluster ? slotMarker(keySlot(key(origin, 'pace'))) : fleet),
-    markers: () =>
-      cluster ? Array.from({ length: SLOT_COUNT }, (_, slot) => slotMarker(slot)) : [fleet],
     cluster,
     channel: `${prefix}events`,
   };

@@ -7,6 +7,7 @@ import { FleetUnavailableError } from './errors.js';
 import { FLEET_BRAND } from './fleet-brand.js';
 import { BudgetExhausted } from './fleet-connection.js';
 import type { FleetConnection } from './fleet-connection.js';
+import { SLOT_COUNT, keySlot } from './key-slot.js';
 import type { FleetKeys } from './keys.js';
 import type { HeldLease, LeaseBook } from './lease-book.js';
 import { FLEET_JOIN } from './scripts/fleet-loss.js';
@@ -67,6 +68,11 @@ export class PacerCore {
    */
   readonly lossGrace: number;
   readonly #wakeUps = new WakeUps();
+  /**
+   * Redis Cluster: the slots whose loss marker this process has seen (a grant there answered,
+   * which creates the marker): there, a missing marker is a loss. 2 KiB for every slot.
+   */
+  readonly #knownSlots = new Uint8Array(SLOT_COUNT / 8);
   #sequence = 0;
   #joined = false;
 
@@ -90,18 +96,35 @@ export class PacerCore {
       else if (kind === 'l') void this.leases.recover();
     });
     connection.onReady(() => {
+      // On a Redis Cluster the slots' markers are created by their first grants, and a slot
+      // this process has used knows its marker (see knowsSlot): nothing to join.
+      if (keys.cluster) return;
       // Sent before any waiter woken by this connection asks again (same tick, same socket).
-      // On a Redis Cluster, one marker per slot (each script touches one slot): 16,384 calls,
-      // pipelined per node, each a few microseconds in Redis.
-      const joined = this.#joined ? 1 : 0;
-      for (const marker of keys.markers())
-        void connection.fire(JOIN, [marker], [this.lossGrace, joined, keys.channel]);
+      void connection.fire(
+        JOIN,
+        [keys.fleet],
+        [this.lossGrace, this.#joined ? 1 : 0, keys.channel],
+      );
       this.#joined = true;
     });
     connection.onRecover(() => {
       // Leases first (a restart lost them), then every waiter asks again.
       void this.leases.recover().then(() => this.#wakeUps.wakeAll());
     });
+  }
+
+  /** Whether a missing loss marker of `origin`'s slot may be one never created (cluster only). */
+  isFreshSlot(origin: string): boolean {
+    if (!this.keys.cluster) return false;
+    const slot = keySlot(this.keys.pace(origin));
+    return (this.#knownSlots[slot >> 3]! & (1 << (slot & 7))) === 0;
+  }
+
+  /** A grant of `origin` answered: its slot's marker exists now. */
+  knowSlot(origin: string): void {
+    if (!this.keys.cluster) return;
+    const slot = keySlot(this.keys.pace(origin));
+    this.#knownSlots[slot >> 3]! |= 1 << (slot & 7);
   }
 
   /** A new request's id in Redis, and its rank among this process's requests. */
@@ -183,11 +206,12 @@ export class RedisPacer implements FleetPacer {
           reply = await connection.run<GrantReply>(
             GRANT,
             scriptKeys,
-            [...args, queued ? 1 : 0, ...tail],
+            [...args, queued ? 1 : 0, ...tail, core.isFreshSlot(origin) ? 1 : 0],
             core.unavailableTimeout,
             signal,
             giveBackLate,
           );
+          core.knowSlot(origin);
         } catch (error) {
           if (error instanceof BudgetExhausted) {
             // Redis may still run the grant it was sent. Its late reply gives the lease back
