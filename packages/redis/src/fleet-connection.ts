@@ -202,7 +202,8 @@ export class FleetConnection {
       try {
         if (!this.client.isReady) {
           this.#markUnavailable(undefined);
-          if (!waitForRedis) throw new BudgetExhausted(Math.round(silent));
+          // A closed fleet (its caller's client closed after it) waits for nothing.
+          if (!waitForRedis || this.#closed) throw new BudgetExhausted(Math.round(silent));
           await this.#waitReady(limit, since, signal);
           continue;
         }

@@ -167,8 +167,14 @@ export class TestCluster {
     const dir = await mkdtemp(join(tmpdir(), 'polite-cluster-'));
     const nodes: TestRedis[] = [];
     try {
-      for (let i = 0; i < count; i += 1) {
+      const ports: number[] = [];
+      // A node's port and its cluster bus port, all different.
+      while (ports.length < 2 * count) {
         const port = await freePort();
+        if (!ports.includes(port)) ports.push(port);
+      }
+      const starting = Array.from({ length: count }, async (_, i) => {
+        const port = ports[2 * i]!;
         nodes.push(
           await TestRedis.start(port, [
             '--cluster-enabled',
@@ -177,7 +183,7 @@ export class TestCluster {
             join(dir, `nodes-${port}.conf`),
             // Port + 10,000 may be taken or out of range for a free port: one of its own.
             '--cluster-port',
-            String(await freePort()),
+            String(ports[2 * i + 1]),
             // A master that stopped answering is marked failed after 2 s (the fault tests).
             '--cluster-node-timeout',
             '2000',
@@ -185,7 +191,8 @@ export class TestCluster {
             dir,
           ]),
         );
-      }
+      });
+      await Promise.all(starting);
       await promisify(execFile)(REDIS_CLI, [
         '--cluster',
         'create',
