@@ -38,6 +38,11 @@ export interface FleetKeys {
    * chosen to hash to that slot), so that a grant touches one slot only.
    */
   marker(origin: string): string;
+  /**
+   * Redis Cluster: hash, no TTL, the witness of one master (`slot`: the first slot it serves):
+   * gone when that master lost its keys (see `NODE_CHECK`).
+   */
+  witness(slot: number): string;
   /** Whether the layout is a Redis Cluster's (one marker per slot). */
   readonly cluster: boolean;
   /**
@@ -60,6 +65,7 @@ export function fleetKeys(prefix: string, cluster = false): FleetKeys {
     claim: (origin) => key(origin, 'claim'),
     fleet,
     marker: (origin) => (cluster ? slotMarker(keySlot(key(origin, 'pace'))) : fleet),
+    witness: (slot) => `${prefix}{${slotTag(slot)}}:node`,
     cluster,
     channel: `${prefix}events`,
   };

@@ -7,7 +7,7 @@ import { FleetUnavailableError } from './errors.js';
 import { FLEET_BRAND } from './fleet-brand.js';
 import { BudgetExhausted } from './fleet-connection.js';
 import type { FleetConnection } from './fleet-connection.js';
-import { SLOT_COUNT, keySlot } from './key-slot.js';
+import { ClusterLossWatch } from './cluster-loss-watch.js';
 import type { FleetKeys } from './keys.js';
 import type { HeldLease, LeaseBook } from './lease-book.js';
 import { FLEET_JOIN } from './scripts/fleet-loss.js';
@@ -68,11 +68,8 @@ export class PacerCore {
    */
   readonly lossGrace: number;
   readonly #wakeUps = new WakeUps();
-  /**
-   * Redis Cluster: the slots whose loss marker this process has seen (a grant there answered,
-   * which creates the marker): there, a missing marker is a loss. 2 KiB for every slot.
-   */
-  readonly #knownSlots = new Uint8Array(SLOT_COUNT / 8);
+  /** Redis Cluster only: which slots' and masters' key losses this process can tell. */
+  readonly clusterLoss: ClusterLossWatch | undefined;
   #sequence = 0;
   #joined = false;
 
@@ -90,15 +87,24 @@ export class PacerCore {
     this.unavailableTimeout = settings.unavailableTimeout;
     this.wakeFallback = settings.wakeFallback;
     this.lossGrace = Math.ceil(settings.leaseTtl / 2);
+    this.clusterLoss = keys.cluster
+      ? new ClusterLossWatch(connection, keys, {
+          lossGrace: this.lossGrace,
+          unavailableTimeout: settings.unavailableTimeout,
+        })
+      : undefined;
     connection.onMessage((kind, origin) => {
       if (kind === 'p') this.#wakeUps.wakeFirst(origin);
       // Keys were lost: leases and booked starts go back now rather than at the next renewal.
       else if (kind === 'l') void this.leases.recover();
     });
     connection.onReady(() => {
-      // On a Redis Cluster the slots' markers are created by their first grants, and a slot
-      // this process has used knows its marker (see knowsSlot): nothing to join.
-      if (keys.cluster) return;
+      // On a Redis Cluster the slots' markers are created by their first grants; the masters'
+      // witnesses are checked instead (at start: seen; after a master came back: lost?).
+      if (this.clusterLoss !== undefined) {
+        this.clusterLoss.checkAll();
+        return;
+      }
       // Sent before any waiter woken by this connection asks again (same tick, same socket).
       void connection.fire(
         JOIN,
@@ -111,20 +117,6 @@ export class PacerCore {
       // Leases first (a restart lost them), then every waiter asks again.
       void this.leases.recover().then(() => this.#wakeUps.wakeAll());
     });
-  }
-
-  /** Whether a missing loss marker of `origin`'s slot may be one never created (cluster only). */
-  isFreshSlot(origin: string): boolean {
-    if (!this.keys.cluster) return false;
-    const slot = keySlot(this.keys.pace(origin));
-    return (this.#knownSlots[slot >> 3]! & (1 << (slot & 7))) === 0;
-  }
-
-  /** A grant of `origin` answered: its slot's marker exists now. */
-  knowSlot(origin: string): void {
-    if (!this.keys.cluster) return;
-    const slot = keySlot(this.keys.pace(origin));
-    this.#knownSlots[slot >> 3]! |= 1 << (slot & 7);
   }
 
   /** A new request's id in Redis, and its rank among this process's requests. */
@@ -203,15 +195,18 @@ export class RedisPacer implements FleetPacer {
       for (;;) {
         let reply: GrantReply;
         try {
+          const loss = core.clusterLoss;
+          // 1: a missing loss marker may be one never created (a cluster slot new here).
+          const fresh = loss === undefined ? 0 : await loss.fresh(origin, signal);
           reply = await connection.run<GrantReply>(
             GRANT,
             scriptKeys,
-            [...args, queued ? 1 : 0, ...tail, core.isFreshSlot(origin) ? 1 : 0],
+            [...args, queued ? 1 : 0, ...tail, fresh],
             core.unavailableTimeout,
             signal,
             giveBackLate,
           );
-          core.knowSlot(origin);
+          loss?.know(origin);
         } catch (error) {
           if (error instanceof BudgetExhausted) {
             // Redis may still run the grant it was sent. Its late reply gives the lease back

@@ -75,3 +75,22 @@ redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'lost', 0, 'until', 0, 'ev', evictedKeys())
 return 0
 `;
+
+/**
+ * Redis Cluster: whether a master lost its keys, asked before this process's first grant in a
+ * slot it has not used (whose marker may never have been created) and when a master comes back.
+ * KEYS[1] is the master's witness (`FleetKeys.witness`, no TTL, in a slot it serves).
+ *
+ * KEYS: witness. ARGV: seen before ('1' / '0'), channel. Reply: 1 the witness is there; 0 it
+ * was gone though this process had seen it (the master lost its keys: recreated, every holder
+ * told to put its leases back); 2 it was not there and this process had not seen it (created).
+ */
+export const NODE_CHECK = `${PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 1 and owned(KEYS[1], 'hash') then return 1 end
+redis.call('HSET', KEYS[1], 'b', now)
+if ARGV[1] == '1' then
+  redis.call('PUBLISH', ARGV[2], 'l *')
+  return 0
+end
+return 2
+`;
