@@ -1,6 +1,7 @@
 // Installs the system packages the test suite needs (Debian's chromium for the browser tests,
-// Debian's redis-server for the fleet tests, which start their own server on a free port)
-// when they are missing. Runs before the tests so that the README's one test command is
+// Debian's redis-server for the fleet tests, which start their own server on a free port, and
+// redis-tools' redis-cli, which joins three such servers into a Redis Cluster) when they are
+// missing. Runs before the tests so that the README's one test command is
 // all the set-up a fresh machine needs. Never skips: if it cannot install, it says why and
 // the browser tests fail loudly.
 import { execFileSync } from 'node:child_process';
@@ -9,6 +10,7 @@ import { existsSync } from 'node:fs';
 const needed = [
   { pkg: 'chromium', file: '/usr/bin/chromium' },
   { pkg: 'redis-server', file: '/usr/bin/redis-server' },
+  { pkg: 'redis-tools', file: '/usr/bin/redis-cli' },
 ].filter((p) => !existsSync(p.file));
 if (needed.length > 0) {
   const names = needed.map((p) => p.pkg);

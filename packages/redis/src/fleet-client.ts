@@ -1,8 +1,23 @@
-import type { createClient } from '@redis/client';
+import type { createClient, createCluster } from '@redis/client';
+
+/** A node-redis single-node client (`createClient()` from `redis` or `@redis/client`). */
+export type FleetNodeClient = ReturnType<typeof createClient>;
+
+/** A node-redis Redis Cluster client (`createCluster()` from `redis` or `@redis/client`). */
+export type FleetClusterClient = ReturnType<typeof createCluster>;
 
 /**
- * A node-redis client (`createClient()` from `redis` or `@redis/client`), connected by its owner.
+ * A node-redis client, connected by its owner: a single-node client (`createClient`) or a
+ * Redis Cluster client (`createCluster`).
  * @example
  * const client: FleetClient = await createClient({ url }).connect();
+ * const cluster: FleetClient = await createCluster({ rootNodes: [{ url }] }).connect();
  */
-export type FleetClient = ReturnType<typeof createClient>;
+export type FleetClient = FleetNodeClient | FleetClusterClient;
+
+/** Whether `client` is a Redis Cluster client (it has masters and per-node clients). */
+export function isClusterClient(client: FleetClient): client is FleetClusterClient {
+  return (
+    typeof (client as Partial<FleetClusterClient>).nodeClient === 'function' && 'masters' in client
+  );
+}

@@ -1,7 +1,9 @@
 import { ErrorReply, createClient } from '@redis/client';
 import { FleetRedisError } from './errors.js';
 import type { FleetEvent, FleetState } from './events.js';
+import { isClusterClient } from './fleet-client.js';
 import type { FleetClient } from './fleet-client.js';
+import { keySlot } from './key-slot.js';
 import { allScripts } from './scripts/script.js';
 import type { LuaScript } from './scripts/script.js';
 
@@ -28,9 +30,15 @@ const reconnectDelay = (retries: number): number => Math.min(50 * 2 ** retries, 
  * and runs scripts under a silence budget: a call made while Redis has answered nothing for
  * the caller's limit rejects with {@link BudgetExhausted}, and a reply that arrives after that is handed to `onLate`
  * (a late grant is given back at once).
+ *
+ * The client may be a Redis Cluster client: each command then goes to the node of its first
+ * key's slot (every script's keys share one slot), scripts are loaded on every master, and
+ * silence is counted per node (a master that stopped answering is not hidden by the others).
  */
 export class FleetConnection {
   readonly client: FleetClient;
+  /** Whether `client` is a Redis Cluster client. */
+  readonly cluster: boolean;
   readonly #subscriber: FleetClient;
   readonly #ownsClient: boolean;
   readonly #onEvent: ((event: FleetEvent) => void) | undefined;
@@ -40,8 +48,11 @@ export class FleetConnection {
   readonly #recoverListeners = new Set<() => void>();
   readonly #readyListeners = new Set<() => void>();
   #state: FleetState = 'connecting';
-  /** When Redis last answered a command of this connection (performance.now()). */
-  #lastAnswer = -Infinity;
+  /**
+   * When Redis last answered a command of this connection (performance.now()), by route: one
+   * route on a single Redis, one per master node on a Redis Cluster (see {@link FleetConnection.route}).
+   */
+  readonly #lastAnswer = new Map<string, number>();
   #closed = false;
   #replacing = false;
   readonly #onClientError = (error: Error): void => this.#markUnavailable(error);
@@ -75,12 +86,15 @@ export class FleetConnection {
         socket: { reconnectStrategy: reconnectDelay },
         commandOptions: { timeout: 0 },
       });
+    this.cluster = isClusterClient(this.client);
     this.client.on('error', this.#onClientError);
-    this.client.on('ready', this.#onClientReady);
+    // A cluster client is ready once (`connect`); each of its nodes then reports `node-ready`
+    // when it comes back (a restart that may have lost that node's keys).
+    this.client.on(this.cluster ? 'node-ready' : 'ready', this.#onClientReady);
     this.#subscriber = this.client.duplicate();
     // The subscriber's errors are the command connection's too; only its recovery matters.
     this.#subscriber.on('error', () => undefined);
-    this.#subscriber.on('ready', this.#onSubscriberReady);
+    this.#subscriber.on(this.cluster ? 'node-ready' : 'ready', this.#onSubscriberReady);
     if (this.#ownsClient)
       this.client.connect().catch((error: unknown) => this.#markUnavailable(error));
     else if (this.client.isReady) {
@@ -113,7 +127,7 @@ export class FleetConnection {
         clearTimeout(timer);
         resolve();
       }
-      this.client.once('ready', done);
+      this.client.once(this.cluster ? 'connect' : 'ready', done);
       this.client.once('error', onError);
     });
   }
@@ -141,11 +155,24 @@ export class FleetConnection {
 
   /**
    * How long Redis has been silent as far as a wait that began at `since` is concerned: the
-   * time since the later of `since` and Redis's last answer to any command of this connection.
-   * A slow Redis that keeps answering is never silent for long, however long the queue.
+   * time since the later of `since` and Redis's last answer to any command of this connection
+   * on `route` (see {@link FleetConnection.route}). A slow Redis that keeps answering is never
+   * silent for long, however long the queue.
    */
-  silentFor(since: number): number {
-    return performance.now() - Math.max(this.#lastAnswer, since);
+  silentFor(since: number, route = ''): number {
+    return performance.now() - Math.max(this.#lastAnswer.get(route) ?? -Infinity, since);
+  }
+
+  /**
+   * Where a command on `key` goes, for counting silence: `''` on a single Redis; on a Redis
+   * Cluster the address of the master serving the key's slot (the slot itself until the client
+   * knows the topology).
+   */
+  route(key: string | undefined): string {
+    if (!this.cluster || key === undefined) return '';
+    const slot = keySlot(key);
+    const shard = (this.client as Extract<FleetClient, { slots: unknown }>).slots[slot];
+    return shard?.master.address ?? `slot ${slot}`;
   }
 
   /**
@@ -166,22 +193,24 @@ export class FleetConnection {
     waitForRedis = true,
   ): Promise<T> {
     const since = performance.now();
+    const route = this.route(keys[0]);
     let lastError: unknown;
     for (;;) {
       signal?.throwIfAborted();
-      const silent = this.silentFor(since);
+      const silent = this.silentFor(since, route);
       if (silent >= limit) throw new BudgetExhausted(Math.round(silent), lastError);
       try {
         if (!this.client.isReady) {
           this.#markUnavailable(undefined);
-          if (!waitForRedis) throw new BudgetExhausted(Math.round(silent));
+          // A closed fleet (its caller's client closed after it) waits for nothing.
+          if (!waitForRedis || this.#closed) throw new BudgetExhausted(Math.round(silent));
           await this.#waitReady(limit, since, signal);
           continue;
         }
         const reply = this.#send<T>(script, keys, args);
-        const outcome = await this.#within(reply, limit, since, signal);
+        const outcome = await this.#within(reply, limit, since, signal, route);
         if (outcome === TIMED_OUT) {
-          const silence = Math.round(this.silentFor(since));
+          const silence = Math.round(this.silentFor(since, route));
           this.#markUnavailable(new Error(`Redis did not answer for ${silence} ms`));
           this.#replaceSilent();
           reply.then(
@@ -232,16 +261,18 @@ export class FleetConnection {
   async command<T>(args: readonly string[], ms: number): Promise<T> {
     if (!this.client.isReady) throw new BudgetExhausted(0);
     const since = performance.now();
-    const answer = this.client.sendCommand<T>(args);
-    this.#noteAnswers(answer);
+    // A store command's key is its first argument (HMGET, DEL).
+    const route = this.route(args[1]);
+    const answer = this.#sendCommand<T>(args[1], args);
+    this.#noteAnswers(answer, route);
     let outcome: T | typeof TIMED_OUT;
     try {
-      outcome = await this.#within(answer, ms, since, undefined);
+      outcome = await this.#within(answer, ms, since, undefined, route);
     } catch (error) {
       throw FleetRedisError.from(error);
     }
     if (outcome === TIMED_OUT) {
-      const silence = Math.round(this.silentFor(since));
+      const silence = Math.round(this.silentFor(since, route));
       this.#markUnavailable(new Error(`Redis did not answer for ${silence} ms`));
       this.#replaceSilent();
       throw new BudgetExhausted(silence);
@@ -257,7 +288,7 @@ export class FleetConnection {
     if (this.#closed) return;
     this.#closed = true;
     for (const wake of [...this.#readyWaiters]) wake();
-    this.client.off('ready', this.#onClientReady);
+    this.client.off(this.cluster ? 'node-ready' : 'ready', this.#onClientReady);
     this.#subscriber.destroy();
     if (this.#ownsClient) {
       let timer: NodeJS.Timeout | undefined;
@@ -285,28 +316,41 @@ export class FleetConnection {
     args: readonly (string | number)[],
   ): Promise<T> {
     const tail = [String(keys.length), ...keys, ...args.map(String)];
-    const sent = this.client
-      .sendCommand<T>(['EVALSHA', script.sha, ...tail])
-      .catch((error: unknown) => {
+    const key = keys[0];
+    const sent = this.#sendCommand<T>(key, ['EVALSHA', script.sha, ...tail]).catch(
+      (error: unknown) => {
         if (!(error instanceof ErrorReply) || !error.message.startsWith('NOSCRIPT')) throw error;
-        return this.client.sendCommand<T>(['EVAL', script.source, ...tail]);
-      });
-    this.#noteAnswers(sent);
+        return this.#sendCommand<T>(key, ['EVAL', script.source, ...tail]);
+      },
+    );
+    this.#noteAnswers(sent, this.route(key));
     return sent;
   }
 
+  /** Sends `args`; on a Redis Cluster to the master of `key`'s slot (a random one without a key). */
+  #sendCommand<T>(key: string | undefined, args: readonly string[]): Promise<T> {
+    if (this.cluster) {
+      return (this.client as Extract<FleetClient, { masters: unknown }>).sendCommand<T>(
+        key,
+        false,
+        [...args],
+      );
+    }
+    return (this.client as Exclude<FleetClient, { masters: unknown }>).sendCommand<T>([...args]);
+  }
+
   /** A reply or an error reply is an answer: Redis is not silent. A lost connection is not. */
-  #noteAnswers(reply: Promise<unknown>): void {
+  #noteAnswers(reply: Promise<unknown>, route: string): void {
     reply.then(
-      () => this.#answered(),
+      () => this.#answered(route),
       (error: unknown) => {
-        if (error instanceof ErrorReply) this.#answered();
+        if (error instanceof ErrorReply) this.#answered(route);
       },
     );
   }
 
-  #answered(): void {
-    this.#lastAnswer = performance.now();
+  #answered(route = ''): void {
+    this.#lastAnswer.set(route, performance.now());
     this.#markAvailable();
   }
 
@@ -319,11 +363,12 @@ export class FleetConnection {
     limit: number,
     since: number,
     signal: AbortSignal | undefined,
+    route: string,
   ): Promise<T | typeof TIMED_OUT> {
     return new Promise((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       const arm = (): void => {
-        const left = limit - this.silentFor(since);
+        const left = limit - this.silentFor(since, route);
         if (left <= 0) settle(() => resolve(TIMED_OUT));
         else timer = setTimeout(arm, Math.ceil(left));
       };
@@ -386,9 +431,27 @@ export class FleetConnection {
   }
 
   #loadScripts(): void {
-    for (const script of allScripts()) {
-      this.client
-        .sendCommand(['SCRIPT', 'LOAD', script.source], { asap: true })
+    const client = this.client;
+    if (!isClusterClient(client)) {
+      for (const script of allScripts()) {
+        client
+          .sendCommand(['SCRIPT', 'LOAD', script.source], { asap: true })
+          .catch(() => undefined);
+      }
+      return;
+    }
+    // A cluster keeps a script cache per node: load them on every master. A master that misses
+    // one (it joined later, it restarted) gets it from the EVAL fallback.
+    for (const master of client.masters) {
+      client
+        .nodeClient(master)
+        .then((node) =>
+          Promise.all(
+            allScripts().map((script) =>
+              node.sendCommand(['SCRIPT', 'LOAD', script.source], { asap: true }),
+            ),
+          ),
+        )
         .catch(() => undefined);
     }
   }

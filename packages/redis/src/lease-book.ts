@@ -1,4 +1,5 @@
 import type { FleetConnection } from './fleet-connection.js';
+import { keySlot } from './key-slot.js';
 import type { FleetKeys } from './keys.js';
 import { PACE_RENEW, PACE_RESTORE } from './scripts/pace-renew.js';
 import { ROBOTS_CLAIM_RENEW } from './scripts/robots-claim.js';
@@ -12,6 +13,24 @@ const MAX_FLOORS = 10_000;
 /** Leases renewed per script call (bounds one call's size). */
 const RENEW_BATCH = 500;
 
+/**
+ * `items` in script calls: at most {@link RENEW_BATCH} each, and on a Redis Cluster only items
+ * of one hash slot per call (a script's keys must share a slot, or Redis answers CROSSSLOT).
+ */
+function batches<T>(items: readonly T[], keyOf: (item: T) => string, cluster: boolean): T[][] {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const slot = cluster ? keySlot(keyOf(item)) : 0;
+    let group = groups.get(slot);
+    if (group === undefined) groups.set(slot, (group = []));
+    group.push(item);
+  }
+  const calls: T[][] = [];
+  for (const group of groups.values())
+    for (let i = 0; i < group.length; i += RENEW_BATCH) calls.push(group.slice(i, i + RENEW_BATCH));
+  return calls;
+}
+
 /** A slot lease held by this process: renewed until released. */
 export interface HeldLease {
   readonly id: string;
@@ -22,9 +41,9 @@ export interface HeldLease {
 
 /**
  * Every lease and robots.txt claim this process holds, renewed every `leaseTtl / 3` (one
- * script call per 500 leases), and at once when Redis comes back after an outage — a restart
- * that lost every key gets the leases of requests still running back before new grants fill
- * their slots.
+ * script call per 500 leases; on a Redis Cluster, per slot), and at once when Redis comes back
+ * after an outage — a restart that lost every key gets the leases of requests still running
+ * back before new grants fill their slots.
  */
 export class LeaseBook {
   readonly #connection: FleetConnection;
@@ -36,6 +55,9 @@ export class LeaseBook {
   readonly #floors = new Map<string, { floor: number; start: number; seenAt: number }>();
   readonly #timer: NodeJS.Timeout;
   #renewing = false;
+  /** The recovery running now, and whether another was asked for meanwhile (one more runs). */
+  #recovering: Promise<void> | undefined;
+  #recoverAgain = false;
 
   constructor(connection: FleetConnection, keys: FleetKeys, leaseTtl: number) {
     this.#connection = connection;
@@ -62,7 +84,24 @@ export class LeaseBook {
    * Redis is back after an outage: renews what is held and puts back the next start of every
    * origin paced here whose spacing may not be over yet (Redis may have lost it).
    */
-  async recover(): Promise<void> {
+  recover(): Promise<void> {
+    // Losses reported together (a node's slots on a cluster, several processes' reports)
+    // cost one recovery running and at most one after it, not one each.
+    if (this.#recovering !== undefined) {
+      this.#recoverAgain = true;
+      return this.#recovering;
+    }
+    this.#recovering = this.#recover().finally(() => {
+      this.#recovering = undefined;
+      if (this.#recoverAgain) {
+        this.#recoverAgain = false;
+        void this.recover();
+      }
+    });
+    return this.#recovering;
+  }
+
+  async #recover(): Promise<void> {
     const now = performance.now();
     const floors: [string, number][] = [];
     for (const [origin, known] of this.#floors) {
@@ -72,8 +111,8 @@ export class LeaseBook {
     }
     // Sent in this tick, before the waiters woken by the reconnection ask again.
     const sent: Promise<void>[] = [];
-    for (let i = 0; i < floors.length; i += RENEW_BATCH) {
-      const batch = floors.slice(i, i + RENEW_BATCH);
+    const cluster = this.#connection.cluster;
+    for (const batch of batches(floors, ([origin]) => this.#keys.pace(origin), cluster)) {
       sent.push(
         this.#connection.fire(
           RESTORE,
@@ -110,15 +149,14 @@ export class LeaseBook {
     if ((this.#renewing && !force) || (this.#leases.size === 0 && this.#claims.size === 0)) return;
     this.#renewing = true;
     const sent: Promise<void>[] = [];
+    const cluster = this.#connection.cluster;
     const leases = [...this.#leases.values()];
-    for (let i = 0; i < leases.length; i += RENEW_BATCH) {
-      const batch = leases.slice(i, i + RENEW_BATCH);
+    for (const batch of batches(leases, (l) => this.#keys.pace(l.origin), cluster)) {
       const keys = batch.map((l) => this.#keys.pace(l.origin));
       const args = [this.#leaseTtl, ...batch.flatMap((l) => [l.id, l.floor])];
       sent.push(this.#connection.fire(RENEW, keys, args));
     }
-    if (this.#claims.size > 0) {
-      const claims = [...this.#claims];
+    for (const claims of batches([...this.#claims], ([key]) => key, cluster)) {
       sent.push(
         this.#connection.fire(
           CLAIM_RENEW,

@@ -15,7 +15,8 @@ export interface RedisFleetOptions {
    */
   readonly url?: string;
   /**
-   * A node-redis client the caller owns and has connected (`createClient(...).connect()`). The
+   * A node-redis client the caller owns and has connected: `createClient(...).connect()`, or
+   * for a Redis Cluster `createCluster(...).connect()` (each script then touches one slot). The
    * fleet runs its commands on it, opens one more connection for pub/sub (`duplicate()`), and
    * never closes it.
    * @default undefined (the fleet creates and owns a client for `url`)
@@ -128,7 +129,7 @@ export function resolveFleetOptions(options: RedisFleetOptions): ResolvedFleetOp
       typeof (client as FleetClient).sendCommand !== 'function' ||
       typeof (client as FleetClient).duplicate !== 'function')
   ) {
-    throw new FleetInvalidOptionError('client', client, 'a node-redis client');
+    throw new FleetInvalidOptionError('client', client, 'a node-redis client or cluster client');
   }
   const keyPrefix: unknown = options.keyPrefix ?? FLEET_DEFAULTS.keyPrefix;
   if (typeof keyPrefix !== 'string' || keyPrefix.length > 256 || /[{}\s]/.test(keyPrefix)) {

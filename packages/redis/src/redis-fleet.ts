@@ -1,5 +1,6 @@
 import type { RobotsStore } from '@polite-crawler/fetch';
 import type { FleetState } from './events.js';
+import { isClusterClient } from './fleet-client.js';
 import { FleetConnection } from './fleet-connection.js';
 import { fleetKeys } from './keys.js';
 import { LeaseBook } from './lease-book.js';
@@ -60,7 +61,9 @@ const FIRST_ANSWER_WAIT = 2_000;
  */
 export async function createRedisFleet(options: RedisFleetOptions = {}): Promise<RedisFleet> {
   const settings = resolveFleetOptions(options);
-  const keys = fleetKeys(settings.keyPrefix);
+  // A Redis Cluster client: keys laid out so that every script touches one slot.
+  const cluster = settings.client !== undefined && isClusterClient(settings.client);
+  const keys = fleetKeys(settings.keyPrefix, cluster);
   const connection = new FleetConnection(
     settings.url,
     settings.client,

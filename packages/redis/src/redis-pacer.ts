@@ -7,6 +7,7 @@ import { FleetUnavailableError } from './errors.js';
 import { FLEET_BRAND } from './fleet-brand.js';
 import { BudgetExhausted } from './fleet-connection.js';
 import type { FleetConnection } from './fleet-connection.js';
+import { ClusterLossWatch } from './cluster-loss-watch.js';
 import type { FleetKeys } from './keys.js';
 import type { HeldLease, LeaseBook } from './lease-book.js';
 import { FLEET_JOIN } from './scripts/fleet-loss.js';
@@ -67,6 +68,8 @@ export class PacerCore {
    */
   readonly lossGrace: number;
   readonly #wakeUps = new WakeUps();
+  /** Redis Cluster only: which slots' and masters' key losses this process can tell. */
+  readonly clusterLoss: ClusterLossWatch | undefined;
   #sequence = 0;
   #joined = false;
 
@@ -84,12 +87,24 @@ export class PacerCore {
     this.unavailableTimeout = settings.unavailableTimeout;
     this.wakeFallback = settings.wakeFallback;
     this.lossGrace = Math.ceil(settings.leaseTtl / 2);
+    this.clusterLoss = keys.cluster
+      ? new ClusterLossWatch(connection, keys, {
+          lossGrace: this.lossGrace,
+          unavailableTimeout: settings.unavailableTimeout,
+        })
+      : undefined;
     connection.onMessage((kind, origin) => {
       if (kind === 'p') this.#wakeUps.wakeFirst(origin);
       // Keys were lost: leases and booked starts go back now rather than at the next renewal.
       else if (kind === 'l') void this.leases.recover();
     });
     connection.onReady(() => {
+      // On a Redis Cluster the slots' markers are created by their first grants; the masters'
+      // witnesses are checked instead (at start: seen; after a master came back: lost?).
+      if (this.clusterLoss !== undefined) {
+        this.clusterLoss.checkAll();
+        return;
+      }
       // Sent before any waiter woken by this connection asks again (same tick, same socket).
       void connection.fire(
         JOIN,
@@ -168,7 +183,7 @@ export class RedisPacer implements FleetPacer {
       keys.pace(origin),
       keys.queue(origin),
       keys.queueExpiry(origin),
-      keys.fleet,
+      keys.marker(origin),
     ];
     const args = [id, core.processId, concurrency, interval, core.leaseTtl];
     const tail = [core.lossGrace, keys.channel];
@@ -180,14 +195,18 @@ export class RedisPacer implements FleetPacer {
       for (;;) {
         let reply: GrantReply;
         try {
+          const loss = core.clusterLoss;
+          // 1: a missing loss marker may be one never created (a cluster slot new here).
+          const fresh = loss === undefined ? 0 : await loss.fresh(origin, signal);
           reply = await connection.run<GrantReply>(
             GRANT,
             scriptKeys,
-            [...args, queued ? 1 : 0, ...tail],
+            [...args, queued ? 1 : 0, ...tail, fresh],
             core.unavailableTimeout,
             signal,
             giveBackLate,
           );
+          loss?.know(origin);
         } catch (error) {
           if (error instanceof BudgetExhausted) {
             // Redis may still run the grant it was sent. Its late reply gives the lease back

@@ -5,7 +5,8 @@ import { PRELUDE } from './prelude.js';
  * One pacing decision, atomic: may request `id` start on this origin?
  *
  * KEYS: pace, queue, queue-expiry, fleet. ARGV: id, process id, concurrency, interval, leaseTtl,
- * queued (1 when this request already waited in the queue), grace (after a key loss), channel.
+ * queued (1 when this request already waited in the queue), grace (after a key loss), channel,
+ * fresh (1: a missing loss marker may be one never created, see FLEET_LOSS).
  * Reply `{1, delay, floor, start}`: granted; the request starts in `delay` ms (at most one
  * interval ahead, the spacing booked here) at `start` (Redis ms), and `floor` is the next
  * start it booked (kept by renewal).
@@ -31,13 +32,13 @@ export const PACE_GRANT = `${PRELUDE}${FLEET_LOSS}
 local pace, queue, qexp, fleet = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local id, proc = ARGV[1], ARGV[2]
 local conc, ival, ttl = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local grace, channel = tonumber(ARGV[7]), ARGV[8]
+local grace, channel, fresh = tonumber(ARGV[7]), ARGV[8], ARGV[9] == '1'
 local lost = not owned(pace, 'hash')
 owned(queue, 'zset')
 owned(qexp, 'zset')
 lost = lost or (ARGV[6] == '1' and redis.call('EXISTS', pace) == 0)
 local born = num(redis.call('HGET', pace, 'b'))
-local lostAt, graceUntil, seen = fleetLoss(fleet, born == nil, grace)
+local lostAt, graceUntil, seen = fleetLoss(fleet, born == nil, grace, fresh)
 -- Every holder puts its lease back at once (it would at its next renewal anyway).
 if seen then redis.call('PUBLISH', channel, 'l *') end
 if born == nil then

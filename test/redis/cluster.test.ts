@@ -1,0 +1,229 @@
+/**
+ * Fleet mode on a real three-master Redis Cluster (redis-server --cluster-enabled yes ×3,
+ * redis-cli --cluster create), with real worker processes joining through node-redis's
+ * `createCluster` client. Assertions are the site owner's view (robots.txt fetches, arrivals,
+ * requests in flight, see fleet-processes.test.ts for the arrival allowance) and Redis's own
+ * error counters: no command of the fleet was refused with CROSSSLOT on any node.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisFleet, fleetKeys } from '@polite-crawler/redis';
+import { keySlot, slotTag } from '../../packages/redis/src/key-slot.js';
+import { TestCluster } from './helpers/redis-server.js';
+import type { TestRedis } from './helpers/redis-server.js';
+import { Site, gaps } from './helpers/site.js';
+import { startWorker } from './helpers/workers.js';
+import type { Worker } from './helpers/workers.js';
+
+const ARRIVAL_SLACK = 120;
+let cluster: TestCluster;
+let site: Site | undefined;
+const workers: Worker[] = [];
+let prefixCount = 0;
+
+beforeAll(async () => {
+  cluster = await TestCluster.start();
+}, 30_000);
+afterAll(async () => {
+  await cluster?.stop();
+});
+afterEach(async () => {
+  for (const worker of workers.splice(0)) {
+    if (worker.child.exitCode === null && worker.child.signalCode === null)
+      worker.child.kill('SIGKILL');
+    await worker.exited;
+  }
+  await site?.close();
+  site = undefined;
+});
+
+function spawnFleet(count: number, urls: string[], config: Record<string, unknown>): Worker[] {
+  const keyPrefix = `c${++prefixCount}:`;
+  const made: Worker[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const worker = startWorker({
+      redisUrl: cluster.urls[0],
+      clusterUrls: cluster.urls,
+      keyPrefix,
+      urls,
+      ...config,
+    });
+    workers.push(worker);
+    made.push(worker);
+  }
+  return made;
+}
+
+async function finished(fleet: Worker[]): Promise<void> {
+  for (const worker of fleet) {
+    const { code, stderr } = await worker.exited;
+    expect(code, stderr).toBe(0);
+  }
+}
+
+/** Commands each node refused with CROSSSLOT since it started (`INFO errorstats`). */
+async function crossSlotErrors(): Promise<number> {
+  let total = 0;
+  for (const node of cluster.nodes) {
+    const stats = await node.command<string>(['INFO', 'errorstats']);
+    total += Number(/errorstat_CROSSSLOT:count=(\d+)/.exec(stats)?.[1] ?? 0);
+  }
+  return total;
+}
+
+/** The master serving `origin`'s keys (its pace key's slot, as Redis computes it). */
+async function nodeOfOrigin(origin: string): Promise<TestRedis> {
+  return cluster.nodeOf(await cluster.keySlot(fleetKeys('x:').pace(origin)));
+}
+
+/** Up to `count` origins of `site` served by different masters (as many masters as possible). */
+async function spreadOrigins(origins: readonly string[], count: number): Promise<string[]> {
+  const byNode = new Map<number, string>();
+  for (const origin of origins) {
+    const node = await nodeOfOrigin(origin);
+    if (!byNode.has(node.port)) byNode.set(node.port, origin);
+  }
+  const chosen = [...byNode.values()];
+  for (const origin of origins)
+    if (chosen.length < count && !chosen.includes(origin)) chosen.push(origin);
+  return chosen.slice(0, count);
+}
+
+describe('fleet mode on a Redis Cluster', { timeout: 60_000 }, () => {
+  it('computes the slot of every fleet key as Redis does, markers in their origin slot', async () => {
+    const keys = fleetKeys('polite:', true);
+    const origins = [
+      'https://example.com',
+      'http://127.0.0.1:8080',
+      'https://xn--bcher-kva.example',
+    ];
+    for (const origin of origins) {
+      for (const key of [keys.pace(origin), keys.robots(origin), keys.marker(origin)])
+        expect(keySlot(key)).toBe(await cluster.keySlot(key));
+      expect(await cluster.keySlot(keys.marker(origin))).toBe(
+        await cluster.keySlot(keys.pace(origin)),
+      );
+    }
+    // A tag for every slot, each hashing to its slot.
+    for (const slot of [0, 1, 8_191, 16_383])
+      expect(await cluster.keySlot(`{${slotTag(slot)}}`)).toBe(slot);
+  });
+
+  it('in-process: a createCluster client is accepted and every origin key lands in its slot', async () => {
+    const client = await cluster.client();
+    try {
+      const fleet = await createRedisFleet({ client, keyPrefix: 'inproc:', leaseTtl: 3_000 });
+      expect(fleet.state).toBe('available');
+      const origins = ['http://a.test', 'http://b.test', 'http://c.test', 'http://d.test'];
+      const pacer = fleet.policyOptions.pacer;
+      const slots = await Promise.all(
+        origins.map((origin) => pacer.acquire(origin, { concurrency: 1, interval: 0 })),
+      );
+      // The lease book renews every leaseTtl / 3 across these origins' slots.
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      for (const slot of slots) void slot.release();
+      await fleet.close();
+      const keys = fleetKeys('inproc:', true);
+      for (const origin of origins)
+        expect(
+          await client.sendCommand(keys.marker(origin), true, ['EXISTS', keys.marker(origin)]),
+        ).toBe(1);
+      expect(new Set(origins.map((o) => keySlot(keys.pace(o)))).size).toBe(origins.length);
+    } finally {
+      client.destroy();
+    }
+    expect(await crossSlotErrors()).toBe(0);
+  });
+
+  it('three processes: robots.txt once per origin, spacing and concurrency held, no CROSSSLOT', async () => {
+    site = await Site.start(6, (path) =>
+      path === '/robots.txt' ? { body: 'User-agent: *\nDisallow: /private\n' } : { holdMs: 60 },
+    );
+    const origins = await spreadOrigins(site.origins, 3);
+    const masters = new Set(
+      await Promise.all(origins.map(async (o) => (await nodeOfOrigin(o)).port)),
+    );
+    // Origins on different masters (six candidates: all on one master has odds of 1 in 243).
+    expect(masters.size).toBeGreaterThanOrEqual(2);
+    const urls = origins.flatMap((o) => [1, 2, 3, 4].map((n) => `${o}/page/${n}`));
+    const fleet = spawnFleet(3, urls, { concurrency: 1, minInterval: 300, leaseTtl: 900 });
+    await finished(fleet);
+    const outcomes = fleet.flatMap((w) => w.lines.filter((l) => l.url !== undefined));
+    expect(outcomes.filter((o) => o.status !== 200)).toEqual([]);
+    for (const origin of origins) {
+      expect(site.of(origin, '/robots.txt')).toHaveLength(1);
+      const pages = site.pages(origin);
+      expect(pages).toHaveLength(12);
+      expect(Math.max(...pages.map((p) => p.inFlight))).toBe(1);
+      for (const gap of gaps(pages)) expect(gap).toBeGreaterThanOrEqual(300 - ARRIVAL_SLACK);
+    }
+    expect(await crossSlotErrors()).toBe(0);
+  });
+
+  it('FLUSHALL on the master of an origin with a page in flight (twice): spacing holds', async () => {
+    const HOLD = 1_200;
+    site = await Site.start(1, (path) =>
+      path === '/robots.txt' ? { body: 'User-agent: *\nAllow: /\n' } : { holdMs: HOLD },
+    );
+    const origin = site.origins[0]!;
+    const master = await nodeOfOrigin(origin);
+    const fleet = spawnFleet(
+      2,
+      [0, 1].map((n) => `${origin}/p${n}`),
+      { concurrency: 1, minInterval: 300, leaseTtl: 1_500, unavailableTimeout: 20_000 },
+    );
+    for (const at of [1, 3]) {
+      await expect
+        .poll(() => site!.pages(origin).length, { timeout: 40_000, interval: 20 })
+        .toBeGreaterThanOrEqual(at);
+      // The page that just arrived is held for HOLD ms: it is in flight now.
+      await master.command(['FLUSHALL']);
+    }
+    await finished(fleet);
+    const outcomes = fleet.flatMap((w) => w.lines.filter((l) => l.url !== undefined));
+    expect(outcomes.filter((o) => o.status !== 200)).toEqual([]);
+    const pages = site.pages(origin);
+    expect(pages).toHaveLength(4);
+    expect(Math.max(...pages.map((p) => p.inFlight))).toBe(1);
+    for (const gap of gaps(pages)) expect(gap).toBeGreaterThanOrEqual(HOLD - ARRIVAL_SLACK);
+    expect(site.of(origin, '/robots.txt').length).toBeLessThanOrEqual(2);
+    expect(await crossSlotErrors()).toBe(0);
+  });
+
+  it('a master killed mid-crawl: nothing goes out unpaced, requests fail closed in bounded time', async () => {
+    site = await Site.start(1, (path) =>
+      path === '/robots.txt' ? { body: 'User-agent: *\nAllow: /\n' } : { holdMs: 200 },
+    );
+    const origin = site.origins[0]!;
+    const master = await nodeOfOrigin(origin);
+    const INTERVAL = 500;
+    const fleet = spawnFleet(
+      1,
+      [0, 1, 2, 3, 4, 5, 6, 7].map((n) => `${origin}/p${n}`),
+      { concurrency: 1, minInterval: INTERVAL, leaseTtl: 1_500, unavailableTimeout: 2_000 },
+    );
+    await expect
+      .poll(() => site!.pages(origin).length, { timeout: 40_000, interval: 20 })
+      .toBeGreaterThanOrEqual(2);
+    await master.kill();
+    const killedAt = performance.now();
+    try {
+      const { code, stderr } = await fleet[0]!.exited;
+      const endedAt = performance.now();
+      expect(code, stderr).toBe(0);
+      // Bounded: the silence budget (2 s) plus the last grant's booked spacing and a margin.
+      expect(endedAt - killedAt).toBeLessThan(10_000);
+      const outcomes = fleet[0]!.lines.filter((l) => l.url !== undefined);
+      const failed = outcomes.filter((o) => o.status !== 200);
+      expect(failed.length).toBeGreaterThan(0);
+      for (const outcome of failed)
+        expect(['ERR_FLEET_UNAVAILABLE', 'ERR_FLEET_REDIS']).toContain(outcome.error);
+      const pages = site.pages(origin);
+      expect(pages.length).toBe(outcomes.length - failed.length);
+      expect(Math.max(...pages.map((p) => p.inFlight))).toBe(1);
+      for (const gap of gaps(pages)) expect(gap).toBeGreaterThanOrEqual(INTERVAL - ARRIVAL_SLACK);
+    } finally {
+      await master.restart();
+      await cluster.waitOk();
+    }
+  });
+});
