@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { RobotsFetchClaim, RobotsStore, StoredRobots } from '@polite-crawler/fetch';
 import { FLEET_BRAND } from './fleet-brand.js';
 import type { FleetConnection } from './fleet-connection.js';
@@ -14,7 +15,7 @@ const CLAIM = luaScript(ROBOTS_CLAIM);
 const CLAIM_RELEASE = luaScript(ROBOTS_CLAIM_RELEASE);
 const SET = luaScript(ROBOTS_SET);
 
-/** Generations remembered (origin → the one last read), oldest dropped first. */
+/** Generations remembered (origin → the one last read), least recently used dropped first. */
 const MAX_REMEMBERED = 10_000;
 
 /** Shortest wait between two claim attempts, ms. */
@@ -65,7 +66,7 @@ export class RedisRobotsStore implements RobotsStore {
   readonly #leases: LeaseBook;
   readonly #settings: RedisRobotsStoreSettings;
   /** The generation of each origin's entry this process last read or wrote. */
-  readonly #seen = new Map<string, string>();
+  readonly #seen = new LRUCache<string, string>({ max: MAX_REMEMBERED });
   readonly #wakeUps = new WakeUps();
 
   constructor(
@@ -177,11 +178,6 @@ export class RedisRobotsStore implements RobotsStore {
   }
 
   #remember(origin: string, generation: string): void {
-    this.#seen.delete(origin);
     this.#seen.set(origin, generation);
-    if (this.#seen.size > MAX_REMEMBERED) {
-      const oldest = this.#seen.keys().next().value;
-      if (oldest !== undefined) this.#seen.delete(oldest);
-    }
   }
 }
