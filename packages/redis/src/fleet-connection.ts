@@ -1,9 +1,17 @@
-import { ErrorReply, createClient } from '@redis/client';
+import { ErrorReply, RESP_TYPES, createClient } from '@redis/client';
 import { FleetRedisError } from './errors.js';
 import type { FleetEvent, FleetState } from './events.js';
 import type { FleetClient } from './fleet-client.js';
 import { allScripts } from './scripts/script.js';
 import type { LuaScript } from './scripts/script.js';
+
+/** A script argument: a Buffer is sent as its bytes (a robots.txt body), unchanged. */
+export type ScriptArgument = string | number | Buffer;
+
+/** How a reply's strings come back: decoded as UTF-8, or as Buffers with their bytes. */
+export type ReplyStrings = 'strings' | 'buffers';
+
+const BUFFER_REPLIES = { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } };
 
 /** Redis did not answer anything for the request's whole `unavailableTimeout`. */
 export class BudgetExhausted extends Error {
@@ -158,12 +166,14 @@ export class FleetConnection {
   async run<T>(
     script: LuaScript,
     keys: readonly string[],
-    args: readonly (string | number)[],
+    args: readonly ScriptArgument[],
     limit: number,
     signal: AbortSignal | undefined,
     onLate?: (reply: T) => void,
     /** `false`: a lost or missing connection fails the call at once (robots.txt store calls). */
     waitForRedis = true,
+    /** `'buffers'`: the reply's strings as Buffers, bytes unchanged (a robots.txt body). */
+    replies: ReplyStrings = 'strings',
   ): Promise<T> {
     const since = performance.now();
     let lastError: unknown;
@@ -178,7 +188,7 @@ export class FleetConnection {
           await this.#waitReady(limit, since, signal);
           continue;
         }
-        const reply = this.#send<T>(script, keys, args);
+        const reply = this.#send<T>(script, keys, args, replies);
         const outcome = await this.#within(reply, limit, since, signal);
         if (outcome === TIMED_OUT) {
           const silence = Math.round(this.silentFor(since));
@@ -282,14 +292,20 @@ export class FleetConnection {
   #send<T>(
     script: LuaScript,
     keys: readonly string[],
-    args: readonly (string | number)[],
+    args: readonly ScriptArgument[],
+    replies: ReplyStrings = 'strings',
   ): Promise<T> {
-    const tail = [String(keys.length), ...keys, ...args.map(String)];
+    const tail = [
+      String(keys.length),
+      ...keys,
+      ...args.map((arg) => (typeof arg === 'number' ? String(arg) : arg)),
+    ];
+    const options = replies === 'buffers' ? BUFFER_REPLIES : undefined;
     const sent = this.client
-      .sendCommand<T>(['EVALSHA', script.sha, ...tail])
+      .sendCommand<T>(['EVALSHA', script.sha, ...tail], options)
       .catch((error: unknown) => {
         if (!(error instanceof ErrorReply) || !error.message.startsWith('NOSCRIPT')) throw error;
-        return this.client.sendCommand<T>(['EVAL', script.source, ...tail]);
+        return this.client.sendCommand<T>(['EVAL', script.source, ...tail], options);
       });
     this.#noteAnswers(sent);
     return sent;

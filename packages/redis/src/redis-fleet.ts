@@ -75,6 +75,7 @@ export async function createRedisFleet(options: RedisFleetOptions = {}): Promise
     commandTimeout: settings.commandTimeout,
     claimTimeout: Math.max(settings.commandTimeout, settings.unavailableTimeout),
     robotsRetention: settings.robotsRetention,
+    robotsMaxBytes: settings.robotsMaxBytes,
     leaseTtl: settings.leaseTtl,
     wakeFallback: settings.wakeFallback,
     fleetId: core.fleetId,
