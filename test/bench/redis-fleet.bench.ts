@@ -49,8 +49,9 @@ async function info(field: string, section: string): Promise<number> {
 }
 
 /**
- * Client round trips Redis answered so far: top-level script calls (EVALSHA, EVAL) and the
- * store's reads (HMGET, which no script uses). Commands run inside scripts are not round trips.
+ * Client round trips Redis answered so far: top-level script calls (EVALSHA, EVAL; the store's
+ * reads are scripts too) and HMGET (how builds before raw-body entries read the store).
+ * Commands run inside scripts are not round trips.
  */
 async function roundTrips(): Promise<number> {
   const text = await client.sendCommand<string>(['INFO', 'commandstats']);

@@ -216,7 +216,7 @@ describe('no secrets in messages or stored entries', { timeout: 20_000 }, () => 
       },
       expiresAt: 2_000,
     });
-    const raw = await redis.command<string>(['HGET', `${fleet.keyPrefix}{${site}}:robots`, 'e']);
+    const raw = await redis.command<string>(['HGET', `${fleet.keyPrefix}{${site}}:robots`, 'm']);
     expect(raw).not.toContain('s3cret');
     expect(raw).not.toContain('owner');
     expect((await fleet.store.get(site))?.latest.redirects).toEqual([

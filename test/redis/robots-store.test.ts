@@ -73,7 +73,7 @@ describe('get, set, delete', () => {
     ['not an object', '42'],
   ])('distrusts an entry that is %s', async (_name, raw) => {
     const [fleet] = await fleetsOf(1);
-    await redis.command(['HSET', `${fleet!.keyPrefix}{${origin}}:robots`, 'e', raw, 'g', '1']);
+    await redis.command(['HSET', `${fleet!.keyPrefix}{${origin}}:robots`, 'm', raw, 'g', '1']);
     expect(await fleet!.store.get(origin)).toBeUndefined();
   });
 
@@ -93,7 +93,7 @@ describe('get, set, delete', () => {
     await redis.command([
       'HSET',
       `${fleet!.keyPrefix}{${target}}:robots`,
-      'e',
+      'm',
       JSON.stringify(forged),
       'g',
       '1',

@@ -109,6 +109,51 @@ export function isFleetRedisError(error: unknown): error is FleetRedisError {
   );
 }
 
+const FLEET_ENTRY_TOO_LARGE = Symbol.for('polite-crawler.redis.FleetEntryTooLargeError');
+
+/**
+ * A robots.txt entry too large to share through Redis: its body is over the fleet's
+ * `robotsMaxBytes` (plus the one byte read past it), or its metadata over 64 KiB. The store's
+ * `set` rejects with it and sends nothing; the policy counts that as a store failure and keeps
+ * the entry in its own process only. An oversized entry found in Redis is never read (its
+ * bytes never leave Redis): `get` reports it missing, and the next fetch replaces it.
+ * @example
+ * if (error.code === 'ERR_FLEET_ENTRY_TOO_LARGE') console.warn(error.part, error.bytes, error.limit);
+ */
+export class FleetEntryTooLargeError extends RangeError {
+  override readonly name = 'FleetEntryTooLargeError';
+  readonly code = 'ERR_FLEET_ENTRY_TOO_LARGE';
+  readonly origin: string;
+  /** Which part is over its limit. */
+  readonly part: 'body' | 'metadata';
+  readonly bytes: number;
+  readonly limit: number;
+
+  constructor(origin: string, part: 'body' | 'metadata', bytes: number, limit: number) {
+    super(
+      `robots.txt entry of ${origin} not stored: its ${part} is ${bytes} bytes (limit ${limit})`,
+    );
+    this.origin = origin;
+    this.part = part;
+    this.bytes = bytes;
+    this.limit = limit;
+    Object.defineProperty(this, FLEET_ENTRY_TOO_LARGE, { value: true });
+  }
+}
+
+/**
+ * Whether `error` is a {@link FleetEntryTooLargeError}, also across duplicate installs.
+ * @example
+ * if (isFleetEntryTooLargeError(error)) console.log(error.limit);
+ */
+export function isFleetEntryTooLargeError(error: unknown): error is FleetEntryTooLargeError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[FLEET_ENTRY_TOO_LARGE] === true
+  );
+}
+
 /**
  * Every error code this package throws or rejects with.
  * @example
@@ -118,4 +163,5 @@ export const ERROR_CODES = Object.freeze([
   'ERR_FLEET_UNAVAILABLE',
   'ERR_FLEET_INVALID_OPTION',
   'ERR_FLEET_REDIS',
+  'ERR_FLEET_ENTRY_TOO_LARGE',
 ]);

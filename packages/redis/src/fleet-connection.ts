@@ -1,4 +1,4 @@
-import { ErrorReply, createClient } from '@redis/client';
+import { ErrorReply, RESP_TYPES, createClient } from '@redis/client';
 import { FleetRedisError } from './errors.js';
 import type { FleetEvent, FleetState } from './events.js';
 import { isClusterClient } from './fleet-client.js';
@@ -6,6 +6,14 @@ import type { FleetClient } from './fleet-client.js';
 import { keySlot } from './key-slot.js';
 import { allScripts } from './scripts/script.js';
 import type { LuaScript } from './scripts/script.js';
+
+/** A script argument: a Buffer is sent as its bytes (a robots.txt body), unchanged. */
+export type ScriptArgument = string | number | Buffer;
+
+/** How a reply's strings come back: decoded as UTF-8, or as Buffers with their bytes. */
+export type ReplyStrings = 'strings' | 'buffers';
+
+const BUFFER_REPLIES = { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } };
 
 /** Redis did not answer anything for the request's whole `unavailableTimeout`. */
 export class BudgetExhausted extends Error {
@@ -185,12 +193,14 @@ export class FleetConnection {
   async run<T>(
     script: LuaScript,
     keys: readonly string[],
-    args: readonly (string | number)[],
+    args: readonly ScriptArgument[],
     limit: number,
     signal: AbortSignal | undefined,
     onLate?: (reply: T) => void,
     /** `false`: a lost or missing connection fails the call at once (robots.txt store calls). */
     waitForRedis = true,
+    /** `'buffers'`: the reply's strings as Buffers, bytes unchanged (a robots.txt body). */
+    replies: ReplyStrings = 'strings',
   ): Promise<T> {
     const since = performance.now();
     const route = this.route(keys[0]);
@@ -207,7 +217,7 @@ export class FleetConnection {
           await this.#waitReady(limit, since, signal);
           continue;
         }
-        const reply = this.#send<T>(script, keys, args);
+        const reply = this.#send<T>(script, keys, args, replies);
         const outcome = await this.#within(reply, limit, since, signal, route);
         if (outcome === TIMED_OUT) {
           const silence = Math.round(this.silentFor(since, route));
@@ -313,14 +323,20 @@ export class FleetConnection {
   #send<T>(
     script: LuaScript,
     keys: readonly string[],
-    args: readonly (string | number)[],
+    args: readonly ScriptArgument[],
+    replies: ReplyStrings = 'strings',
   ): Promise<T> {
-    const tail = [String(keys.length), ...keys, ...args.map(String)];
+    const tail = [
+      String(keys.length),
+      ...keys,
+      ...args.map((arg) => (typeof arg === 'number' ? String(arg) : arg)),
+    ];
+    const options = replies === 'buffers' ? BUFFER_REPLIES : undefined;
     const key = keys[0];
-    const sent = this.#sendCommand<T>(key, ['EVALSHA', script.sha, ...tail]).catch(
+    const sent = this.#sendCommand<T>(key, ['EVALSHA', script.sha, ...tail], options).catch(
       (error: unknown) => {
         if (!(error instanceof ErrorReply) || !error.message.startsWith('NOSCRIPT')) throw error;
-        return this.#sendCommand<T>(key, ['EVAL', script.source, ...tail]);
+        return this.#sendCommand<T>(key, ['EVAL', script.source, ...tail], options);
       },
     );
     this.#noteAnswers(sent, this.route(key));
@@ -328,15 +344,23 @@ export class FleetConnection {
   }
 
   /** Sends `args`; on a Redis Cluster to the master of `key`'s slot (a random one without a key). */
-  #sendCommand<T>(key: string | undefined, args: readonly string[]): Promise<T> {
+  #sendCommand<T>(
+    key: string | undefined,
+    args: readonly (string | Buffer)[],
+    options?: typeof BUFFER_REPLIES,
+  ): Promise<T> {
     if (this.cluster) {
       return (this.client as Extract<FleetClient, { masters: unknown }>).sendCommand<T>(
         key,
         false,
         [...args],
+        options,
       );
     }
-    return (this.client as Exclude<FleetClient, { masters: unknown }>).sendCommand<T>([...args]);
+    return (this.client as Exclude<FleetClient, { masters: unknown }>).sendCommand<T>(
+      [...args],
+      options,
+    );
   }
 
   /** A reply or an error reply is an answer: Redis is not silent. A lost connection is not. */

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { FleetConnection } from './fleet-connection.js';
 import { keySlot } from './key-slot.js';
 import type { FleetKeys } from './keys.js';
@@ -31,6 +32,13 @@ function batches<T>(items: readonly T[], keyOf: (item: T) => string, cluster: bo
   return calls;
 }
 
+/** The next start a grant reported for an origin, with the grant's start and the local time seen. */
+interface Floor {
+  readonly floor: number;
+  readonly start: number;
+  readonly seenAt: number;
+}
+
 /** A slot lease held by this process: renewed until released. */
 export interface HeldLease {
   readonly id: string;
@@ -51,8 +59,11 @@ export class LeaseBook {
   readonly #leaseTtl: number;
   readonly #leases = new Map<string, HeldLease>();
   readonly #claims = new Map<string, string>();
-  /** Origin → the latest next start (Redis ms) a grant here reported, with when it was seen locally. */
-  readonly #floors = new Map<string, { floor: number; start: number; seenAt: number }>();
+  /**
+   * Origin → the latest next start (Redis ms) a grant here reported, with when it was seen
+   * locally; the least recently paced origin is forgotten first.
+   */
+  readonly #floors = new LRUCache<string, Floor>({ max: MAX_FLOORS });
   readonly #timer: NodeJS.Timeout;
   #renewing = false;
   /** The recovery running now, and whether another was asked for meanwhile (one more runs). */
@@ -72,12 +83,7 @@ export class LeaseBook {
     this.#leases.set(lease.id, lease);
     const known = this.#floors.get(lease.origin);
     if (known !== undefined && known.floor >= lease.floor) return;
-    this.#floors.delete(lease.origin);
     this.#floors.set(lease.origin, { floor: lease.floor, start, seenAt: performance.now() });
-    if (this.#floors.size > MAX_FLOORS) {
-      const oldest = this.#floors.keys().next().value;
-      if (oldest !== undefined) this.#floors.delete(oldest);
-    }
   }
 
   /**
@@ -104,11 +110,14 @@ export class LeaseBook {
   async #recover(): Promise<void> {
     const now = performance.now();
     const floors: [string, number][] = [];
-    for (const [origin, known] of this.#floors) {
+    const over: string[] = [];
+    for (const [origin, known] of this.#floors.entries()) {
       // Local estimate of whether the spacing is still running (the grant's own clock offset).
-      if (known.seenAt + (known.floor - known.start) + 1_000 < now) this.#floors.delete(origin);
+      if (known.seenAt + (known.floor - known.start) + 1_000 < now) over.push(origin);
       else floors.push([origin, known.floor]);
     }
+    // Deleted after the walk: the cache is not changed while it is iterated.
+    for (const origin of over) this.#floors.delete(origin);
     // Sent in this tick, before the waiters woken by the reconnection ask again.
     const sent: Promise<void>[] = [];
     const cluster = this.#connection.cluster;

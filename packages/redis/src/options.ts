@@ -58,6 +58,14 @@ export interface RedisFleetOptions {
    */
   readonly robotsRetention?: number;
   /**
+   * Most bytes of a robots.txt body shared through Redis (plus the one byte the fetch reads past
+   * its limit): set it to the policy's `robotsMaxBytes` when that is raised. A larger entry is
+   * not stored (`ERR_FLEET_ENTRY_TOO_LARGE`, kept in its process only), and one found in Redis
+   * (a foreign or tampered value) is never read: it counts as missing and is fetched again.
+   * @default 512_000
+   */
+  readonly robotsMaxBytes?: number;
+  /**
    * Waiters are woken by pub/sub; this is the bound on a wait when a notification is lost
    * (also how often a queued request renews its place), ms. At most `leaseTtl / 3` is used.
    * @default 1_000
@@ -79,6 +87,7 @@ export const FLEET_DEFAULTS = Object.freeze({
   unavailableTimeout: 30_000,
   commandTimeout: 30_000,
   robotsRetention: 2_592_000_000,
+  robotsMaxBytes: 512_000,
   wakeFallback: 1_000,
 });
 
@@ -88,6 +97,8 @@ export const FLEET_OPTION_BOUNDS = Object.freeze({
   unavailableTimeout: [100, 3_600_000],
   commandTimeout: [1, 60_000],
   robotsRetention: [60_000, 31_536_000_000],
+  // The policy's own bounds for its robotsMaxBytes.
+  robotsMaxBytes: [512_000, 64 * 1024 * 1024],
   wakeFallback: [10, 60_000],
 } as const);
 
@@ -99,6 +110,7 @@ export interface ResolvedFleetOptions {
   readonly unavailableTimeout: number;
   readonly commandTimeout: number;
   readonly robotsRetention: number;
+  readonly robotsMaxBytes: number;
   readonly wakeFallback: number;
   readonly onEvent: ((event: FleetEvent) => void) | undefined;
 }
@@ -152,6 +164,7 @@ export function resolveFleetOptions(options: RedisFleetOptions): ResolvedFleetOp
     unavailableTimeout: integer(options, 'unavailableTimeout'),
     commandTimeout: integer(options, 'commandTimeout'),
     robotsRetention: integer(options, 'robotsRetention'),
+    robotsMaxBytes: integer(options, 'robotsMaxBytes'),
     wakeFallback: Math.min(integer(options, 'wakeFallback'), Math.floor(leaseTtl / 3)),
     onEvent: onEvent as ((event: FleetEvent) => void) | undefined,
   };

@@ -79,6 +79,7 @@ export async function createRedisFleet(options: RedisFleetOptions = {}): Promise
     // A claim waits through Redis's silence as long as a page request would: no longer.
     claimTimeout: settings.unavailableTimeout,
     robotsRetention: settings.robotsRetention,
+    robotsMaxBytes: settings.robotsMaxBytes,
     leaseTtl: settings.leaseTtl,
     wakeFallback: settings.wakeFallback,
     fleetId: core.fleetId,

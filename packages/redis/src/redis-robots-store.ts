@@ -1,62 +1,54 @@
 import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { RobotsFetchClaim, RobotsStore, StoredRobots } from '@polite-crawler/fetch';
 import { FLEET_BRAND } from './fleet-brand.js';
 import type { FleetConnection } from './fleet-connection.js';
 import type { FleetKeys } from './keys.js';
 import type { LeaseBook } from './lease-book.js';
+import { bodyLimit, decodeEntry, encodeEntry, ROBOTS_METADATA_MAX_BYTES } from './robots-entry.js';
 import { ROBOTS_CLAIM, ROBOTS_CLAIM_RELEASE, ROBOTS_SET } from './scripts/robots-claim.js';
+import { ROBOTS_GET } from './scripts/robots-get.js';
 import { luaScript } from './scripts/script.js';
 import type { LuaScript } from './scripts/script.js';
+import type { ReplyStrings, ScriptArgument } from './fleet-connection.js';
 import { entryWithoutCredentials } from './strip-credentials.js';
 import { WakeUps } from './wake-ups.js';
 
 const CLAIM = luaScript(ROBOTS_CLAIM);
 const CLAIM_RELEASE = luaScript(ROBOTS_CLAIM_RELEASE);
 const SET = luaScript(ROBOTS_SET);
+const GET = luaScript(ROBOTS_GET);
 
-/** Generations remembered (origin → the one last read), oldest dropped first. */
+/** Generations remembered (origin → the one last read), least recently used dropped first. */
 const MAX_REMEMBERED = 10_000;
 
 /** Shortest wait between two claim attempts, ms. */
 const MIN_CLAIM_WAIT = 10;
 
 type ClaimReply = [1] | [2] | [0, number];
+/** See ROBOTS_GET: generation, then the entry's parts when there is one to read. */
+type GetReply = [] | [Buffer] | [Buffer, Buffer, Buffer];
 
 const FETCH_HERE: RobotsFetchClaim = { fetch: true, release: () => Promise.resolve() };
-
-/**
- * The entry as far as this store can vouch for it: JSON of the right version for this origin.
- * The policy checks the rest of the shape and caps the lifetime (a shared store is input).
- */
-function parseEntry(json: unknown, origin: string): StoredRobots | undefined {
-  if (typeof json !== 'string') return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const entry = value as Partial<StoredRobots>;
-  if (entry.version !== 1 || entry.robotsUrl !== `${origin}/robots.txt`) return undefined;
-  return entry as StoredRobots;
-}
 
 export interface RedisRobotsStoreSettings {
   readonly commandTimeout: number;
   /** Longest wait for a claim's answer from a connected but slow Redis. */
   readonly claimTimeout: number;
   readonly robotsRetention: number;
+  /** Bodies over this (plus the byte read past it) are neither written nor read. */
+  readonly robotsMaxBytes: number;
   readonly leaseTtl: number;
   readonly wakeFallback: number;
   readonly fleetId: string;
 }
 
 /**
- * The fleet's {@link RobotsStore}: one hash per origin (the entry as JSON and its generation),
- * kept `robotsRetention` after each write, plus `claimFetch`, the single flight of robots.txt
- * fetches across processes. Each store call waits at most `commandTimeout`; a failed call is a
- * store failure, which the policy treats as an empty store (it then fetches itself).
+ * The fleet's {@link RobotsStore}: one hash per origin — the entry's metadata as JSON (`m`), its
+ * body's raw bytes (`b`, see robots-entry.ts) and its generation (`g`) — kept `robotsRetention`
+ * after each write, plus `claimFetch`, the single flight of robots.txt fetches across
+ * processes. Each store call waits at most `commandTimeout`; a failed call is a store failure,
+ * which the policy treats as an empty store (it then fetches itself).
  */
 export class RedisRobotsStore implements RobotsStore {
   readonly [FLEET_BRAND]: string;
@@ -65,7 +57,7 @@ export class RedisRobotsStore implements RobotsStore {
   readonly #leases: LeaseBook;
   readonly #settings: RedisRobotsStoreSettings;
   /** The generation of each origin's entry this process last read or wrote. */
-  readonly #seen = new Map<string, string>();
+  readonly #seen = new LRUCache<string, string>({ max: MAX_REMEMBERED });
   readonly #wakeUps = new WakeUps();
 
   constructor(
@@ -86,24 +78,31 @@ export class RedisRobotsStore implements RobotsStore {
   }
 
   async get(origin: string): Promise<StoredRobots | undefined> {
-    const [json, generation] = await this.#connection.command<[string | null, string | null]>(
-      ['HMGET', this.#keys.robots(origin), 'e', 'g'],
+    const { robotsMaxBytes } = this.#settings;
+    const [generation, metadata, body] = await this.#run<GetReply>(
+      GET,
+      [this.#keys.robots(origin)],
+      [ROBOTS_METADATA_MAX_BYTES, bodyLimit(robotsMaxBytes)],
       this.#settings.commandTimeout,
+      'buffers',
     );
-    this.#remember(origin, generation ?? '0');
-    return parseEntry(json, origin);
+    this.#remember(origin, generation?.toString() ?? '0');
+    // An oversized or foreign value arrives as no parts: missing, so this process fetches and
+    // the write of its outcome replaces it.
+    return decodeEntry(origin, metadata ?? null, body ?? null);
   }
 
   async set(origin: string, entry: StoredRobots): Promise<void> {
+    // Refused here (a typed error, nothing sent) when over a limit.
+    const { metadata, body } = encodeEntry(
+      origin,
+      entryWithoutCredentials(entry),
+      this.#settings.robotsMaxBytes,
+    );
     const generation = await this.#run<number>(
       SET,
       [this.#keys.robots(origin)],
-      [
-        JSON.stringify(entryWithoutCredentials(entry)),
-        this.#settings.robotsRetention,
-        this.#keys.channel,
-        origin,
-      ],
+      [metadata, body, this.#settings.robotsRetention, this.#keys.channel, origin],
     );
     this.#remember(origin, String(generation));
   }
@@ -168,20 +167,16 @@ export class RedisRobotsStore implements RobotsStore {
   #run<T>(
     script: LuaScript,
     keys: string[],
-    args: (string | number)[],
+    args: ScriptArgument[],
     limit = this.#settings.commandTimeout,
+    replies: ReplyStrings = 'strings',
   ): Promise<T> {
     if (!this.#connection.client.isReady)
       return Promise.reject(new Error('Redis is not connected'));
-    return this.#connection.run<T>(script, keys, args, limit, undefined, undefined, false);
+    return this.#connection.run<T>(script, keys, args, limit, undefined, undefined, false, replies);
   }
 
   #remember(origin: string, generation: string): void {
-    this.#seen.delete(origin);
     this.#seen.set(origin, generation);
-    if (this.#seen.size > MAX_REMEMBERED) {
-      const oldest = this.#seen.keys().next().value;
-      if (oldest !== undefined) this.#seen.delete(oldest);
-    }
   }
 }

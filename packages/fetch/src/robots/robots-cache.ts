@@ -84,6 +84,49 @@ function cachingOf({ etag, lastModified, maxAge }: RobotsFetchOutcome) {
   };
 }
 
+/**
+ * Whether `stored` (a store's copy) is the good copy `held` describes: same response (status,
+ * size, validators). Its fetch time is not compared: a 304 elsewhere may have renewed it.
+ */
+function sameCopy(held: RobotsGoodCopy, stored: RobotsGoodCopy | undefined): boolean {
+  return (
+    stored !== undefined &&
+    stored.body !== '' &&
+    stored.bytes === held.bytes &&
+    stored.truncated === held.truncated &&
+    stored.httpStatus === held.httpStatus &&
+    stored.etag === held.etag &&
+    stored.lastModified === held.lastModified
+  );
+}
+
+/**
+ * `entry` as the in-memory cache keeps it: once its copy is parsed, without the copy's bytes
+ * (the matcher needs the parsed rules only; the bytes of a 500 KB file were 667 KB of base64
+ * per origin again). A store keeps the bytes; writes that need them read them back from it.
+ */
+function withoutBody(entry: CacheEntry): CacheEntry {
+  const { stored } = entry;
+  const { good } = stored;
+  if (entry.robots === undefined || good === undefined || good.body === '') return entry;
+  const { version, robotsUrl, latest, expiresAt } = stored;
+  return {
+    stored: { version, robotsUrl, latest, good: { ...good, body: '' }, expiresAt },
+    inForce: entry.inForce,
+    stale: entry.stale,
+    robots: entry.robots,
+    rules: entry.rules,
+  };
+}
+
+/** `stored` as a store may hold it: a good copy whose bytes are not at hand is left out. */
+function forStore(stored: StoredRobots): StoredRobots {
+  const { good } = stored;
+  if (good === undefined || good.body !== '' || good.bytes === 0) return stored;
+  const { version, robotsUrl, latest, expiresAt } = stored;
+  return { version, robotsUrl, latest, expiresAt };
+}
+
 function found(entry: CacheEntry): Resolved {
   return { entry, state: entry.stale ? 'stale' : 'hit' };
 }
@@ -174,9 +217,12 @@ export class RobotsCache {
     const store = this.#store;
     const { clock } = this.#settings.fetch;
     let previous = this.#hot.get(origin);
+    /** The store's entry, read before fetching: it has the bytes the in-memory entry dropped. */
+    let fromStore: StoredRobots | undefined;
     if (store !== undefined) {
       // Missing or expired here: another process sharing the store may have a fresher copy.
       const stored = await this.#readStore(store, origin);
+      fromStore = stored;
       if (
         stored !== undefined &&
         (previous === undefined || stored.latest.fetchedAt > previous.stored.latest.fetchedAt)
@@ -201,7 +247,7 @@ export class RobotsCache {
       }
     }
     try {
-      return await this.#fetchAndStore(origin, previous);
+      return await this.#fetchAndStore(origin, previous, fromStore);
     } finally {
       if (claim?.fetch === true) await claim.release();
     }
@@ -217,16 +263,33 @@ export class RobotsCache {
   }
 
   #keep(origin: string, entry: CacheEntry): Resolved {
-    this.#hot.set(origin, entry);
-    return found(entry);
+    const kept = withoutBody(entry);
+    this.#hot.set(origin, kept);
+    return found(kept);
   }
 
-  async #fetchAndStore(origin: string, previous: CacheEntry | undefined): Promise<Resolved> {
+  async #fetchAndStore(
+    origin: string,
+    previous: CacheEntry | undefined,
+    fromStore: StoredRobots | undefined,
+  ): Promise<Resolved> {
     const { fetch: fetchSettings, events } = this.#settings;
     const { clock } = fetchSettings;
     const good = previous?.stored.good;
-    // Validators only for a copy that can be put back in force when the answer is a 304.
-    const restorable = previous?.robots !== undefined || (good !== undefined && good.body !== '');
+    // The bytes of the previous good copy, when a store is in use: the entry's own, or the
+    // store's copy of the same response (the in-memory entry drops them once parsed).
+    const goodBody =
+      good === undefined || this.#store === undefined
+        ? undefined
+        : good.body !== ''
+          ? good.body
+          : sameCopy(good, fromStore?.good)
+            ? fromStore!.good!.body
+            : undefined;
+    // Validators only for a copy that can be put back in force when the answer is a 304 — and,
+    // with a store, written to it again (its bytes at hand; else a plain GET brings them).
+    const restorable =
+      this.#store === undefined ? previous?.robots !== undefined : goodBody !== undefined;
     const validators =
       restorable && (good?.etag !== undefined || good?.lastModified !== undefined)
         ? good
@@ -253,10 +316,10 @@ export class RobotsCache {
         duration: now - started,
       });
     }
-    const stored = this.#nextStored(robotsUrl, outcome, previous, now);
-    const entry = this.#materialize(stored, { outcome, previous }, now);
+    const stored = this.#nextStored(robotsUrl, outcome, previous, goodBody, now);
+    const entry = withoutBody(this.#materialize(stored, { outcome, previous }, now));
     this.#hot.set(origin, entry);
-    await this.#store?.set(origin, stored);
+    await this.#store?.set(origin, forStore(stored));
     const state: CacheState = outcome.notModified ? 'revalidated' : entry.stale ? 'stale' : 'miss';
     return { entry, state };
   }
@@ -272,6 +335,8 @@ export class RobotsCache {
     robotsUrl: string,
     outcome: RobotsFetchOutcome,
     previous: CacheEntry | undefined,
+    /** The bytes of `previous`'s good copy, when a store is in use and they are at hand. */
+    previousBody: string | undefined,
     now: number,
   ): StoredRobots {
     const latest: RobotsFetchRecord = {
@@ -288,7 +353,9 @@ export class RobotsCache {
       good === undefined
         ? { version: 1, robotsUrl, latest, expiresAt }
         : { version: 1, robotsUrl, latest, good, expiresAt };
-    const previousGood = previous?.stored.good;
+    const held = previous?.stored.good;
+    const previousGood =
+      held === undefined || previousBody === undefined ? held : { ...held, body: previousBody };
     if (outcome.status === 'ok') {
       const body = outcome.body ?? EMPTY;
       const good: RobotsGoodCopy =

@@ -65,18 +65,21 @@ return renewed
 `;
 
 /**
- * Stores an entry, counts a new generation, and wakes the processes waiting for it.
+ * Stores an entry (see robots-entry.ts: metadata JSON in `m`, the body's raw bytes in `b`),
+ * counts a new generation, and wakes the processes waiting for it.
  *
- * KEYS: robots. ARGV: JSON, retention ms, channel, origin. Reply: the new generation.
+ * KEYS: robots. ARGV: metadata, body, retention ms, channel, origin. Reply: the new generation.
  */
 export const ROBOTS_SET = `
 local kind = redis.call('TYPE', KEYS[1])['ok']
 if kind ~= 'none' and (kind ~= 'hash' or not tonumber(redis.call('HGET', KEYS[1], 'g') or '0')) then
   redis.call('DEL', KEYS[1])
 end
-redis.call('HSET', KEYS[1], 'e', ARGV[1])
+-- 'e': the entry as base64 inside JSON, as versions before raw bodies wrote it.
+redis.call('HDEL', KEYS[1], 'e')
+redis.call('HSET', KEYS[1], 'm', ARGV[1], 'b', ARGV[2])
 local g = redis.call('HINCRBY', KEYS[1], 'g', 1)
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('PUBLISH', ARGV[3], 's ' .. ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PUBLISH', ARGV[4], 's ' .. ARGV[5])
 return g
 `;
