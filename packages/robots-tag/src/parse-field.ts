@@ -20,6 +20,7 @@ import {
   isDateMember,
   joinDatePieces,
   splitMembers,
+  splitOutsideQuotes,
 } from './split-members.js';
 import type {
   RobotsTagDiagnostic,
@@ -360,25 +361,6 @@ function unquote(value: string): string {
     return value.slice(1, -1).replace(/\\(.)/g, '$1');
   }
   return value;
-}
-
-function splitOutsideQuotes(text: string, separator: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  let inQuote = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inQuote) {
-      if (c === '\\') i++;
-      else if (c === '"') inQuote = false;
-    } else if (c === '"') inQuote = true;
-    else if (c === separator) {
-      out.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  out.push(text.slice(start));
-  return out;
 }
 
 /** A token or string bare item as text; `undefined` for other types. */
