@@ -257,16 +257,10 @@ function readSfList(t: string): Member | undefined {
   const member = list[0];
   if (list.length !== 1 || member === undefined) return undefined;
   if (isInnerList(member)) {
-    const items: ReadonlyArray<readonly [unknown, Parameters]> = member[0];
-    const params = member[1];
+    const [items, params] = member as [ReadonlyArray<readonly [unknown, Parameters]>, Parameters];
     const token = bareName(items[0]?.[0]);
     if (token === undefined || !isProductToken(token)) return undefined;
-    const rules = items.slice(1).map((item) => itemRule(item[0]));
-    return {
-      kind: 'structured',
-      token: token.toLowerCase(),
-      rules: [...rules, ...paramRules(params)],
-    };
+    return structuredMember(token.toLowerCase(), items.slice(1), params);
   }
   const bare: unknown = member[0];
   const params = member[1];
@@ -294,14 +288,8 @@ function readSfDictionary(t: string): Member | undefined {
   if (dict.size !== 1 || entry === undefined) return undefined;
   const [name, value] = entry;
   if (isInnerList(value)) {
-    if (!isProductToken(name)) return undefined;
-    const items: ReadonlyArray<readonly [unknown, Parameters]> = value[0];
-    const params = value[1];
-    return {
-      kind: 'structured',
-      token: name,
-      rules: [...items.map((item) => itemRule(item[0])), ...paramRules(params)],
-    };
+    const [items, params] = value as [ReadonlyArray<readonly [unknown, Parameters]>, Parameters];
+    return isProductToken(name) ? structuredMember(name, items, params) : undefined;
   }
   const bare: unknown = value[0];
   const params = value[1];
@@ -310,8 +298,20 @@ function readSfDictionary(t: string): Member | undefined {
     return { kind: 'rules', rules: [rule] };
   }
   if (!isProductToken(name)) return undefined;
-  const first = bare === true ? [] : [itemRule(bare)];
-  return { kind: 'structured', token: name, rules: [...first, ...paramRules(params)] };
+  return structuredMember(name, bare === true ? [] : [[bare, params]], params);
+}
+
+/** A crawler's token with its rules: inner-list items (`(examplebot noindex)`), then parameters. */
+function structuredMember(
+  token: string,
+  items: ReadonlyArray<readonly [unknown, Parameters]>,
+  params: Parameters,
+): Member {
+  return {
+    kind: 'structured',
+    token,
+    rules: [...items.map((item) => itemRule(item[0])), ...paramRules(params)],
+  };
 }
 
 /**
