@@ -12,7 +12,7 @@ import type { UrlVerdict } from './output/verdict-json.js';
 import { verdictJson } from './output/verdict-json.js';
 import type { LoadedRobots } from './robots-source.js';
 import { loadRobots } from './robots-source.js';
-import { robotsInfoFromReport } from './robots-report-info.js';
+import { neverAnswered, robotsInfoFromReport } from './robots-report-info.js';
 import { toRobotsAgent } from './robots-agent.js';
 
 /** Verdicts obtained through the polite policy, which fetches each origin's robots.txt. */
@@ -144,7 +144,7 @@ export function setVerdictsExit(context: CliContext, results: readonly UrlVerdic
   const unreachable = [
     ...new Map(
       results
-        .filter((result) => result.reason === 'unreachable' && result.robotsTxt.httpStatus === null)
+        .filter((result) => neverAnswered(result.robotsTxt) !== undefined)
         .map((result) => [result.robotsTxt.location, result.robotsTxt] as const),
     ).values(),
   ];
