@@ -49,3 +49,18 @@ export function describeFailure(failure: RobotsFetchFailure): string {
   if (failure.kind === 'tls') return `TLS failure: ${failure.message}`;
   return KIND_PHRASES[failure.kind] ?? failure.message;
 }
+
+/**
+ * Why nothing could be requested from an origin whose robots.txt never answered (unreachable
+ * without an HTTP status: `fetch` and `crawl` exit 4 with it), or undefined when it answered.
+ *
+ * @example
+ * ```ts
+ * neverAnswered(info); // 'robots.txt unreachable (connection refused); nothing was requested'
+ * ```
+ */
+export function neverAnswered(info: RobotsTxtInfo): string | undefined {
+  return info.status === 'unreachable' && info.httpStatus === null
+    ? `robots.txt unreachable (${info.failure ?? 'no answer'}); nothing was requested`
+    : undefined;
+}

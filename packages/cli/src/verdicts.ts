@@ -3,13 +3,16 @@ import { isRobotsInvalidUrlError } from '@polite-crawler/fetch';
 import type { CliAgent } from './agent.js';
 import { CliError } from './cli-error.js';
 import { createCliPolicy } from './cli-policy.js';
+import type { CliContext } from './context.js';
 import { CLI_DEFAULTS } from './defaults.js';
-import type { ExitCodeValue } from './exit-codes.js';
+import { mapPool } from './map-pool.js';
+import { startWaitNotice } from './output/wait-notice.js';
 import { ExitCode } from './exit-codes.js';
 import type { UrlVerdict } from './output/verdict-json.js';
 import { verdictJson } from './output/verdict-json.js';
 import type { LoadedRobots } from './robots-source.js';
-import { robotsInfoFromReport } from './robots-report-info.js';
+import { loadRobots } from './robots-source.js';
+import { neverAnswered, robotsInfoFromReport } from './robots-report-info.js';
 import { toRobotsAgent } from './robots-agent.js';
 
 /** Verdicts obtained through the polite policy, which fetches each origin's robots.txt. */
@@ -87,34 +90,71 @@ export function verdictFromRobots(loaded: LoadedRobots, url: URL, agent: CliAgen
 }
 
 /**
- * The exit code for verdicts: `input` (4) when an origin could not be reached at all (robots.txt
- * unreachable without an HTTP answer: nothing can be fetched there, as `fetch` and `crawl` say
- * with the same code), else `denied` (1) when any URL is denied, else `ok`. For `input`, the
- * one `polite: …` line to print on stderr.
+ * The verdicts of `check` and `explain`, in the order of `urls`: from the robots.txt given with
+ * `--robots` (a file or URL, read once), or through the policy (each origin's robots.txt, at
+ * most {@link CLI_DEFAULTS.checkConcurrency} URLs at once), saying on a terminal what it waits
+ * for (`waiting(answered)`) while robots.txt does not answer.
  *
  * @example
  * ```ts
- * const { code, failure } = verdictsExit(results);
+ * const [verdict] = await collectVerdicts([url], agent, { timeout: 10_000 }, context, () => 'waiting');
  * ```
  */
-export function verdictsExit(results: readonly UrlVerdict[]): {
-  readonly code: ExitCodeValue;
-  readonly failure?: string;
-} {
+export async function collectVerdicts(
+  urls: readonly URL[],
+  agent: CliAgent,
+  options: { readonly robots?: string; readonly timeout: number },
+  context: CliContext,
+  waiting: (answered: number) => string,
+): Promise<UrlVerdict[]> {
+  if (options.robots !== undefined) {
+    const loaded = await loadRobots(options.robots, {
+      userAgent: agent.userAgent,
+      timeoutMs: options.timeout,
+    });
+    return urls.map((url) => verdictFromRobots(loaded, url, agent));
+  }
+  const verdicts = createPolicyVerdicts(agent, options.timeout);
+  let answered = 0;
+  const notice = startWaitNotice(context.stderr, context.err, () => waiting(answered));
+  try {
+    return await mapPool(urls, CLI_DEFAULTS.checkConcurrency, async (url) => {
+      const verdict = await verdicts.verdict(url);
+      answered++;
+      return verdict;
+    });
+  } finally {
+    notice.stop();
+    await verdicts.close();
+  }
+}
+
+/**
+ * Sets the exit code for verdicts: `input` (4) when an origin could not be reached at all
+ * (robots.txt unreachable without an HTTP answer: nothing can be fetched there, as `fetch` and
+ * `crawl` say with the same code), with one `polite: …` line on stderr; else `denied` (1) when
+ * any URL is denied, else `ok`.
+ *
+ * @example
+ * ```ts
+ * setVerdictsExit(context, results);
+ * ```
+ */
+export function setVerdictsExit(context: CliContext, results: readonly UrlVerdict[]): void {
   const unreachable = [
     ...new Map(
       results
-        .filter((result) => result.reason === 'unreachable' && result.robotsTxt.httpStatus === null)
+        .filter((result) => neverAnswered(result.robotsTxt) !== undefined)
         .map((result) => [result.robotsTxt.location, result.robotsTxt] as const),
     ).values(),
   ];
   const [first] = unreachable;
   if (first !== undefined) {
     const more = unreachable.length > 1 ? ` (and ${unreachable.length - 1} more)` : '';
-    return {
-      code: ExitCode.input,
-      failure: `cannot reach ${first.location}: ${first.failure ?? 'no answer'}${more}; its URLs are reported denied`,
-    };
-  }
-  return { code: results.every((result) => result.allowed) ? ExitCode.ok : ExitCode.denied };
+    context.stderr.write(
+      `polite: cannot reach ${first.location}: ${first.failure ?? 'no answer'}${more}; its URLs are reported denied\n`,
+    );
+    context.exitCode = ExitCode.input;
+  } else
+    context.exitCode = results.every((result) => result.allowed) ? ExitCode.ok : ExitCode.denied;
 }

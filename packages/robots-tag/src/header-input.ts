@@ -9,18 +9,46 @@ export interface FieldLine {
 
 const NAMES = ['robots-tag', 'x-robots-tag'] as const;
 
-function robotsFieldName(name: unknown): FieldLine['field'] | undefined {
-  if (typeof name !== 'string') return undefined;
-  const lower = name.trim().toLowerCase();
-  return lower === 'robots-tag' || lower === 'x-robots-tag' ? lower : undefined;
+/**
+ * Calls `visit(name, value)` for each header of `input`, in input order: `[name, value]` /
+ * `{ name, value }` entries (a bare string entry has no name), a Node-style record, or, for a
+ * `Headers`-like object that is not iterable, each of `names` read with `get`. The one walk
+ * over the accepted header shapes, for the Robots-Tag fields and the caching fields alike.
+ */
+function eachHeader(
+  input: object,
+  names: readonly string[],
+  visit: (name: unknown, value: unknown) => void,
+): void {
+  if (Symbol.iterator in input) {
+    for (const entry of input as Iterable<unknown>) {
+      if (Array.isArray(entry)) visit(entry[0], entry[1]);
+      else if (typeof entry === 'object' && entry !== null) {
+        const { name, value } = entry as { name?: unknown; value?: unknown };
+        visit(name, value);
+      } else visit(undefined, entry);
+    }
+  } else if (typeof (input as Partial<HeadersLike>).get === 'function') {
+    for (const name of names) visit(name, (input as HeadersLike).get(name));
+  } else {
+    for (const [name, value] of Object.entries(input as Record<string, unknown>))
+      visit(name, value);
+  }
 }
 
-/** Adds a header's value: one line, or one per string of an array (Node's `headersDistinct`). */
-function pushValues(lines: FieldLine[], field: FieldLine['field'], value: unknown): void {
-  if (field === undefined) return;
-  if (typeof value === 'string') lines.push({ value, field });
-  else if (Array.isArray(value)) {
-    for (const v of value as unknown[]) if (typeof v === 'string') lines.push({ value: v, field });
+/** A header's value as field lines: one string, or one line per string of an array (Node's `headersDistinct`). */
+function valuesOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? (value as unknown[]).filter((v) => typeof v === 'string') : [];
+}
+
+function throwIfNotObject(
+  input: unknown,
+  argument: string,
+  expected: string,
+): asserts input is object {
+  if (typeof input !== 'object' || input === null) {
+    throw new RobotsTagUsageError('ERR_ROBOTS_TAG_INVALID_ARGUMENT', argument, input, expected);
   }
 }
 
@@ -31,38 +59,22 @@ function pushValues(lines: FieldLine[], field: FieldLine['field'], value: unknow
  */
 export function collectFieldLines(input: RobotsTagHeaderInput): FieldLine[] {
   if (typeof input === 'string') return [{ value: input, field: undefined }];
-  if (typeof input !== 'object' || input === null) {
-    throw new RobotsTagUsageError(
-      'ERR_ROBOTS_TAG_INVALID_ARGUMENT',
-      'fieldLines',
-      input,
-      'expected a field value, an array of values, a Headers object, [name, value] pairs or a header record',
-    );
-  }
+  throwIfNotObject(
+    input,
+    'fieldLines',
+    'expected a field value, an array of values, a Headers object, [name, value] pairs or a header record',
+  );
   const lines: FieldLine[] = [];
-  if (Symbol.iterator in input) {
-    for (const entry of input as Iterable<unknown>) {
-      if (typeof entry === 'string') {
-        lines.push({ value: entry, field: undefined });
-      } else if (Array.isArray(entry)) {
-        pushValues(lines, robotsFieldName(entry[0]), entry[1]);
-      } else if (typeof entry === 'object' && entry !== null) {
-        const { name, value } = entry as { name?: unknown; value?: unknown };
-        pushValues(lines, robotsFieldName(name), value);
-      }
+  eachHeader(input, NAMES, (name, value) => {
+    if (name === undefined) {
+      if (typeof value === 'string') lines.push({ value, field: undefined });
+      return;
     }
-    return lines;
-  }
-  if (typeof (input as Partial<HeadersLike>).get === 'function') {
-    for (const field of NAMES) {
-      const value: unknown = (input as HeadersLike).get(field);
-      if (typeof value === 'string') lines.push({ value, field });
+    const field = typeof name === 'string' ? name.trim().toLowerCase() : '';
+    if (field === 'robots-tag' || field === 'x-robots-tag') {
+      for (const line of valuesOf(value)) lines.push({ value: line, field });
     }
-    return lines;
-  }
-  for (const [name, value] of Object.entries(input as Record<string, unknown>)) {
-    pushValues(lines, robotsFieldName(name), value);
-  }
+  });
   return lines;
 }
 
@@ -78,36 +90,16 @@ export function linesNamed(
   names: readonly string[],
   argument: string,
 ): Map<string, string[]> {
-  if (typeof input !== 'object' || input === null) {
-    throw new RobotsTagUsageError(
-      'ERR_ROBOTS_TAG_INVALID_ARGUMENT',
-      argument,
-      input,
-      'expected a Headers object, [name, value] pairs or a header record',
-    );
-  }
+  throwIfNotObject(
+    input,
+    argument,
+    'expected a Headers object, [name, value] pairs or a header record',
+  );
   const found = new Map<string, string[]>(names.map((name) => [name, []]));
-  const add = (name: unknown, value: unknown): void => {
+  eachHeader(input, names, (name, value) => {
     const lines = typeof name === 'string' ? found.get(name.trim().toLowerCase()) : undefined;
-    if (lines === undefined) return;
-    if (typeof value === 'string') lines.push(value);
-    else if (Array.isArray(value)) {
-      for (const v of value as unknown[]) if (typeof v === 'string') lines.push(v);
-    }
-  };
-  if (typeof (input as Partial<HeadersLike>).get === 'function') {
-    for (const name of names) add(name, (input as HeadersLike).get(name));
-  } else if (Symbol.iterator in input) {
-    for (const entry of input as Iterable<unknown>) {
-      if (Array.isArray(entry)) add(entry[0], entry[1]);
-      else if (typeof entry === 'object' && entry !== null) {
-        const { name, value } = entry as { name?: unknown; value?: unknown };
-        add(name, value);
-      }
-    }
-  } else {
-    for (const [name, value] of Object.entries(input as Record<string, unknown>)) add(name, value);
-  }
+    if (lines !== undefined) for (const line of valuesOf(value)) lines.push(line);
+  });
   return found;
 }
 

@@ -20,6 +20,7 @@ import {
   isDateMember,
   joinDatePieces,
   splitMembers,
+  splitOutsideQuotes,
 } from './split-members.js';
 import type {
   RobotsTagDiagnostic,
@@ -256,16 +257,10 @@ function readSfList(t: string): Member | undefined {
   const member = list[0];
   if (list.length !== 1 || member === undefined) return undefined;
   if (isInnerList(member)) {
-    const items: ReadonlyArray<readonly [unknown, Parameters]> = member[0];
-    const params = member[1];
+    const [items, params] = member as [ReadonlyArray<readonly [unknown, Parameters]>, Parameters];
     const token = bareName(items[0]?.[0]);
     if (token === undefined || !isProductToken(token)) return undefined;
-    const rules = items.slice(1).map((item) => itemRule(item[0]));
-    return {
-      kind: 'structured',
-      token: token.toLowerCase(),
-      rules: [...rules, ...paramRules(params)],
-    };
+    return structuredMember(token.toLowerCase(), items.slice(1), params);
   }
   const bare: unknown = member[0];
   const params = member[1];
@@ -293,14 +288,8 @@ function readSfDictionary(t: string): Member | undefined {
   if (dict.size !== 1 || entry === undefined) return undefined;
   const [name, value] = entry;
   if (isInnerList(value)) {
-    if (!isProductToken(name)) return undefined;
-    const items: ReadonlyArray<readonly [unknown, Parameters]> = value[0];
-    const params = value[1];
-    return {
-      kind: 'structured',
-      token: name,
-      rules: [...items.map((item) => itemRule(item[0])), ...paramRules(params)],
-    };
+    const [items, params] = value as [ReadonlyArray<readonly [unknown, Parameters]>, Parameters];
+    return isProductToken(name) ? structuredMember(name, items, params) : undefined;
   }
   const bare: unknown = value[0];
   const params = value[1];
@@ -309,8 +298,20 @@ function readSfDictionary(t: string): Member | undefined {
     return { kind: 'rules', rules: [rule] };
   }
   if (!isProductToken(name)) return undefined;
-  const first = bare === true ? [] : [itemRule(bare)];
-  return { kind: 'structured', token: name, rules: [...first, ...paramRules(params)] };
+  return structuredMember(name, bare === true ? [] : [[bare, params]], params);
+}
+
+/** A crawler's token with its rules: inner-list items (`(examplebot noindex)`), then parameters. */
+function structuredMember(
+  token: string,
+  items: ReadonlyArray<readonly [unknown, Parameters]>,
+  params: Parameters,
+): Member {
+  return {
+    kind: 'structured',
+    token,
+    rules: [...items.map((item) => itemRule(item[0])), ...paramRules(params)],
+  };
 }
 
 /**
@@ -360,25 +361,6 @@ function unquote(value: string): string {
     return value.slice(1, -1).replace(/\\(.)/g, '$1');
   }
   return value;
-}
-
-function splitOutsideQuotes(text: string, separator: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  let inQuote = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inQuote) {
-      if (c === '\\') i++;
-      else if (c === '"') inQuote = false;
-    } else if (c === '"') inQuote = true;
-    else if (c === separator) {
-      out.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  out.push(text.slice(start));
-  return out;
 }
 
 /** A token or string bare item as text; `undefined` for other types. */

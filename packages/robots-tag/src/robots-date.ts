@@ -84,42 +84,40 @@ export function isDateWord(word: string): boolean {
   return MONTHS.has(w) || WEEKDAYS.has(w);
 }
 
-const TIME = String.raw`(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:\s*([AaPp])\.?[Mm]\.?)?`;
-/** A year of four digits, or ISO 8601's expanded six with a sign, as `toISOString` writes it. */
+// Every form names its parts alike (year, month, day, hour, minute, second, fraction, meridiem,
+// zone), so that one reader builds the date from any of them; `month` is a number or a name.
+const TIME = String.raw`(?<hour>\d{1,2}):(?<minute>\d{2})(?::(?<second>\d{2})(?:[.,](?<fraction>\d{1,9}))?)?(?:\s*(?<meridiem>[AaPp])\.?[Mm]\.?)?`;
+const ZONE = String.raw`(?:\s*(?<zone>\S.*))?$`;
+/** ISO 8601: a year of four digits, or the expanded six with a sign, as `toISOString` writes it. */
 const ISO = new RegExp(
-  String.raw`^(\d{4}|[+-]\d{6})-(\d{2})-(\d{2})(?:[Tt ]` + TIME + String.raw`)?(?:\s*(\S.*))?$`,
-);
-const DAY_FIRST = new RegExp(
-  String.raw`^(\d{1,2})[\s-]+([A-Za-z]+)\.?[\s-]+(\d{4}|\d{2})(?:[\s,]+` +
-    TIME +
-    String.raw`)?(?:\s*(\S.*))?$`,
-);
-const MONTH_FIRST = new RegExp(
-  String.raw`^([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?:[\s,]+` +
-    TIME +
-    String.raw`)?(?:\s*(\S.*))?$`,
+  String.raw`^(?<year>\d{4}|[+-]\d{6})-(?<month>\d{2})-(?<day>\d{2})(?:[Tt ]${TIME})?${ZONE}`,
 );
 /** ISO 8601's basic format: no separators (`20100625`, `20100625T150000Z`). */
 const ISO_BASIC =
-  /^(\d{4})(\d{2})(\d{2})(?:[Tt](\d{2})(\d{2})(?:(\d{2})(?:[.,](\d{1,9}))?)?)?(?:\s*(\S.*))?$/;
-/** asctime, and the Unix `date` form with a zone before the year (`Fri Jun 25 15:00:00 PST 2010`). */
-const ASCTIME = new RegExp(
-  String.raw`^([A-Za-z]+)\s+(\d{1,2})\s+` +
-    TIME +
-    String.raw`(?:\s+([A-Za-z]+|[+-]\d{2}:?\d{2}))?\s+(\d{4})$`,
-);
+  /^(?<year>\d{4})(?<month>\d{2})(?<day>\d{2})(?:[Tt](?<hour>\d{2})(?<minute>\d{2})(?:(?<second>\d{2})(?:[.,](?<fraction>\d{1,9}))?)?)?(?:\s*(?<zone>\S.*))?$/;
+/** The forms with a month name, tried after a leading weekday is dropped. */
+const NAMED_MONTH = [
+  // `25 Jun 2010 15:00:00 PST`, RFC 850's `25-Jun-10`
+  new RegExp(
+    String.raw`^(?<day>\d{1,2})[\s-]+(?<month>[A-Za-z]+)\.?[\s-]+(?<year>\d{4}|\d{2})(?:[\s,]+${TIME})?${ZONE}`,
+  ),
+  // `June 25, 2010 3:00 pm EST`
+  new RegExp(
+    String.raw`^(?<month>[A-Za-z]+)\.?\s+(?<day>\d{1,2})(?:st|nd|rd|th)?,?\s+(?<year>\d{4})(?:[\s,]+${TIME})?${ZONE}`,
+  ),
+  // asctime, and the Unix `date` form with a zone before the year (`Fri Jun 25 15:00:00 PST 2010`)
+  new RegExp(
+    String.raw`^(?<month>[A-Za-z]+)\s+(?<day>\d{1,2})\s+${TIME}(?:\s+(?<zone>[A-Za-z]+|[+-]\d{2}:?\d{2}))?\s+(?<year>\d{4})$`,
+  ),
+];
 
-interface Parts {
-  year: number;
-  month: number;
-  day: number;
-  hour: string | undefined;
-  minute: string | undefined;
-  second: string | undefined;
-  fraction: string | undefined;
-  meridiem: string | undefined;
-  zone: string | undefined;
-}
+/** The named parts of a match (see `TIME`). */
+type Parts = Partial<
+  Record<
+    'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'fraction' | 'meridiem' | 'zone',
+    string
+  >
+>;
 
 /**
  * Parses an `unavailable_after` date. Accepted: RFC 1123 (`Fri, 25 Jun 2010 15:00:00 GMT`),
@@ -147,92 +145,20 @@ export function parseRobotsDate(text: string): Date | undefined {
   return parts === undefined ? undefined : build(parts);
 }
 
-/**
- * The parts of an ISO 8601 match: year, month, day, hour, minute, second, fraction, then the
- * meridiem when the form has one, then the zone.
- */
-function isoParts(m: RegExpExecArray, meridiem: boolean): Parts {
-  return {
-    year: Number(m[1]),
-    month: Number(m[2]),
-    day: Number(m[3]),
-    hour: m[4],
-    minute: m[5],
-    second: m[6],
-    fraction: m[7],
-    meridiem: meridiem ? m[8] : undefined,
-    zone: meridiem ? m[9] : m[8],
-  };
-}
-
 function splitParts(t: string): Parts | undefined {
-  let m = ISO.exec(t);
-  if (m) {
-    if (m[1] === '-000000') return undefined; // ISO 8601 and ECMAScript: year zero is 0000
-    return isoParts(m, true);
-  }
-  m = ISO_BASIC.exec(t);
-  if (m) return isoParts(m, false);
+  const iso = ISO.exec(t) ?? ISO_BASIC.exec(t);
+  // ISO 8601 and ECMAScript: year zero is 0000.
+  if (iso !== null) return iso.groups?.['year'] === '-000000' ? undefined : iso.groups;
   // A leading weekday carries no information: drop it (with its comma).
   const weekday = /^([A-Za-z]+)\.?\s*,?\s*/.exec(t);
   if (weekday?.[1] !== undefined && WEEKDAYS.has(weekday[1].toLowerCase())) {
     t = t.slice(weekday[0].length);
   }
-  m = DAY_FIRST.exec(t);
-  if (m) {
-    const month = MONTHS.get((m[2] ?? '').toLowerCase());
-    if (month === undefined) return undefined;
-    return {
-      year: fullYear(m[3] ?? ''),
-      month,
-      day: Number(m[1]),
-      hour: m[4],
-      minute: m[5],
-      second: m[6],
-      fraction: m[7],
-      meridiem: m[8],
-      zone: m[9],
-    };
-  }
-  m = MONTH_FIRST.exec(t);
-  if (m) {
-    const month = MONTHS.get((m[1] ?? '').toLowerCase());
-    if (month === undefined) return undefined;
-    return {
-      year: Number(m[3]),
-      month,
-      day: Number(m[2]),
-      hour: m[4],
-      minute: m[5],
-      second: m[6],
-      fraction: m[7],
-      meridiem: m[8],
-      zone: m[9],
-    };
-  }
-  m = ASCTIME.exec(t);
-  if (m) {
-    const month = MONTHS.get((m[1] ?? '').toLowerCase());
-    if (month === undefined) return undefined;
-    return {
-      year: Number(m[9]),
-      month,
-      day: Number(m[2]),
-      hour: m[3],
-      minute: m[4],
-      second: m[5],
-      fraction: m[6],
-      meridiem: m[7],
-      zone: m[8],
-    };
+  for (const form of NAMED_MONTH) {
+    const m = form.exec(t);
+    if (m !== null) return m.groups;
   }
   return undefined;
-}
-
-function fullYear(digits: string): number {
-  const n = Number(digits);
-  if (digits.length === 4) return n;
-  return n < 70 ? 2000 + n : 1900 + n;
 }
 
 /** Minutes east of UTC, or `undefined` when the zone is not understood. */
@@ -251,7 +177,14 @@ function zoneOffset(zone: string | undefined): number | undefined {
 }
 
 function build(p: Parts): Date | undefined {
-  const { year, month, day } = p;
+  const digits = p.year ?? '';
+  // Two-digit years (RFC 850): 70–99 → 19xx, 00–69 → 20xx.
+  const short = digits.length === 2 ? Number(digits) : undefined;
+  const year = short === undefined ? Number(digits) : short + (short < 70 ? 2000 : 1900);
+  const month = /^\d+$/.test(p.month ?? '')
+    ? Number(p.month)
+    : (MONTHS.get((p.month ?? '').toLowerCase()) ?? 0);
+  const day = Number(p.day);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   let hour = p.hour === undefined ? 0 : Number(p.hour);
   const minute = p.minute === undefined ? 0 : Number(p.minute);

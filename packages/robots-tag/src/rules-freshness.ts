@@ -1,6 +1,7 @@
 import { RobotsTagUsageError } from './errors.js';
 import { linesNamed } from './header-input.js';
 import { parseRobotsDate } from './robots-date.js';
+import { splitOutsideQuotes } from './split-members.js';
 import type { HeaderEntry, HeadersLike, HeadersRecord, RobotsTagFreshness } from './types.js';
 
 /** RFC 9111 §1.2.2: a delta-seconds too large to hold is read as 2³¹. */
@@ -87,7 +88,7 @@ function fresh(
 function cacheDirectives(lines: readonly string[]): Map<string, string | undefined> {
   const found = new Map<string, string | undefined>();
   for (const line of lines) {
-    for (const member of splitOutsideQuotes(line)) {
+    for (const member of splitOutsideQuotes(line, ',')) {
       const eq = member.indexOf('=');
       const name = (eq === -1 ? member : member.slice(0, eq)).trim().toLowerCase();
       if (name === '' || found.has(name)) continue;
@@ -100,23 +101,6 @@ function cacheDirectives(lines: readonly string[]): Map<string, string | undefin
     }
   }
   return found;
-}
-
-function splitOutsideQuotes(line: string): string[] {
-  const members: string[] = [];
-  let start = 0;
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted && c === '\\') i++;
-    else if (c === '"') quoted = !quoted;
-    else if (c === ',' && !quoted) {
-      members.push(line.slice(start, i));
-      start = i + 1;
-    }
-  }
-  members.push(line.slice(start));
-  return members;
 }
 
 /** RFC 9111 delta-seconds: digits only; too large → 2³¹; anything else → `undefined`. */

@@ -76,6 +76,31 @@ function stepNesting(text: string, i: number, nesting: Nesting): number {
   return i;
 }
 
+/**
+ * Splits `text` at each `separator` outside double-quoted strings (a `\` in a string escapes
+ * the next character): the `;` of the draft's lenient members, the `,` of `Cache-Control`.
+ * @example
+ * splitOutsideQuotes('a="x;y";b', ';'); // ['a="x;y"', 'b']
+ */
+export function splitOutsideQuotes(text: string, separator: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let inQuote = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inQuote) {
+      if (c === '\\') i++;
+      else if (c === '"') inQuote = false;
+    } else if (c === '"') inQuote = true;
+    else if (c === separator) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
+}
+
 /** `unavailable_after:`, or `unavailable_after=` as some servers write it. */
 const DATE_MEMBER = /unavailable_after\s*[:=]/i;
 

@@ -1,17 +1,12 @@
 import type { Command } from 'commander';
 import { resolveAgent } from '../agent.js';
 import type { CliContext } from '../context.js';
-import { CLI_DEFAULTS } from '../defaults.js';
 import { parseHttpUrl } from '../http-url.js';
 import { timeoutOption } from '../timeout-option.js';
 import { checkJson, formatCheck } from '../output/format-check.js';
-import { mapPool } from '../map-pool.js';
 import { writeJson } from '../output/write-json.js';
 import { plural } from '../output/plural.js';
-import { startWaitNotice } from '../output/wait-notice.js';
-import { createPolicyVerdicts, verdictFromRobots, verdictsExit } from '../verdicts.js';
-import { loadRobots } from '../robots-source.js';
-import type { UrlVerdict } from '../output/verdict-json.js';
+import { collectVerdicts, setVerdictsExit } from '../verdicts.js';
 import type { AgentOptionValues } from '../agent-options.js';
 import { addAgentOptions } from '../agent-options.js';
 
@@ -47,36 +42,16 @@ export function registerCheckCommand(program: Command, context: CliContext): voi
     .action(async (args: string[], options: CheckOptionValues) => {
       const agent = resolveAgent(options);
       const urls = args.map((arg) => parseHttpUrl(arg, 'URL'));
-      let results: UrlVerdict[];
-      if (options.robots !== undefined) {
-        const loaded = await loadRobots(options.robots, {
-          userAgent: agent.userAgent,
-          timeoutMs: options.timeout,
-        });
-        results = urls.map((url) => verdictFromRobots(loaded, url, agent));
-      } else {
-        const verdicts = createPolicyVerdicts(agent, options.timeout);
-        let answered = 0;
-        const notice = startWaitNotice(
-          context.stderr,
-          context.err,
-          () => `waiting for robots.txt: ${answered} of ${plural(urls.length, 'URL')} answered`,
-        );
-        try {
-          results = await mapPool(urls, CLI_DEFAULTS.checkConcurrency, async (url) => {
-            const verdict = await verdicts.verdict(url);
-            answered++;
-            return verdict;
-          });
-        } finally {
-          notice.stop();
-          await verdicts.close();
-        }
-      }
+      const results = await collectVerdicts(
+        urls,
+        agent,
+        options,
+        context,
+        (answered) =>
+          `waiting for robots.txt: ${answered} of ${plural(urls.length, 'URL')} answered`,
+      );
       if (options.json === true) writeJson(context.stdout, checkJson(agent, results));
       else context.stdout.write(formatCheck(agent, results, context.out));
-      const { code, failure } = verdictsExit(results);
-      if (failure !== undefined) context.stderr.write(`polite: ${failure}\n`);
-      context.exitCode = code;
+      setVerdictsExit(context, results);
     });
 }

@@ -7,10 +7,7 @@ import { parseHttpUrl } from '../http-url.js';
 import { timeoutOption } from '../timeout-option.js';
 import { explainJson, formatExplain } from '../output/format-explain.js';
 import { writeJson } from '../output/write-json.js';
-import { startWaitNotice } from '../output/wait-notice.js';
-import { createPolicyVerdicts, verdictFromRobots, verdictsExit } from '../verdicts.js';
-import { loadRobots } from '../robots-source.js';
-import type { UrlVerdict } from '../output/verdict-json.js';
+import { collectVerdicts, setVerdictsExit } from '../verdicts.js';
 
 interface ExplainOptionValues extends AgentOptionValues {
   readonly robots?: string;
@@ -43,34 +40,16 @@ export function registerExplainCommand(program: Command, context: CliContext): v
     .action(async (arg: string, options: ExplainOptionValues) => {
       const agent = resolveAgent(options);
       const url = parseHttpUrl(arg, 'URL');
-      let verdict: UrlVerdict;
-      if (options.robots !== undefined) {
-        verdict = verdictFromRobots(
-          await loadRobots(options.robots, {
-            userAgent: agent.userAgent,
-            timeoutMs: options.timeout,
-          }),
-          url,
-          agent,
-        );
-      } else {
-        const verdicts = createPolicyVerdicts(agent, options.timeout);
-        const notice = startWaitNotice(
-          context.stderr,
-          context.err,
-          () => `waiting for ${url.origin}/robots.txt`,
-        );
-        try {
-          verdict = await verdicts.verdict(url);
-        } finally {
-          notice.stop();
-          await verdicts.close();
-        }
-      }
+      const results = await collectVerdicts(
+        [url],
+        agent,
+        options,
+        context,
+        () => `waiting for ${url.origin}/robots.txt`,
+      );
+      const verdict = results[0]!;
       if (options.json === true) writeJson(context.stdout, explainJson(agent, verdict));
       else context.stdout.write(formatExplain(agent, verdict, context.out));
-      const { code, failure } = verdictsExit([verdict]);
-      if (failure !== undefined) context.stderr.write(`polite: ${failure}\n`);
-      context.exitCode = code;
+      setVerdictsExit(context, results);
     });
 }

@@ -20,7 +20,7 @@ import { directivesJson, fetchJson, formatFetch, usageJson } from '../output/for
 import { writeJson } from '../output/write-json.js';
 import { startWaitNotice } from '../output/wait-notice.js';
 import { usageRuleText } from '../output/verdict-json.js';
-import { robotsInfoFromReport } from '../robots-report-info.js';
+import { neverAnswered, robotsInfoFromReport } from '../robots-report-info.js';
 import { statusPhrase } from '../status-phrase.js';
 
 interface FetchOptionValues extends AgentOptionValues {
@@ -72,15 +72,10 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
           denied = deniedInfo(error);
           if (error.reason !== 'disallowed') {
             const info = robotsInfoFromReport((await policy.explain(error.url)).robotsTxt);
-            if (info.status === 'unreachable') {
-              if (info.httpStatus === null) {
-                throw CliError.input(
-                  `cannot fetch ${url.href}`,
-                  `robots.txt unreachable (${info.failure ?? 'no answer'}); nothing was requested`,
-                );
-              }
+            const why = neverAnswered(info);
+            if (why !== undefined) throw CliError.input(`cannot fetch ${url.href}`, why);
+            if (info.status === 'unreachable')
               denied = { ...denied, unreachable: statusPhrase(info) };
-            }
           }
         } finally {
           notice.stop();

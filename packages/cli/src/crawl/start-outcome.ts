@@ -1,3 +1,4 @@
+import { neverAnswered } from '../robots-report-info.js';
 import type { CrawlReport } from './crawl-report.js';
 
 /** What became of a crawl's start URL, for the exit code. */
@@ -24,14 +25,10 @@ export function startOutcome(report: CrawlReport): StartOutcome {
     const origin = report.origins.find(
       (candidate) => candidate.origin === new URL(page.url).origin,
     );
-    const info = origin?.robotsTxt;
-    if (page.denied?.reason === 'unreachable' && info !== undefined && info.httpStatus === null) {
-      return {
-        kind: 'unreachable',
-        why: `robots.txt unreachable (${info.failure ?? 'no answer'}); nothing was requested`,
-      };
-    }
-    return { kind: 'denied' };
+    const why = origin === undefined ? undefined : neverAnswered(origin.robotsTxt);
+    return page.denied?.reason === 'unreachable' && why !== undefined
+      ? { kind: 'unreachable', why }
+      : { kind: 'denied' };
   }
   return page.outcome === 'error' ? { kind: 'error' } : { kind: 'fetched' };
 }

@@ -1,6 +1,6 @@
 import { parseRobotsTxt } from '@polite-crawler/robots-txt';
 import type { DemoRequest } from './demo-site.js';
-import { DEMO_AGENT, DEMO_ROBOTS_TXT } from './demo-pages.js';
+import { DEMO_AGENT, demoRobotsTxt } from './demo-pages.js';
 
 /** What the demo servers saw, judged against the rules the crawler had to follow. */
 export interface ServerLogCheck {
@@ -25,7 +25,7 @@ const NOFOLLOW_ONLY = new Set(['/login', '/hidden-by-nofollow']);
  * ```
  */
 export function checkServerLog(requests: readonly DemoRequest[]): ServerLogCheck {
-  const robots = parseRobotsTxt(DEMO_ROBOTS_TXT);
+  const robots = parseRobotsTxt(demoRobotsTxt());
   const agent = { productToken: DEMO_AGENT.productToken, purpose: DEMO_AGENT.purpose };
   const violations = requests.filter((request) => {
     if (request.path === '/robots.txt') return false;

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DemoResponse } from './demo-pages.js';
-import { demoSitePage, partnerSitePage } from './demo-pages.js';
+import { demoPages } from './demo-pages.js';
 
 /** A request one of the demo servers answered. */
 export interface DemoRequest {
@@ -61,8 +61,9 @@ export async function startDemoSite(): Promise<DemoSite> {
       });
       response.end(request.method === 'HEAD' ? undefined : answer.body);
     });
-  const serverA = serve('A', (path) => demoSitePage(path, originB));
-  const serverB = serve('B', partnerSitePage);
+  const pages = demoPages(() => originB);
+  const serverA = serve('A', pages.A);
+  const serverB = serve('B', pages.B);
   const listen = (server: Server): Promise<string> =>
     new Promise((resolve, reject) => {
       server.once('error', reject);

@@ -7,15 +7,14 @@ import { plural } from './plural.js';
 const MAX_QUOTED_LINE = 160;
 
 /**
- * A robots.txt line for display: its text (cut at 160 characters), or a placeholder.
+ * A robots.txt line for display: its text, cut at 160 characters.
  *
  * @example
  * ```ts
  * quoteLine({ line: 4, text: 'Disallow: /private/' }); // 'Disallow: /private/'
  * ```
  */
-export function quoteLine(source: SourceLine): string {
-  if (source.text === null) return '(text not available)';
+export function quoteLine(source: Pick<SourceLine, 'text'>): string {
   return source.text.length > MAX_QUOTED_LINE
     ? `${source.text.slice(0, MAX_QUOTED_LINE)}…`
     : source.text;

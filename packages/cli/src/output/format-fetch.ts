@@ -1,5 +1,5 @@
-import type { RobotsDirectives, UsagePreferences } from '@polite-crawler/fetch';
-import { USAGE_CATEGORIES } from '@polite-crawler/robots-txt';
+import type { RobotsDirectives, UsagePreferences, UsageSource } from '@polite-crawler/fetch';
+import { USAGE_CATEGORIES, type UsageCategory } from '@polite-crawler/robots-txt';
 import type { CliAgent } from '../agent.js';
 import type { DeniedInfo } from '../crawl/crawl-report.js';
 import type { AgentJson } from './agent-json.js';
@@ -40,42 +40,29 @@ export interface DirectivesJson {
 }
 
 /**
- * One statement that set a usage preference: a robots.txt `Content-Usage` or `Content-Signal`
- * rule (with its line and the line's text), or the response's `Content-Usage` header field.
+ * One statement that set a usage preference (robots-txt's `UsageSource`): a robots.txt
+ * `Content-Usage` or `Content-Signal` rule, with its line's text (trimmed; null when not
+ * available), or the response's `Content-Usage` header field.
  */
 export type UsageSourceJson =
-  | {
-      readonly kind: 'content-usage-rule' | 'content-signal-rule';
-      readonly line: number;
-      /** The rule's path pattern as written; `''` when it has none. */
-      readonly pattern: string;
-      /** The robots.txt line, trimmed; null when its text is not available. */
-      readonly text: string | null;
-    }
-  | { readonly kind: 'content-usage-field' };
+  | (Extract<UsageSource, { readonly line: number }> & { readonly text: string | null })
+  | Extract<UsageSource, { readonly kind: 'content-usage-field' }>;
 
 /**
  * The usage preferences (IETF AIPREF) of the response in `polite fetch --json`
  * (`response.usage`): robots.txt's for the URL combined with the `Content-Usage` header,
- * most restrictive first — the library's `response.usage`.
+ * most restrictive first — the library's `response.usage`, each source with its line's text.
  */
-export interface UsageJson {
-  readonly 'train-ai': 'allowed' | 'disallowed' | 'unknown';
-  readonly 'ai-use': 'allowed' | 'disallowed' | 'unknown';
-  readonly search: 'allowed' | 'disallowed' | 'unknown';
+export type UsageJson = Pick<UsagePreferences, UsageCategory> & {
   /** Per category, the statements whose preference is the result (empty when `unknown`). */
-  readonly sources: {
-    readonly 'train-ai': readonly UsageSourceJson[];
-    readonly 'ai-use': readonly UsageSourceJson[];
-    readonly search: readonly UsageSourceJson[];
-  };
+  readonly sources: Readonly<Record<UsageCategory, readonly UsageSourceJson[]>>;
   /** Labels outside the vocabulary, raw, not applied. */
   readonly extensions: readonly {
     readonly label: string;
     readonly value: string;
     readonly source: UsageSourceJson;
   }[];
-}
+};
 
 /** The response part of `polite fetch --json`. */
 export interface FetchedJson {
@@ -149,19 +136,15 @@ export function usageJson(
   usage: UsagePreferences,
   lineText: (line: number) => string | null,
 ): UsageJson {
-  const source = (from: UsagePreferences['sources']['search'][number]): UsageSourceJson =>
+  const source = (from: UsageSource): UsageSourceJson =>
     from.kind === 'content-usage-field'
       ? { kind: from.kind }
       : { kind: from.kind, line: from.line, pattern: from.pattern, text: lineText(from.line) };
+  const per = <T>(of: (category: UsageCategory) => T): Record<UsageCategory, T> =>
+    Object.fromEntries(USAGE_CATEGORIES.map((c) => [c, of(c)])) as Record<UsageCategory, T>;
   return {
-    'train-ai': usage['train-ai'],
-    'ai-use': usage['ai-use'],
-    search: usage.search,
-    sources: {
-      'train-ai': usage.sources['train-ai'].map(source),
-      'ai-use': usage.sources['ai-use'].map(source),
-      search: usage.sources.search.map(source),
-    },
+    ...per((category) => usage[category]),
+    sources: per((category) => usage.sources[category].map(source)),
     extensions: usage.extensions.map((extension) => ({
       label: extension.label,
       value: extension.value,
@@ -245,7 +228,7 @@ export function formatFetch(result: FetchJson, style: Style): string {
 /** Where a usage statement came from, in words. */
 function describeSource(source: UsageSourceJson): string {
   if (source.kind === 'content-usage-field') return 'Content-Usage header';
-  return `robots.txt line ${source.line}: ${quoteLine(source)}`;
+  return `robots.txt line ${source.line}: ${quoteLine({ text: source.text ?? '(text not available)' })}`;
 }
 
 /**

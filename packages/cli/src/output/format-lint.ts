@@ -103,7 +103,7 @@ export function formatLint(report: LintJson, style: Style): string {
       ];
       return diagnostic.text === null || diagnostic.text === ''
         ? [row]
-        : [row, ['', '', '', style.dim(`| ${quoteLine(diagnostic)}`)]];
+        : [row, ['', '', '', style.dim(`| ${quoteLine({ text: diagnostic.text })}`)]];
     });
     lines.push(renderTable(rows));
   }

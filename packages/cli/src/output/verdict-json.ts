@@ -1,80 +1,44 @@
 import type { Decision } from '@polite-crawler/fetch';
 import type {
+  ContentUsageReason,
   ContentUsageVerdict,
   GroupSelection,
+  MatchedRule,
   UsageCategory,
+  UsagePreferences,
   UsageRule,
   UsageSource,
+  VerdictReason,
 } from '@polite-crawler/robots-txt';
 import type { RobotsTxtInfo } from '../robots-source.js';
 
 /**
- * Why a URL is allowed or not, as the CLI reports it: the robots.txt verdict reasons, plus
- * the two cases where no rules were read at all.
- * - `rule`: a rule matched and decided (see `rule`).
- * - `no-matching-rule`: groups applied but no rule matched: allowed.
- * - `no-applicable-group`: no group for this agent, nor a `*` group: allowed.
- * - `robots-txt-path`: `/robots.txt` itself is always allowed.
- * - `match-budget`: a disallow the matcher's budget could not rule out counted as matching
- *   (a file written to be slow; see the robots-txt README): disallowed, failing closed.
- * - `unavailable`: robots.txt is unavailable (4xx): everything is allowed.
- * - `unreachable`: robots.txt could not be fetched (5xx, network): everything is disallowed.
+ * Why a URL is allowed or not, as the CLI reports it: the robots.txt verdict's reason
+ * (`rule`, `no-matching-rule`, `no-applicable-group`, `robots-txt-path`, `match-budget`), or
+ * one of the two cases where no rules were read: `unavailable` (4xx: everything is allowed) and
+ * `unreachable` (5xx, network: everything is disallowed).
  */
-export type UrlVerdictReason =
-  | 'rule'
-  | 'no-matching-rule'
-  | 'no-applicable-group'
-  | 'robots-txt-path'
-  | 'match-budget'
-  | 'unavailable'
-  | 'unreachable';
+export type UrlVerdictReason = VerdictReason | 'unavailable' | 'unreachable';
 
-/** A robots.txt line, by number and text. */
-export interface SourceLine {
-  /** 1-based line number in robots.txt. */
-  readonly line: number;
-  /**
-   * The line as the parser read it (the key in its standard spelling, the value as written,
-   * any comment dropped), or null when the text is not available.
-   */
-  readonly text: string | null;
-}
+/** A robots.txt line, by number and text (as the parser read it: see `MatchedRule.text`). */
+export type SourceLine = Pick<MatchedRule, 'line' | 'text'>;
 
-/** The deciding rule, with its source line. */
-export interface RuleInfo extends SourceLine {
-  readonly kind: 'allow' | 'disallow';
-  /** The pattern as written. */
-  readonly pattern: string;
-}
+/** The deciding rule, with its source line: the library's `MatchedRule`, as printed. */
+export type RuleInfo = Pick<MatchedRule, 'kind' | 'pattern' | 'line' | 'text'>;
 
-/** A robots.txt `Content-Usage` / `Content-Signal` rule that set a usage preference. */
-export interface UsageRuleInfo extends SourceLine {
-  readonly kind: 'content-usage' | 'content-signal';
-  /** The path pattern as written; `''` when the rule has none (it matches every path). */
-  readonly pattern: string;
-  /** The statement of preference as written. */
-  readonly value: string;
-}
+/** A robots.txt `Content-Usage` / `Content-Signal` rule that set a usage preference, with its line's text. */
+export type UsageRuleInfo = Pick<UsageRule, 'kind' | 'pattern' | 'value' | 'line'> & {
+  readonly text: string;
+};
 
 /**
- * The robots.txt usage preferences (IETF AIPREF) for the URL and this agent, and the lines
- * that set each.
+ * The robots.txt usage preferences (IETF AIPREF) for the URL and this agent (robots-txt's
+ * `ContentUsageVerdict`): the three categories, the reason, and the lines that set each.
  */
-export interface UsageInfo {
-  readonly 'train-ai': 'allowed' | 'disallowed' | 'unknown';
-  readonly 'ai-use': 'allowed' | 'disallowed' | 'unknown';
-  readonly search: 'allowed' | 'disallowed' | 'unknown';
-  /**
-   * `rule` (rules set them), `no-matching-rule`, `path-disallowed` (the groups disallow the
-   * path: no preferences apply) or `no-applicable-group`.
-   */
-  readonly reason: 'rule' | 'no-matching-rule' | 'path-disallowed' | 'no-applicable-group';
+export type UsageInfo = Pick<UsagePreferences, UsageCategory> & {
+  readonly reason: ContentUsageReason;
   /** Per category, the lines whose statement is the result (empty when `unknown`). */
-  readonly lines: {
-    readonly 'train-ai': readonly number[];
-    readonly 'ai-use': readonly number[];
-    readonly search: readonly number[];
-  };
+  readonly lines: Readonly<Record<UsageCategory, readonly number[]>>;
   /** The deciding rules (every matching rule with the longest path). */
   readonly rules: readonly UsageRuleInfo[];
   /** Labels outside the vocabulary, raw. */
@@ -83,7 +47,7 @@ export interface UsageInfo {
     readonly value: string;
     readonly line: number | null;
   }[];
-}
+};
 
 /**
  * The answer for one URL, with everything needed to explain it. JSON-serialisable: this is
@@ -147,8 +111,7 @@ export function verdictJson(answer: UrlAnswer): UrlVerdict {
     reason: verdict?.reason ?? (decision.reason === 'unavailable' ? 'unavailable' : 'unreachable'),
     selection: verdict?.selection ?? null,
     groups:
-      verdict?.groupLines.map((line, i) => ({ line, text: verdict.groupLineTexts[i] ?? null })) ??
-      [],
+      verdict?.groupLines.map((line, i) => ({ line, text: verdict.groupLineTexts[i]! })) ?? [],
     groupCount: verdict?.groups.length ?? 0,
     rule:
       rule === undefined
