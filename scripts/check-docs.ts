@@ -31,6 +31,7 @@ import { CLI_DEFAULTS, CLI_ERROR_CODES, ExitCode } from '../packages/cli/src/ind
 import { ERROR_CODES as FLEET_ERROR_CODES } from '../packages/redis/src/index.js';
 import { installCommands, installSection } from './readme-install.mjs';
 import {
+  tables,
   codeBlocks,
   codeSpans,
   lineOf,
@@ -285,17 +286,6 @@ function fetchTypeFacts(read: Read): Snippet[] {
       'PoliteEvent',
       `declare const event: Extract<PoliteEvent, { type: '${type}' }>;\nconst never: [typeof event] extends [never] ? 'no event of this type' : true = true;\n` +
         named.map((field) => `event.${field};`).join('\n'),
-    );
-  }
-  // The policy's members table.
-  for (const row of tableRows(
-    needSection(read, FETCH, '### `createRobotsPolicy(options): RobotsPolicy`'),
-  )) {
-    const members = codeSpans(row[0]!).map((span) => /^\w+/.exec(span)![0]);
-    fact(
-      at(row[0]!),
-      'RobotsPolicy',
-      `declare const policy: RobotsPolicy;\n${members.map((m) => `policy.${m};`).join('\n')}`,
     );
   }
   // "A `Decision` is `{ … }`" and the members of an Explanation's `robotsTxt`.
@@ -595,9 +585,152 @@ export function readmeSnippets(read: Read, files: readonly string[] = READMES): 
   );
 }
 
+/**
+ * README tables that list the members of one type (its options, fields or methods): each row's
+ * name is compiled as a member of the type, and with `exact` the rows must name every member.
+ */
+const MEMBER_TABLES: readonly {
+  readonly file: string;
+  readonly heading: string;
+  /** Which table of the section (0: the first). */
+  readonly table: number;
+  readonly type: string;
+  readonly from: string;
+  readonly exact: boolean;
+}[] = [
+  {
+    file: FETCH,
+    heading: '### `createRobotsPolicy(options): RobotsPolicy`',
+    table: 0,
+    type: 'RobotsPolicy',
+    from: '@polite-crawler/fetch',
+    exact: false,
+  },
+  {
+    file: 'packages/robots-txt/README.md',
+    heading: '### `parseRobotsTxt(body, options?) → RobotsTxt`',
+    table: 0,
+    type: 'ParseOptions',
+    from: '@polite-crawler/robots-txt',
+    exact: true,
+  },
+  {
+    file: 'packages/robots-txt/README.md',
+    heading: '### `RobotsTxt`',
+    table: 0,
+    type: 'RobotsTxt',
+    from: '@polite-crawler/robots-txt',
+    exact: false,
+  },
+  {
+    file: 'packages/robots-txt/README.md',
+    heading: '### `parseContentUsage(fieldLines, options?) → UsagePreferences`',
+    table: 0,
+    type: 'ContentUsageOptions',
+    from: '@polite-crawler/robots-txt',
+    exact: true,
+  },
+  {
+    file: 'packages/robots-tag/README.md',
+    heading: '### `parseRobotsTagHeaders(fieldLines, options?) → RobotsTagRules`',
+    table: 1,
+    type: 'HeaderParseOptions',
+    from: '@polite-crawler/robots-tag',
+    exact: true,
+  },
+  {
+    file: 'packages/robots-tag/README.md',
+    heading: '### `createMetaScanner(options?) → MetaScanner`',
+    table: 0,
+    type: 'MetaScanner',
+    from: '@polite-crawler/robots-tag',
+    exact: true,
+  },
+  {
+    file: 'packages/robots-tag/README.md',
+    heading: '### `createMetaScanner(options?) → MetaScanner`',
+    table: 1,
+    type: 'MetaScanOptions',
+    from: '@polite-crawler/robots-tag',
+    exact: true,
+  },
+  {
+    file: 'packages/robots-tag/README.md',
+    heading: '### `directivesFor(rules, productToken, options?) → RobotsDirectives`',
+    table: 0,
+    type: 'DirectivesOptions',
+    from: '@polite-crawler/robots-tag',
+    exact: true,
+  },
+  {
+    file: 'packages/robots-tag/README.md',
+    heading: '### `directivesFor(rules, productToken, options?) → RobotsDirectives`',
+    table: 1,
+    type: 'RobotsDirectives',
+    from: '@polite-crawler/robots-tag',
+    exact: true,
+  },
+  {
+    file: 'packages/robots-tag/README.md',
+    heading: '### `rulesFreshness(headers, now) → RobotsTagFreshness`',
+    table: 0,
+    type: 'RobotsTagFreshness',
+    from: '@polite-crawler/robots-tag',
+    exact: true,
+  },
+  {
+    file: 'packages/redis/README.md',
+    heading: '## Options',
+    table: 0,
+    type: 'RedisFleetOptions',
+    from: '@polite-crawler/redis',
+    exact: true,
+  },
+  {
+    file: 'packages/crawlee/README.md',
+    heading: '### Options',
+    table: 0,
+    type: 'PoliteCrawleeOptions',
+    from: '@polite-crawler/crawlee',
+    exact: true,
+  },
+  {
+    file: 'packages/playwright/README.md',
+    heading: '### `createPlaywrightGate(options) → PlaywrightGate`',
+    table: 0,
+    type: 'PlaywrightGateOptions',
+    from: '@polite-crawler/playwright',
+    exact: true,
+  },
+];
+
+function memberTableFacts(read: Read): Snippet[] {
+  return MEMBER_TABLES.map(({ file, heading, table, type, from, exact }) => {
+    const text = needSection(read, file, heading);
+    const found = tables(text)[table];
+    if (found === undefined) throw new Error(`${file}: "${heading}" has no table ${table + 1}`);
+    const members = found.rows.flatMap((row) =>
+      codeSpans(row[0]!).flatMap((span) => /^[A-Za-z_$][\w$]*/.exec(span) ?? []),
+    );
+    const line = read(file).split('\n').indexOf(heading) + 2 + found.line;
+    const code = [
+      `import type { ${type} } from '${from}';`,
+      `declare const value: ${type};`,
+      ...members.map((member) => `value.${member};`),
+      ...(exact
+        ? [
+            `const every: { readonly [K in keyof ${type}]-?: true } = { ${members.map((m) => `${m}: true`).join(', ')} };`,
+            'every;',
+          ]
+        : []),
+    ].join('\n');
+    return { file, line, code };
+  });
+}
+
 /** The README code blocks and the fetch README's table facts, compiled. */
 function types(read: Read): string[] {
-  return typecheck([...readmeSnippets(read), ...fetchTypeFacts(read)]);
+  return typecheck([...readmeSnippets(read), ...fetchTypeFacts(read), ...memberTableFacts(read)]);
 }
 
 export const DOCS_CHECKS: Readonly<Record<string, (read: Read) => string[]>> = {

@@ -38,6 +38,21 @@ export function tableRows(text: string): string[][] {
   return rows;
 }
 
+/** Every table in `text`, each as its body rows and the line (0-based, in `text`) of its header. */
+export function tables(text: string): { rows: string[][]; line: number }[] {
+  const lines = text.split('\n');
+  const found: { rows: string[][]; line: number }[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    if (!lines[index]!.startsWith('|') || !/^\|\s*-/.test(lines[index + 1] ?? '')) continue;
+    const rows: string[][] = [];
+    let at = index + 2;
+    for (; at < lines.length && lines[at]!.startsWith('|'); at++) rows.push(cells(lines[at]!));
+    found.push({ rows, line: index });
+    index = at;
+  }
+  return found;
+}
+
 /** `` `x` `` → `x`. */
 export const unquote = (cell: string): string => cell.replace(/^`|`$/g, '');
 

@@ -109,7 +109,7 @@ describe('each check reports a drift', () => {
   });
 
   it(
-    'the type check: a misspelt option in a block, a field an errors row names that the class lacks, a wrong Decision member',
+    'the type check: a misspelt option in a block, a field an errors row names that the class lacks, a wrong Decision member, an option row left out',
     { timeout: 240_000 },
     () => {
       const fetchReadme = 'packages/fetch/README.md';
@@ -124,8 +124,15 @@ describe('each check reports a drift', () => {
       expect(
         changed.split('\n').filter((line, i) => line !== original.split('\n')[i]),
       ).toHaveLength(3);
-      const problems = run(TYPES, (path) => (path === fetchReadme ? changed : readRepo(path)));
-      expect(problems).toHaveLength(3);
+      const tagReadme = 'packages/robots-tag/README.md';
+      const withoutEncoding = readRepo(tagReadme).replace(/\n\| `encoding` \|[^\n]*/, '');
+      const problems = run(TYPES, (path) =>
+        path === fetchReadme ? changed : path === tagReadme ? withoutEncoding : readRepo(path),
+      );
+      expect(problems).toHaveLength(4);
+      expect(problems.join('\n')).toMatch(
+        /robots-tag\/README\.md:\d+: TS2741 Property 'encoding' is missing .*\n.*MetaScanOptions/,
+      );
       expect(problems[0]).toMatch(/README\.md:\d+: TS2561 .*minIntervall/);
       expect(problems.join('\n')).toMatch(
         /README\.md:\d+: TS2551 Property 'directive' does not exist on type 'RobotsNoIndexError'/,
