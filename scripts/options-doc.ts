@@ -1,6 +1,6 @@
 // The fetch README's options table, generated from the TSDoc of the option types (what an IDE
 // shows on hover) and the option table (ranges). `pnpm run docs:options` rewrites the table
-// between its markers; `--check` only reports a difference. test/fetch/options-readme.test.ts
+// between its markers; `--check` only reports a difference. The docs check (scripts/check-docs.ts)
 // fails while the README differs from what this renders. TSDoc and GitHub markdown share inline
 // code, so prose is copied as written, except that `{@link X}` becomes `X` as code (a link would
 // need an anchor per symbol), lines are joined and `|` is escaped for the table.

@@ -1,7 +1,7 @@
 // The install commands a package README gives its users, read from its "## Install" section:
 // the one source of what a user installs. scripts/consumer-test.mjs installs exactly these (the
 // registry names pinned to the versions the repository develops against), and
-// test/packaging/manifests-and-install-docs.test.ts checks them against the manifests.
+// the docs check (scripts/check-docs.ts) checks them against the manifests.
 
 /**
  * The text of the README's "## Install" section, up to the next "## " heading.

@@ -164,6 +164,104 @@ describe('a stored entry dated ten years ahead', () => {
   });
 });
 
+describe('future-dated entries written again, and how many are remembered', () => {
+  it('a new future stamp is a new sighting; the good copy keeps its own', async () => {
+    const clock = new FakeClock();
+    const s = await server((req, res) => {
+      if (req.url !== '/robots.txt') return void res.end('page');
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(RULES);
+    }, clock);
+    const store = recordingStore();
+    // A store that keeps what the skewed writer wrote (this process's writes are dropped).
+    const readOnly: RobotsStore = { ...store, set: () => Promise.resolve() };
+    const skewed = futureDated(`${s.origin}/robots.txt`, ALLOW_ALL, clock.now(), TEN_YEARS);
+    store.entries.set(s.origin, skewed);
+    const { policy } = polite({ clock, store: readOnly, robotsMaxTtl: DAY });
+    const seen = clock.now();
+    expect(await policy.check(`${s.origin}/private`)).toMatchObject({ allowed: true });
+    // The writer later records a failure, still ten years ahead, and keeps the same good copy.
+    store.entries.set(s.origin, {
+      ...skewed,
+      latest: { status: 'unreachable', redirects: [], fetchedAt: skewed.latest.fetchedAt + 60_000 },
+      expiresAt: skewed.latest.fetchedAt + 60_000 + DAY,
+    });
+    await clock.advance(DAY);
+    // Read a day later: the failure is sighted now (retry at most an hour from now), the good
+    // copy still counts from its first sighting (served stale, 30 days from then).
+    expect(await policy.explain(`${s.origin}/private`)).toMatchObject({
+      allowed: true,
+      stale: true,
+      robotsTxt: { fetchedAt: seen },
+    });
+    await clock.advance(HOUR - 1);
+    expect(await policy.check(`${s.origin}/private`)).toMatchObject({ allowed: true });
+    expect(s.hits('/robots.txt')).toHaveLength(0);
+    await clock.advance(1);
+    expect(await policy.check(`${s.origin}/private`)).toMatchObject({ allowed: false });
+    expect(s.hits('/robots.txt')).toHaveLength(1);
+  });
+
+  it('an entry written again on a right clock ends the sighting: the same future stamp later is new', async () => {
+    const clock = new FakeClock();
+    const s = await server((req, res) => {
+      if (req.url !== '/robots.txt') return void res.end('page');
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(RULES);
+    }, clock);
+    const store = recordingStore();
+    const readOnly: RobotsStore = { ...store, set: () => Promise.resolve() };
+    const skewed = futureDated(`${s.origin}/robots.txt`, ALLOW_ALL, clock.now(), TEN_YEARS);
+    store.entries.set(s.origin, skewed);
+    const { policy } = polite({ clock, store: readOnly, robotsMaxTtl: DAY });
+    const explain = () => policy.explain(`${s.origin}/private`);
+    expect(await explain()).toMatchObject({ robotsTxt: { fetchedAt: clock.now() } });
+    await clock.advance(DAY);
+    // A writer on a right clock stores it: nothing ahead, nothing to remember.
+    store.entries.set(s.origin, futureDated(`${s.origin}/robots.txt`, ALLOW_ALL, clock.now(), 0));
+    expect(await explain()).toMatchObject({ robotsTxt: { fetchedAt: clock.now() } });
+    await clock.advance(DAY);
+    // The skewed writer's old entry comes back: sighted now, not a day ago.
+    store.entries.set(s.origin, skewed);
+    expect(await explain()).toMatchObject({ robotsTxt: { fetchedAt: clock.now(), cache: 'hit' } });
+    expect(s.hits('/robots.txt')).toHaveLength(0);
+  });
+
+  it('first sightings are remembered for at most maxOrigins origins; the one sighted longest ago goes', async () => {
+    const clock = new FakeClock();
+    const sites = await Promise.all(
+      [0, 1, 2].map(() =>
+        server((req, res) => {
+          if (req.url !== '/robots.txt') return void res.end('page');
+          res.writeHead(200, { 'content-type': 'text/plain' }).end(RULES);
+        }, clock),
+      ),
+    );
+    const [a, b, c] = sites as [(typeof sites)[0], (typeof sites)[0], (typeof sites)[0]];
+    const store = recordingStore();
+    const readOnly: RobotsStore = { ...store, set: () => Promise.resolve() };
+    for (const site of sites) {
+      store.entries.set(
+        site.origin,
+        futureDated(`${site.origin}/robots.txt`, ALLOW_ALL, clock.now(), TEN_YEARS),
+      );
+    }
+    const { policy } = polite({ clock, store: readOnly, robotsMaxTtl: DAY, maxOrigins: 2 });
+    const explainA = () => policy.explain(`${a.origin}/private`);
+    const firstA = clock.now();
+    expect(await explainA()).toMatchObject({ allowed: true, robotsTxt: { fetchedAt: firstA } });
+    await clock.advance(1_000);
+    await policy.check(`${b.origin}/`);
+    await clock.advance(1_000);
+    // A third future-dated origin: a's sighting, the oldest, is forgotten (and a leaves memory).
+    await policy.check(`${c.origin}/`);
+    await clock.advance(1_000);
+    expect(await explainA()).toMatchObject({
+      allowed: true,
+      robotsTxt: { fetchedAt: clock.now() },
+    });
+    expect(a.hits('/robots.txt')).toHaveLength(0);
+  });
+});
+
 describe("an HTTP-date Retry-After from a server whose clock differs from the crawler's", () => {
   for (const skew of [30_000, -30_000]) {
     it(`pauses for Retry-After − Date (the crawler's clock ${skew > 0 ? 'fast' : 'slow'} by 30 s)`, async () => {

@@ -413,6 +413,41 @@ describe('robots metas in HTML', () => {
     }
   });
 
+  it('reads metas for text/html and application/xhtml+xml in any case and spacing, and for nothing else', async () => {
+    const html = '<html><head><meta name="robots" content="noindex"></head></html>';
+    const types: [string | undefined, boolean][] = [
+      ['text/html', true],
+      ['TEXT/HTML', true],
+      ['text/html ; charset=utf-8', true],
+      ['\u00a0APPLICATION/XHTML+XML\t', true],
+      ['text/html x', false],
+      ['text/htmlx', false],
+      ['text/htm', false],
+      ['application/xhtml', false],
+      ['text/plain', false],
+      ['', false],
+      [undefined, false], // no Content-Type at all
+    ];
+    const s = await server(
+      routes({
+        '/robots.txt': { body: '' },
+        ...Object.fromEntries(
+          types.map(([type], i) => [
+            `/p${i}`,
+            { headers: type === undefined ? {} : { 'content-type': type }, body: html },
+          ]),
+        ),
+      }),
+    );
+    const { fetch } = polite({ minInterval: 0 });
+    for (const [i, [type, scanned]] of types.entries()) {
+      const response = await fetch(`${s.origin}/p${i}`);
+      expect(response.headers.has('content-type'), `/p${i}`).toBe(type !== undefined);
+      expect(response.robots.noindex, JSON.stringify(type)).toBe(scanned);
+      expect(await response.text()).toBe(html);
+    }
+  });
+
   it('does not scan non-HTML bodies, and returns them untouched', async () => {
     const text = '<html><head><meta name="robots" content="noindex"></head></html>';
     const binary = randomBytes(3 * 1024 * 1024);

@@ -651,6 +651,33 @@ describe('memory bound', () => {
     );
   }
 
+  it('a check or a peek makes an origin the most recent; a refresh drops nothing', async () => {
+    const [a, c] = await origins(2, 200);
+    // b's copy lives a minute (the shortest), a's and c's a day.
+    const b = await server(
+      switchable({ status: 200, headers: { 'cache-control': 'max-age=60' }, body: RULES }).handler,
+    );
+    const { policy, clock } = polite({ maxOrigins: 2 });
+    await policy.check(`${a!.origin}/`);
+    await policy.check(`${b.origin}/`);
+    await policy.check(`${a!.origin}/x`); // a is now the most recent
+    await policy.check(`${c!.origin}/`);
+    expect(policy.peek(`${b.origin}/`)).toBeUndefined();
+    expect(policy.peek(`${a!.origin}/private`)).toMatchObject({ allowed: false });
+    // A peek is a use too (Crawlee's synchronous transformRequestFunction peeks): a, peeked
+    // after c was checked, stays; c goes.
+    await policy.check(`${b.origin}/`);
+    expect(policy.peek(`${c!.origin}/`)).toBeUndefined();
+    expect(policy.peek(`${a!.origin}/private`)).toMatchObject({ allowed: false });
+    // b expires and is fetched again: its entry is replaced, a's stays.
+    await clock.advance(60_000);
+    expect(policy.peek(`${b.origin}/`)).toBeUndefined();
+    await policy.check(`${b.origin}/`);
+    expect(b.hits('/robots.txt')).toHaveLength(3);
+    expect(policy.peek(`${b.origin}/private`)).toMatchObject({ allowed: false });
+    expect(policy.peek(`${a!.origin}/private`)).toMatchObject({ allowed: false });
+  });
+
   it('drops other entries before an unreachable origin whose retry is not due', async () => {
     const [down] = await origins(1, 503);
     const [a, b] = await origins(2, 200);

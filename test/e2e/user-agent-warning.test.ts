@@ -1,7 +1,6 @@
 // A `userAgent` without an http(s):// URL: one process warning with a documented code, raised
 // once per process (each case runs in a fresh Node process).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -48,13 +47,5 @@ describe('a userAgent without a URL', () => {
       'ExampleBot/1.0 (compatible; +HTTPS://EXAMPLE.COM/bot)',
     ]);
     expect(warnings).toEqual([]);
-  });
-
-  it('is documented in the fetch README with its code', () => {
-    const readme = readFileSync(
-      fileURLToPath(new URL('../../packages/fetch/README.md', import.meta.url)),
-      'utf8',
-    );
-    expect(readme).toContain('`POLITE_CRAWLER_UA_NO_URL`');
   });
 });

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as api from '@polite-crawler/fetch';
 import {
@@ -23,8 +22,6 @@ import {
   isRobotsUsageError,
 } from '@polite-crawler/fetch';
 import type { Decision, RobotsDirectives, UsagePreferences } from '@polite-crawler/fetch';
-
-const README = readFileSync(new URL('../../packages/fetch/README.md', import.meta.url), 'utf8');
 
 const decision: Decision = {
   allowed: false,
@@ -96,15 +93,6 @@ const samples: [Error & { code: string }, (value: unknown) => boolean][] = [
   [new RobotsClosedError(), isRobotsClosedError],
   [new RobotsUnsupportedNodeError('v20.19.0', '^22.19.0'), isRobotsUnsupportedNodeError],
 ];
-
-/** Codes in the README's errors table (first column, under "## Errors"). */
-function readmeCodes(): string[] {
-  const section = README.slice(
-    README.indexOf('## Errors'),
-    README.indexOf('\n## ', README.indexOf('## Errors') + 1),
-  );
-  return [...section.matchAll(/^\| `(ERR_[A-Z_]+)` \|/gm)].map((m) => m[1]!);
-}
 
 describe('error classes', () => {
   it('each has a literal name, a stable code from ERROR_CODES, and a working guard', () => {
@@ -192,24 +180,5 @@ describe('error classes', () => {
         cause,
       }).cause,
     ).toBe(cause);
-  });
-});
-
-describe('README errors table', () => {
-  it('lists every exported error code, and only those', () => {
-    expect(readmeCodes().sort()).toEqual([...ERROR_CODES].sort());
-  });
-
-  it('names each error class and its guard', () => {
-    for (const [error] of samples) {
-      expect(README).toContain(`| \`${error.code}\` | \`${error.name}\` (\`is${error.name}\`)`);
-    }
-  });
-});
-
-// The options table is checked against the option table in options-readme.test.ts.
-describe('README diagnostics channels', () => {
-  it('documents every diagnostics channel', () => {
-    for (const channel of Object.values(api.CHANNELS)) expect(README).toContain(`\`${channel}\``);
   });
 });

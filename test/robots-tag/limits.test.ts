@@ -14,10 +14,13 @@ import type {
   MetaScanner,
   RobotsTagRules,
 } from '@polite-crawler/robots-tag';
-import {
-  META_CACHE_ENTRIES,
-  META_CACHE_MAX_CONTENT,
-} from '../../packages/robots-tag/src/meta-content-cache.js';
+
+// The bounds of a scanner factory's meta cache, as the README states them
+// ("createMetaScannerFactory": 256 parses, at most 4 of one content, contents over 512
+// characters parsed every time).
+const META_CACHE_ENTRIES = 256;
+const META_CACHE_MAX_VARIANTS = 4;
+const META_CACHE_MAX_CONTENT = 512;
 
 /** The error `fn` throws, or `undefined`. */
 function thrown(fn: () => unknown): unknown {
@@ -407,6 +410,59 @@ describe('the meta cache of a scanner factory', () => {
     const twice = scan(newScanner, page(past));
     expect(twice).not.toBe(once);
     expect(twice).toEqual(once);
+  });
+
+  /** A page whose robots meta comes after `before` other (non-robots) metas: its position. */
+  const at = (before: number, content: string): string =>
+    `<head>${'<meta charset="utf-8">'.repeat(before)}<meta name="robots" content="${content}"></head><body>`;
+
+  it('a content under another name, at another position, or read for a listed token is parsed apart', () => {
+    const listed = createMetaScannerFactory({ productTokens: ['ExampleBot'] });
+    const robots = scan(listed, page('noindex'));
+    const named = scan(listed, '<head><meta name="examplebot" content="noindex"></head><body>');
+    const moved = scan(listed, at(1, 'noindex'));
+    for (const other of [named, moved]) expect(other).not.toBe(robots);
+    // Each is kept as its own parse.
+    expect(scan(listed, '<head><meta name="examplebot" content="noindex"></head><body>')).toBe(
+      named,
+    );
+    expect(scan(listed, at(1, 'noindex'))).toBe(moved);
+    expect(scan(listed, page('noindex'))).toBe(robots);
+    // Without productTokens an unlisted name's unknown rules are dropped; with them, kept.
+    const unlisted = createMetaScannerFactory();
+    const known = scan(
+      unlisted,
+      '<head><meta name="examplebot" content="noindex, x-custom"></head><body>',
+    );
+    const full = scan(
+      listed,
+      '<head><meta name="examplebot" content="noindex, x-custom"></head><body>',
+    );
+    expect(names(known)).not.toEqual(names(full));
+  });
+
+  it(`keeps ${META_CACHE_MAX_VARIANTS} parses of one content, and parses it each time past them`, () => {
+    const newScanner = createMetaScannerFactory();
+    const held = Array.from({ length: META_CACHE_MAX_VARIANTS }, (_, k) =>
+      scan(newScanner, at(k, 'noarchive')),
+    );
+    held.forEach((rules, k) => expect(scan(newScanner, at(k, 'noarchive'))).toBe(rules));
+    const past = scan(newScanner, at(META_CACHE_MAX_VARIANTS, 'noarchive'));
+    const again = scan(newScanner, at(META_CACHE_MAX_VARIANTS, 'noarchive'));
+    expect(again).not.toBe(past);
+    expect(again).toEqual(past);
+    expect(scan(newScanner, at(0, 'noarchive'))).toBe(held[0]);
+  });
+
+  it('when the content seen first is the one being added to, the new parse is kept', () => {
+    const newScanner = createMetaScannerFactory();
+    const first = scan(newScanner, page('max-snippet:0'));
+    for (let i = 1; i < META_CACHE_ENTRIES; i++) scan(newScanner, page(`max-snippet:${i}`));
+    expect(scan(newScanner, page('max-snippet:0'))).toBe(first); // full, all held
+    // A second parse of the first content lets that content go, then is kept itself.
+    const second = scan(newScanner, at(1, 'max-snippet:0'));
+    expect(scan(newScanner, at(1, 'max-snippet:0'))).toBe(second);
+    expect(scan(newScanner, page('max-snippet:0'))).not.toBe(first);
   });
 
   it(`holds ${META_CACHE_ENTRIES} metas; one more lets the oldest go`, () => {

@@ -21,8 +21,9 @@ const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 await (await globalThis.fetch(`${origin}/robots.txt`)).text();
 
 const undici = await import('undici');
-// The sources under test (tsx runs them), as vitest's alias would resolve them.
-const { createPoliteFetch } = await import('../../../packages/fetch/src/index.js');
+// The package by its name: tsx resolves it to the sources through the repository's tsconfig
+// `paths`, as vitest's alias does.
+const { createPoliteFetch } = await import('@polite-crawler/fetch');
 const politeFetch = createPoliteFetch({
   userAgent: 'ExampleBot/1.0 (+https://example.com/bot)',
   minInterval: 0,

@@ -13,9 +13,10 @@ process.on('warning', (warning) =>
   }),
 );
 const agents = JSON.parse(process.argv[2] ?? '[]') as string[];
-// The sources under test (tsx runs them), as vitest's alias would resolve them.
+// The package by its name: tsx resolves it to the sources through the repository's tsconfig
+// `paths`, as vitest's alias does.
 const { createPoliteFetch, createRobotsPolicy, UA_NO_URL_WARNING } =
-  await import('../../../packages/fetch/src/index.js');
+  await import('@polite-crawler/fetch');
 for (const [i, userAgent] of agents.entries()) {
   const made = i % 2 === 0 ? createRobotsPolicy({ userAgent }) : createPoliteFetch({ userAgent });
   await made.close();

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   createMetaScanner,
@@ -17,54 +16,7 @@ import type {
   RobotsTagHeaderInput,
 } from '@polite-crawler/robots-tag';
 
-const readme = readFileSync(
-  new URL('../../packages/robots-tag/README.md', import.meta.url),
-  'utf8',
-);
-
-/** The first-column codes of the markdown table right after `heading` text. */
-function tableCodes(afterText: string, pattern: RegExp): string[] {
-  const start = readme.indexOf(afterText);
-  expect(start).toBeGreaterThanOrEqual(0);
-  const lines = readme.slice(start).split('\n');
-  const first = lines.findIndex((line) => line.startsWith('|'));
-  const table: string[] = [];
-  for (const line of lines.slice(first)) {
-    if (!line.startsWith('|')) break;
-    table.push(line);
-  }
-  return table.flatMap((line) => {
-    const m = pattern.exec(line);
-    return m?.[1] === undefined ? [] : [m[1]];
-  });
-}
-
-describe('README tables match the code, both ways', () => {
-  it('lists every error code, and only those', () => {
-    const documented = tableCodes('| code | thrown when |', /^\| `(ERR_[A-Z_]+)` \|/);
-    expect([...documented].sort()).toEqual([...ROBOTS_TAG_ERROR_CODES].sort());
-  });
-
-  it('lists every diagnostic code, and only those', () => {
-    const documented = tableCodes('| diagnostic | meaning | effect |', /^\| `([a-z-]+)` \|/);
-    expect([...documented].sort()).toEqual([...ROBOTS_TAG_DIAGNOSTIC_CODES].sort());
-  });
-
-  it('documents every option with its default', () => {
-    for (const [option, value] of [
-      ['maxFieldBytes', '`16384`'],
-      ['maxHeadBytes', '`262144`'],
-      ['productTokens', '`undefined`'],
-      ['encoding', "`'utf-8'`"],
-    ] as const) {
-      expect(readme).toMatch(
-        new RegExp(
-          `\\| \`${option}\` \\| [^\\n]*\\| ${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\|`,
-        ),
-      );
-    }
-  });
-
+describe('diagnostics', () => {
   it('every diagnostic code can actually be produced', () => {
     const seen = new Set<string>([
       ...parseRobotsTagHeaders(['x'.repeat(20_000), 'max-snippet: lots', '!!!']).diagnostics.map(
