@@ -14,7 +14,6 @@ import { upperCaseMethod } from '../transport/request-method.js';
 import { pageDispatcher, transportDispatcher } from '../transport/compose-transport.js';
 import { tapInterceptor, tapSettings } from '../transport/response-tap.js';
 import { holdSlot } from '../transport/slot-handler.js';
-import type { SlotHandling } from '../transport/slot-handler.js';
 import { dispatcherOption, refusalIn, refuseUndrivable } from '../transport/dispatcher-guard.js';
 import { requestMembers } from './request-members.js';
 import type { TapRecord, TapSettings } from '../transport/response-tap.js';
@@ -31,8 +30,6 @@ type Body = NonNullable<RequestInit['body']>;
 type RequestLike = globalThis.Request;
 
 const NO_INIT: PoliteRequestInit = Object.freeze({});
-/** How a hop holds its slot: the walker notes the response (after the HTML head is read). */
-const HOLD: SlotHandling = Object.freeze({ noteResponse: false });
 /** The tap record of a call before its first hop is sent (shared, never written). */
 const NOTHING_TAPPED: TapRecord = Object.freeze({ headers: undefined, meta: undefined });
 
@@ -176,7 +173,7 @@ class Call implements RedirectWalk<Response> {
     const dispatcher = given.compose(
       refuseUndrivable(given),
       tapInterceptor(this.#shared.tapConfig, tap),
-      holdSlot(slot, HOLD),
+      holdSlot(slot),
     );
     const body = this.#body;
     // One path for every call: every member of the Request and of init, on every hop.
@@ -259,17 +256,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
   }
   const page = resolvePageOptions(options);
   const { policy, owned } = policyFromOptions(options);
-  const none = policy.directives([]);
-  Object.freeze(none.rules);
-  const checkSettings = {
-    productToken: policy.productToken,
-    none: Object.freeze(none),
-    noindex: page.noindex,
-    rejectUsage: page.rejectUsage,
-    usageOf: (url: URL, headers: HeaderInput | undefined) => policy.usage(url, headers),
-    clock: policy.clock,
-    metaDirectives: new WeakMap(),
-  };
+  const checkSettings = { policy, noindex: page.noindex, rejectUsage: page.rejectUsage };
   const tapConfig = tapSettings({
     productToken: policy.productToken,
     scanMeta: page.scanMeta,

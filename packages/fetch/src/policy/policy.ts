@@ -1,11 +1,11 @@
 import pLimit from 'p-limit';
 import { combineUsage, parseContentUsage } from '@polite-crawler/robots-txt';
 import type { Agent, UsagePreferences } from '@polite-crawler/robots-txt';
-import { directivesFor, parseRobotsTagHeaders, rulesFreshness } from '@polite-crawler/robots-tag';
 import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
 import { RobotsClosedError, RobotsDeniedError, RobotsInvalidUrlError } from '../errors/errors.js';
 import { createEventSink } from './events.js';
 import { headerLines } from '../response/header-input.js';
+import { readDirectives } from '../response/page-robots.js';
 import { readOption } from '../options/option-spec.js';
 import { POLICY_OPTIONS, PREFETCH_CONCURRENCY } from '../options/option-table.js';
 import { resolvePolicyOptions } from '../options/options.js';
@@ -146,6 +146,7 @@ class PolicySlot implements HopSlot {
   #outcome: PaceOutcome | undefined;
   /** What made the outcome distress: the status, or the kind of failure. */
   #cause: number | DistressFailure = 0;
+  #noted = false;
   /** `maxBodyHold`: how long after the response headers the slot is held at most, ms. */
   readonly #hold: number;
   /** Ends the hold's timer (started at the response headers) when the slot is given back. */
@@ -170,6 +171,9 @@ class PolicySlot implements HopSlot {
   }
 
   noteResponse(status: number, headers: HeaderInput): void {
+    // One response per hop: the first note stands (the transport's, then the walker's).
+    if (this.#noted) return;
+    this.#noted = true;
     const retryAfter = this.#policy.notePause(this.#origin, status, headers);
     if (this.#slot === undefined) return;
     const latency = this.#policy.clock.now() - this.#startedAt;
@@ -615,33 +619,9 @@ class Policy implements RobotsPolicy {
     metaRules?: RobotsTagRules,
     options: DirectivesAt = {},
   ): RobotsDirectives {
-    const lines =
-      typeof headerLinesOrHeaders === 'string'
-        ? [headerLinesOrHeaders]
-        : Array.isArray(headerLinesOrHeaders)
-          ? (headerLinesOrHeaders as readonly string[])
-          : [
-              ...headerLines(headerLinesOrHeaders as HeaderInput, 'robots-tag'),
-              ...headerLines(headerLinesOrHeaders as HeaderInput, 'x-robots-tag'),
-            ];
-    const headerRules = parseRobotsTagHeaders([...lines]);
-    // One clock for every surface: an `unavailable_after` that has passed is `noindex` here,
-    // and whole headers also give the freshness the rules stay valid for (repext-03).
+    // One clock for every surface: an `unavailable_after` that has passed is `noindex` here.
     const now = options.now ?? this.clock.now();
-    // Field values (strings) carry no Cache-Control; headers in any shape, pairs included, do.
-    const whole =
-      typeof headerLinesOrHeaders !== 'string' &&
-      !(
-        Array.isArray(headerLinesOrHeaders) &&
-        headerLinesOrHeaders.every((line) => typeof line === 'string')
-      );
-    return directivesFor(
-      metaRules === undefined ? headerRules : [headerRules, metaRules],
-      this.productToken,
-      whole
-        ? { now, freshness: rulesFreshness(headerLinesOrHeaders as HeaderInput, now) }
-        : { now },
-    );
+    return readDirectives(this.productToken, headerLinesOrHeaders, metaRules, now);
   }
 
   usage(url: string | URL, headers?: string | readonly string[] | HeaderInput): UsagePreferences {

@@ -160,7 +160,7 @@ export interface HopSlot {
    * the start is the origin's response time): a 429 or 503 with `Retry-After` pauses the
    * origin for that long (capped at `maxRetryAfter`), before the next hop takes the slot; a 429
    * or 503 without one, a 500, 502, 504 or 408 is distress, and the origin backs off once the
-   * slot is released; anything else is a success.
+   * slot is released; anything else is a success. Once per hop: a later call is ignored.
    */
   noteResponse(status: number, headers: HeaderInput): void;
   /**

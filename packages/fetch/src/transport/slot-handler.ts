@@ -6,17 +6,8 @@ type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseS
 type HeaderObject = Record<string, string | string[] | undefined>;
 
 /**
- * How a {@link SlotHandler} treats its slot: whether it notes the response headers in the slot
- * (the interceptor; the redirect walker does it for a polite fetch), and the request's signal,
- * when the handler must end a request its dispatcher never starts.
- */
-export interface SlotHandling {
-  readonly noteResponse: boolean;
-  readonly signal?: AbortSignal | undefined;
-}
-
-/**
- * Holds a request's pacing slot while undici delivers its response, and gives it back when the
+ * Holds a request's pacing slot while undici delivers its response (noting the response and its
+ * failure in the slot), and gives it back when the
  * body has ended at the transport (all of it received, or cancelled, destroyed or failed): the
  * one meaning of `concurrency`, a request in flight at the server. (The slot bounds the hold
  * itself: `maxBodyHold` after the headers.)
@@ -24,17 +15,15 @@ export interface SlotHandling {
 export class SlotHandler implements Dispatcher.DispatchHandler {
   readonly #handler: Dispatcher.DispatchHandler;
   readonly #slot: HopSlot;
-  readonly #noteResponse: boolean;
   /** Why the request was given up before the dispatcher started it (its signal aborted). */
   #abandoned: Error | undefined;
   #started = false;
   readonly #unsubscribe: (() => void) | undefined;
 
-  constructor(handler: Dispatcher.DispatchHandler, slot: HopSlot, handling: SlotHandling) {
+  /** `signal`: the request's, when the handler must end a request its dispatcher never starts. */
+  constructor(handler: Dispatcher.DispatchHandler, slot: HopSlot, signal?: AbortSignal) {
     this.#handler = handler;
     this.#slot = slot;
-    this.#noteResponse = handling.noteResponse;
-    const { signal } = handling;
     // undici's `request` settles on abort only once the dispatcher has started the request
     // (`onRequestStart`): a dispatcher that never does would hold the call and its slot for
     // good. Until then the handler ends the request itself, with the signal's reason.
@@ -72,7 +61,8 @@ export class SlotHandler implements Dispatcher.DispatchHandler {
     headers: HeaderObject,
     statusMessage?: string,
   ): void {
-    if (this.#noteResponse && statusCode >= 200) this.#slot.noteResponse(statusCode, headers);
+    // The response time is the time to these headers (for HTML, to its head: the tap is inside).
+    if (statusCode >= 200) this.#slot.noteResponse(statusCode, headers);
     this.#handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
   }
 
@@ -98,12 +88,8 @@ export class SlotHandler implements Dispatcher.DispatchHandler {
 /**
  * {@link SlotHandler} as an interceptor for one request.
  * @example
- * agent.compose(holdSlot(slot, { noteResponse: false }));
+ * agent.compose(holdSlot(slot));
  */
-export function holdSlot(
-  slot: HopSlot,
-  handling: SlotHandling,
-): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (options, handler) =>
-    dispatch(options, new SlotHandler(handler, slot, handling));
+export function holdSlot(slot: HopSlot): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (options, handler) => dispatch(options, new SlotHandler(handler, slot));
 }
