@@ -95,7 +95,8 @@ function fail(handler: Dispatcher.DispatchHandler, error: unknown): void {
  * dispatched through it (`undici.request`, `stream`, `pipeline`, `fetch`; each redirect hop when
  * composed *inside* `redirect`) is refused with `RobotsDeniedError` before anything is sent when
  * robots.txt disallows it, else paced, sent with the policy's User-Agent, and holds its slot
- * until its body has ended or failed (read it or destroy it). `/robots.txt` passes ungated. The
+ * until its body has ended or failed (read it or destroy it), at most `maxBodyHold` after its
+ * headers. `/robots.txt` passes ungated. The
  * README (`politeInterceptor`) has the rest. Throws {@link RobotsInvalidOptionError} naming the
  * first invalid option.
  * @example
