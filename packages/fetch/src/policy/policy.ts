@@ -538,9 +538,10 @@ class Policy implements RobotsPolicy {
   }
 
   /**
-   * Internal (also a {@link PolicySlot}'s). A 429 or 503 with a parseable `Retry-After` (an HTTP-date measured from the response's
-   * `Date`) pauses the origin (capped at `maxRetryAfter`). Whether it had one: then the server
-   * said when to come back, and that is not distress (a `Retry-After: 0` included).
+   * Internal (also a {@link PolicySlot}'s). A 429 or 503 with a parseable `Retry-After` (an
+   * HTTP-date measured from the response's `Date`) pauses the origin (capped at
+   * `maxRetryAfter`). Whether it had one: then the server said when to come back, and that is
+   * not distress (a `Retry-After: 0` included).
    */
   notePause(origin: string, status: number, headers: HeaderInput): boolean {
     if (!RETRY_AFTER_STATUSES.has(status) || this.#closed) return false;
