@@ -92,13 +92,10 @@ export function readDirectives(
   const lines = values
     ? typeof headers === 'string'
       ? [headers]
-      : [...(headers as readonly string[])]
-    : [
-        ...headerLines(headers as HeaderInput, 'robots-tag'),
-        ...headerLines(headers as HeaderInput, 'x-robots-tag'),
-      ];
+      : [...headers]
+    : [...headerLines(headers, 'robots-tag'), ...headerLines(headers, 'x-robots-tag')];
   // The freshness the response declares (Cache-Control / Expires) travels with its rules.
-  const freshness = values ? undefined : rulesFreshness(headers as HeaderInput, now);
+  const freshness = values ? undefined : rulesFreshness(headers, now);
   const when =
     freshness === undefined || freshness.source === 'none' ? { now } : { now, freshness };
   if (lines.length > 0) {
