@@ -4,6 +4,7 @@
  * (its navigation timeout passed while it waited) is never sent. The policy's clock is fake:
  * pacing never really waits.
  */
+import type { ServerResponse } from 'node:http';
 import { afterEach, expect, it } from 'vitest';
 import { politeCrawlee } from '@polite-crawler/crawlee';
 import type { BaseHttpClient } from '@crawlee/core';
@@ -114,4 +115,36 @@ it('a request that waited for its slot is refused when the robots.txt in force b
   expect(await queued).toBe('ERR_ROBOTS_DENIED');
   expect(site.hits('/queued')).toHaveLength(0);
   expect(robotsFetches).toBe(2);
+});
+
+it('stream(): the slot is held until the body has been read to its end (concurrency 1, a slow body)', async () => {
+  const open: ServerResponse[] = [];
+  // Headers and a first chunk now, the rest when the test says so.
+  const slow = (_req: unknown, res: ServerResponse): void => {
+    res.writeHead(200, { 'content-type': 'text/plain' }).write('start;');
+    open.push(res);
+  };
+  site = await startSite({
+    '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' },
+    '/a': slow,
+    '/b': slow,
+  });
+  const clock = new FakeClock();
+  run = newRun({ clock, concurrency: 1, minInterval: 0 });
+  const httpClient = politeHttpClient(run);
+  const first = await httpClient.stream({ url: `${site.origin}/a`, method: 'GET' });
+  const second = httpClient.stream({ url: `${site.origin}/b`, method: 'GET' });
+  for (let i = 0; i < 200; i += 1) await new Promise((resolve) => setImmediate(resolve));
+  // The first body has not ended: the second request has not been sent.
+  expect(site.hits('/b')).toHaveLength(0);
+  const chunks: Buffer[] = [];
+  first.stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise((resolve) => first.stream.once('end', resolve));
+  open.shift()!.end('end');
+  await ended;
+  expect(Buffer.concat(chunks).toString()).toBe('start;end');
+  await clock.until(() => site!.hits('/b').length === 1, 'the second request');
+  open.shift()!.end('end');
+  (await second).stream.resume();
+  expect(site.maxConcurrent).toBe(1);
 });

@@ -7,7 +7,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isRobotsDeniedError } from '@polite-crawler/fetch';
 import type { HopSlot } from '@polite-crawler/fetch';
-import { isPending } from '@polite-crawler/fetch/internal';
 import { FakeClock } from '../fetch/helpers/fake-clock.js';
 import { startSite } from '../helpers/recording-server.js';
 import type { RecordingServer as SiteServer } from '../helpers/recording-server.js';
@@ -45,6 +44,23 @@ async function setup(): Promise<{
   return { leases: new SlotLeases(record.policy), origin: site.origin, record, clock };
 }
 
+const WAITING = Symbol('waiting');
+
+/** What `entered` settles to within a few event-loop turns (the fake clock still), else WAITING. */
+async function soon(entered: Promise<HopSlot>): Promise<HopSlot | typeof WAITING> {
+  const turns = new Promise<typeof WAITING>((resolve) => {
+    setImmediate(() => setImmediate(() => resolve(WAITING)));
+  });
+  return Promise.race([entered, turns]);
+}
+
+/** The slot `entered` gives at once: no wait for the origin (concurrency 1, crawl-delay 10 s). */
+async function atOnce(entered: Promise<HopSlot>): Promise<HopSlot> {
+  const got = await soon(entered);
+  if (got === WAITING) throw new Error('the hop waited for its origin');
+  return got;
+}
+
 async function granted(url: string, record: RunRecord) {
   const ticket = takeTicket(record.policy, url);
   await ticket.ready;
@@ -57,10 +73,9 @@ describe('SlotLeases: the lent slot is the first hop of its request', () => {
     const { leases, origin, record } = await setup();
     const request = { url: `${origin}/a#section` };
     leases.lend(request, await granted(request.url, record));
-    const entered = leases.policy.enter(`${origin}/a`);
-    expect(isPending(entered)).toBe(false);
+    const slot = await atOnce(leases.policy.enter(`${origin}/a`));
     expect(leases.size).toBe(0);
-    (entered as HopSlot).release();
+    slot.release();
     leases.settle(request);
   });
 
@@ -68,18 +83,16 @@ describe('SlotLeases: the lent slot is the first hop of its request', () => {
     const { leases, origin, record } = await setup();
     const request = { url: `${origin}/a` };
     leases.lend(request, await granted(request.url, record));
-    const entered = leases.policy.enter(request.url);
-    // Synchronous: no second slot was asked for (concurrency 1, crawl-delay 10 s, clock still).
-    expect(isPending(entered)).toBe(false);
-    const slot = entered as HopSlot;
+    // At once: no second slot was asked for (concurrency 1, crawl-delay 10 s, clock still).
+    const slot = await atOnce(leases.policy.enter(request.url));
     expect(slot.url.href).toBe(request.url);
     expect(leases.size).toBe(0);
     // A second request for the same URL has no lent slot: it waits for the origin.
     const second = leases.policy.enter(request.url);
-    expect(isPending(second)).toBe(true);
+    expect(await soon(second)).toBe(WAITING);
     slot.release();
     leases.settle(request); // the slot was used: a no-op
-    void Promise.resolve(second).then(
+    void second.then(
       (late) => late.release(),
       () => undefined,
     );
@@ -90,11 +103,11 @@ describe('SlotLeases: the lent slot is the first hop of its request', () => {
     const request = { url: `${origin}/a` };
     leases.lend(request, await granted(request.url, record));
     const hop = leases.policy.enter(request.url, { redirectedFrom: `${origin}/old` });
-    expect(isPending(hop)).toBe(true);
+    expect(await soon(hop)).toBe(WAITING);
     expect(leases.size).toBe(1);
     // Given back unused, the lent slot frees the origin: the hop goes once the crawl-delay is over.
     let slot: HopSlot | undefined;
-    void Promise.resolve(hop).then((got) => {
+    void hop.then((got) => {
       slot = got;
     });
     leases.settle(request);
@@ -112,16 +125,16 @@ describe('SlotLeases: the lent slot is the first hop of its request', () => {
     const request = { url: `${origin}/private/page` };
     // The origin's slot was granted for /a, then lent to a request for a refused URL.
     leases.lend(request, await granted(`${origin}/a`, record));
-    const error = await Promise.resolve(leases.policy.enter(request.url)).then(
+    const error = await leases.policy.enter(request.url).then(
       () => undefined,
       (thrown: unknown) => thrown,
     );
     expect(isRobotsDeniedError(error)).toBe(true);
     // The pacing slot went back with the refusal: a later hop waits out the crawl-delay only.
     const after = leases.policy.enter(`${origin}/b`);
-    expect(isPending(after)).toBe(true);
+    expect(await soon(after)).toBe(WAITING);
     let next: HopSlot | undefined;
-    void Promise.resolve(after).then((got) => {
+    void after.then((got) => {
       next = got;
     });
     // Were the slot still held, the next hop would wait for ever (concurrency 1).
@@ -135,9 +148,7 @@ describe('SlotLeases: the lent slot is the first hop of its request', () => {
     const { leases, origin, record } = await setup();
     const request = { url: `${origin}/b` };
     leases.lend(request, await granted(`${origin}/a`, record));
-    const entered = leases.policy.enter(request.url);
-    expect(isPending(entered)).toBe(false);
-    const slot = entered as HopSlot;
+    const slot = await atOnce(leases.policy.enter(request.url));
     expect(slot.url.href).toBe(request.url);
     slot.release();
   });
@@ -149,11 +160,11 @@ describe('SlotLeases: the lent slot is the first hop of its request', () => {
     leases.lend(request, await granted(request.url, record));
     // The crawler takes the request 3 s after its origin granted it (its pool's turn).
     await clock.advance(3_000);
-    const slot = leases.policy.enter(request.url) as HopSlot;
+    const slot = await atOnce(leases.policy.enter(request.url));
     slot.release();
     leases.settle(request);
     let nextAt: number | undefined;
-    void Promise.resolve(leases.policy.enter(`${origin}/b`)).then((next) => {
+    void leases.policy.enter(`${origin}/b`).then((next) => {
       nextAt = clock.now();
       next.release();
     });

@@ -177,7 +177,7 @@ describe('Retry-After pauses', () => {
 });
 
 describe('what concurrency counts for politeFetch', () => {
-  it('until the headers are in, not the body: two responses awaited together never deadlock', async () => {
+  it('until the body ends, at most maxBodyHold after the headers: two responses awaited together do not deadlock', async () => {
     const clock = new FakeClock();
     const open: ServerResponse[] = [];
     const s = await server((req, res) => {
@@ -189,6 +189,12 @@ describe('what concurrency counts for politeFetch', () => {
     const { fetch } = polite({ clock, concurrency: 1 });
     // Correct fetch code: both responses first, then their bodies.
     const both = Promise.all([fetch(`${s.origin}/a`), fetch(`${s.origin}/b`)]);
+    await until(() => open.length === 1, 'the first request at the server');
+    // The first body has not ended: the second waits for it, for maxBodyHold (60 s) at most.
+    await clock.advance(59_999);
+    for (let i = 0; i < 50; i += 1) await tick();
+    expect(open).toHaveLength(1);
+    await clock.advance(1);
     await until(() => open.length === 2, 'both requests at the server');
     for (const res of open) res.end('end');
     const [a, b] = await both;

@@ -4,7 +4,6 @@
  * the gate, none can arrive now" waits on that count, never on time.
  */
 import type { Clock, Pacer, PacerSlot, PaceRules } from '@polite-crawler/fetch';
-import { isPending } from '@polite-crawler/fetch/internal';
 import { OriginScheduler } from '../../packages/fetch/src/pacing/origin-scheduler.js';
 
 export class WaitingPacer implements Pacer {
@@ -43,7 +42,7 @@ export class WaitingPacer implements Pacer {
 
   acquire(origin: string, rules: PaceRules, signal?: AbortSignal): PacerSlot | Promise<PacerSlot> {
     const got = this.#inner.acquire(origin, rules, signal);
-    if (!isPending(got)) return got;
+    if (!(got instanceof Promise)) return got;
     this.#changeBy(1);
     return got.then(
       (slot) => {

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsPolicy, isRobotsInvalidOptionError } from '@polite-crawler/fetch';
 import { systemClock } from '@polite-crawler/fetch/internal';
@@ -175,6 +176,34 @@ describe('the directives of a navigation', () => {
 });
 
 describe('pacing and options', () => {
+  it('counts a request until its body has ended: a slow image body holds the slot (concurrency 1)', async () => {
+    const open: ServerResponse[] = [];
+    // Each image: headers and a first chunk now, the rest when the test says so.
+    const slowImage = (_req: unknown, res: ServerResponse): void => {
+      res.writeHead(200, { 'content-type': 'image/png' }).write('p');
+      open.push(res);
+    };
+    const slow = await startSite({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' },
+      '/two': { body: '<img src="/i/1.png"><img src="/i/2.png">' },
+      '/i/1.png': slowImage,
+      '/i/2.png': slowImage,
+    });
+    cleanup.push(() => slow.close());
+    const { context } = await gated({ pace: 'all' }, { concurrency: 1 });
+    const page = await context.newPage();
+    const loaded = page.goto(`${slow.origin}/two`);
+    await until(() => open.length === 1, 'the first image at the server');
+    for (let i = 0; i < 200; i += 1) await new Promise((resolve) => setImmediate(resolve));
+    // Its body has not ended: the other image has not been sent.
+    expect(open).toHaveLength(1);
+    open.shift()!.end('ng');
+    await until(() => open.length === 1, 'the second image at the server');
+    open.shift()!.end('ng');
+    await loaded;
+    expect(slow.maxConcurrent).toBe(1);
+  });
+
   it('holds concurrent subresources of one origin to the policy concurrency', async () => {
     const images = Array.from({ length: 4 }, (_, i) => `/slow/${i}.png`);
     const png: Answer = { headers: { 'content-type': 'image/png' }, body: 'png' };

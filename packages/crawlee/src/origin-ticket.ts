@@ -1,5 +1,4 @@
 import type { HopSlot, RobotsPolicy } from '@polite-crawler/fetch';
-import { isPending } from '@polite-crawler/fetch/internal';
 
 /**
  * A place in one origin's pacing queue, taken through `policy.enter` (so the policy's rules and
@@ -41,9 +40,7 @@ export function takeTicket(policy: RobotsPolicy, url: string): OriginTicket {
     if (done) got.release();
     else slot = got;
   };
-  const entered = policy.enter(url, { signal: leave.signal });
-  const ready = isPending(entered) ? Promise.resolve(entered).then(accept) : Promise.resolve();
-  if (!isPending(entered)) accept(entered);
+  const ready = policy.enter(url, { signal: leave.signal }).then(accept);
   // Nobody may be listening yet: a failed wait must not become an unhandled rejection.
   ready.catch(() => undefined);
 

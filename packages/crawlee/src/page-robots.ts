@@ -1,6 +1,6 @@
+import { pageRobots } from '@polite-crawler/fetch';
 import { isHtml } from '@polite-crawler/fetch/internal';
 import { rawHeaderPairs, scanRobotsMeta } from '@polite-crawler/robots-tag';
-import { parseContentUsage } from '@polite-crawler/robots-txt';
 import type { HttpNavigation } from './polite-http-client.js';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
 import type { PageRobots } from './types.js';
@@ -37,12 +37,7 @@ export function readHttpRobots(
       : undefined;
   const url = navigation?.url ?? context.response?.url ?? '';
   return {
-    directives: policy.directives(headers, metas, { now: options.now() }),
-    // The field's alone when there is no http(s) URL to look robots.txt up for.
-    usage:
-      /^https?:\/\//i.test(url) && URL.canParse(url)
-        ? policy.usage(url, headers)
-        : parseContentUsage(headers),
+    ...pageRobots(policy, { url, headers, metas, now: options.now() }),
     url,
     redirects: navigation?.redirects ?? [],
   };

@@ -7,6 +7,7 @@ import type {
   ResponseTypes,
   StreamingHttpResponse,
 } from '@crawlee/core';
+import { finished } from 'node:stream';
 import { isRobotsDeniedError } from '@polite-crawler/fetch';
 import type { Clock, RobotsDeniedError } from '@polite-crawler/fetch';
 import { walkRedirects } from '@polite-crawler/fetch/internal';
@@ -93,7 +94,13 @@ export class PoliteHttpClient implements BaseHttpClient {
   ): Promise<HttpResponse<TResponseType>> {
     const { inner } = this.#deps;
     const send = (hop: AnyRequest) => inner.sendRequest(hop as HttpRequest<TResponseType>);
-    return this.#walk(request, send, () => undefined);
+    // got has read the whole body: the request is over.
+    return this.#walk(
+      request,
+      send,
+      () => undefined,
+      (_response, release) => release(),
+    );
   }
 
   async stream(request: HttpRequest, onRedirect?: RedirectHandler): Promise<StreamingHttpResponse> {
@@ -102,6 +109,8 @@ export class PoliteHttpClient implements BaseHttpClient {
       request,
       (hop) => inner.stream(hop as HttpRequest),
       (response) => response.stream.destroy(),
+      // The slot is held until the body has been read, destroyed or has failed.
+      (response, release) => finished(response.stream, release),
       onRedirect,
     );
   }
@@ -110,6 +119,7 @@ export class PoliteHttpClient implements BaseHttpClient {
     request: AnyRequest,
     send: (hop: AnyRequest) => Promise<R>,
     discard: (response: R) => void,
+    untilOver: (response: R, release: () => void) => void,
     onRedirect?: RedirectHandler,
   ): Promise<R> {
     const { options, navigations, onRedirectDenied } = this.#deps;
@@ -168,7 +178,7 @@ export class PoliteHttpClient implements BaseHttpClient {
           return new URL(String(updated.url ?? next.url));
         },
       });
-      slot.release();
+      untilOver(response, () => slot.release());
       response.redirectUrls = redirects.map((target) => new URL(target));
       if (owner !== undefined) {
         navigations.set(owner, { url: url.href, redirects, headers: headerPairs(response) });

@@ -1,5 +1,4 @@
 import type { EnterOptions, HopSlot, RobotsPolicy } from '@polite-crawler/fetch';
-import { isPending } from '@polite-crawler/fetch/internal';
 import { originOf } from './origin-ticket.js';
 import type { OriginTicket } from './origin-ticket.js';
 
@@ -96,7 +95,7 @@ export class SlotLeases {
    * its origin if one is there or comes first: it belongs to a request already running, and must
    * never wait for a slot held for a request that waits for a crawler task.
    */
-  #enter(url: string | URL, options?: EnterOptions): HopSlot | Promise<HopSlot> {
+  #enter(url: string | URL, options?: EnterOptions): Promise<HopSlot> {
     if (options?.paced === false) return this.#policy.enter(url, options);
     const lent = options?.redirectedFrom === undefined ? this.#take(url) : undefined;
     if (lent !== undefined) return inTicket(this.#policy, url, lent, options);
@@ -108,17 +107,16 @@ export class SlotLeases {
     const signal =
       options?.signal === undefined ? mine.signal : AbortSignal.any([mine.signal, options.signal]);
     const own = this.#policy.enter(url, { ...options, signal });
-    if (!isPending(own)) return own;
     return new Promise<HopSlot>((resolve, reject) => {
       let settled = false;
       const leave = this.#wait(origin, (ticket) => {
         if (settled) return false;
         settled = true;
         mine.abort(new DOMException('a granted slot came first', 'AbortError'));
-        Promise.resolve(inTicket(this.#policy, url, ticket, options)).then(resolve, reject);
+        inTicket(this.#policy, url, ticket, options).then(resolve, reject);
         return true;
       });
-      Promise.resolve(own).then(
+      own.then(
         (slot) => {
           leave();
           // A granted slot was offered first: this one is not needed.
@@ -161,12 +159,12 @@ function keyOf(url: string | URL): string {
  * answer (admitted, paced, re-checked); one granted for another URL of the origin carries only
  * the pacing: the hop is admitted by the policy, unpaced, before it goes out.
  */
-function inTicket(
+async function inTicket(
   policy: RobotsPolicy,
   url: string | URL,
   ticket: OriginTicket,
   options: EnterOptions | undefined,
-): HopSlot | Promise<HopSlot> {
+): Promise<HopSlot> {
   const paced = ticket.claim();
   if (paced === undefined) return policy.enter(url, options);
   if (keyOf(paced.url) === keyOf(url) && options?.redirectedFrom === undefined) {
@@ -175,25 +173,24 @@ function inTicket(
     paced.sent();
     return paced;
   }
-  const combine = (admitted: HopSlot): HopSlot => {
-    paced.sent();
-    return {
-      url: admitted.url,
-      noteResponse: (status, headers) => paced.noteResponse(status, headers),
-      noteFailure: (error) => paced.noteFailure(error),
-      sent: () => {},
-      release: () => {
-        admitted.release();
-        paced.release();
-      },
-    };
-  };
-  const admitted = policy.enter(url, { ...options, paced: false });
-  if (!isPending(admitted)) return combine(admitted);
-  return Promise.resolve(admitted).then(combine, (error: unknown) => {
+  let admitted: HopSlot;
+  try {
+    admitted = await policy.enter(url, { ...options, paced: false });
+  } catch (error) {
     paced.release();
     throw error;
-  });
+  }
+  paced.sent();
+  return {
+    url: admitted.url,
+    noteResponse: (status, headers) => paced.noteResponse(status, headers),
+    noteFailure: (error) => paced.noteFailure(error),
+    sent: () => {},
+    release: () => {
+      admitted.release();
+      paced.release();
+    },
+  };
 }
 
 /** `policy` with its own `enter` replaced; everything else is the policy's (methods bound to it). */

@@ -2,10 +2,9 @@ import type { Configuration, Dictionary } from '@crawlee/core';
 import type {
   Decision,
   RobotsDeniedError,
-  RobotsDirectives,
+  RobotsOfPage,
   RobotsPolicy,
   UsageCategory,
-  UsagePreferences,
 } from '@polite-crawler/fetch';
 
 /**
@@ -14,11 +13,7 @@ import type {
  * const robots: PageRobots | undefined = robotsOf(context);
  * if (robots?.directives.nosnippet) dropSnippet(robots.url);
  */
-export interface PageRobots {
-  /** Robots-Tag / X-Robots-Tag header lines and `<head>` robots metas, for the policy's product token. */
-  readonly directives: RobotsDirectives;
-  /** What the site says the page may be used for (IETF AIPREF), as `policy.usage` combines it. */
-  readonly usage: UsagePreferences;
+export interface PageRobots extends RobotsOfPage {
   /** The URL of the response (the last redirect target after redirects). */
   readonly url: string;
   /** Redirect targets followed, in order. */

@@ -105,6 +105,8 @@ export { createPoliteFetch } from './fetch/polite-fetch.js';
 export { REDIRECT_STATUSES, nextRedirectHop } from './redirects/redirect-rule.js';
 export type { RedirectHop, RedirectingRequest } from './redirects/redirect-rule.js';
 export { createRobotsPolicy } from './policy/policy.js';
+export { pageRobots } from './response/page-robots.js';
+export type { PageInput, RobotsOfPage } from './response/page-robots.js';
 export { createMemoryRobotsStore } from './robots/memory-store.js';
 export type { MemoryRobotsStoreOptions } from './robots/memory-store.js';
 export { DEFAULTS, OPTION_BOUNDS } from './options/option-table.js';

@@ -18,7 +18,6 @@ export { readCapped } from './transport/body-reader.js';
 export { isHtml } from './transport/html-content-type.js';
 export type { CappedBody } from './transport/body-reader.js';
 export { walkRedirects } from './redirects/redirect-walker.js';
-export { isPending } from './pacing/pacer.js';
 export { distressOf, isDistressStatus } from './pacing/distress.js';
 export {
   BACKOFF_BASE,

@@ -1,6 +1,6 @@
+import { pageRobots } from '@polite-crawler/fetch';
 import { isHtml } from '@polite-crawler/fetch/internal';
 import { parseRobotsMetaContent, scanRobotsMeta } from '@polite-crawler/robots-tag';
-import { parseContentUsage } from '@polite-crawler/robots-txt';
 import type { RobotsTagRules } from '@polite-crawler/robots-tag';
 import type { Response } from 'playwright-core';
 import type { ResolvedGateOptions } from './resolve-options.js';
@@ -82,13 +82,9 @@ export async function readNavigationRobots(
     if (options.metas !== 'rendered') metas.push(await servedMetas(response, options));
     if (options.metas !== 'served') metas.push(await renderedMetas(response, options));
   }
-  const directives = options.policy.directives(headers, merge(metas));
   const url = record?.finalUrl ?? response.url();
   return {
-    directives,
-    usage: /^https?:\/\//i.test(url)
-      ? options.policy.usage(url, headers)
-      : parseContentUsage(headers),
+    ...pageRobots(options.policy, { url, headers, metas: merge(metas) }),
     url,
     redirects: record?.redirects ?? [],
     status: response.status(),

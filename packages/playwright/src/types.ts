@@ -1,9 +1,4 @@
-import type {
-  RobotsDeniedError,
-  RobotsDirectives,
-  RobotsPolicy,
-  UsagePreferences,
-} from '@polite-crawler/fetch';
+import type { RobotsDeniedError, RobotsOfPage, RobotsPolicy } from '@polite-crawler/fetch';
 import type { BrowserContext, Page, Response } from 'playwright-core';
 
 /**
@@ -106,11 +101,7 @@ export type GateEvent = GateDeniedEvent | GateFailedEvent | GateServedEvent;
  * @example
  * const { directives, url }: NavigationRobots = await gate.robots(response);
  */
-export interface NavigationRobots {
-  /** Robots-Tag / X-Robots-Tag lines and robots metas, for the policy's product token. */
-  readonly directives: RobotsDirectives;
-  /** What the site says the page may be used for (IETF AIPREF), as `policy.usage` combines it. */
-  readonly usage: UsagePreferences;
+export interface NavigationRobots extends RobotsOfPage {
   /**
    * The final URL of the navigation (the last redirect target). The one place it is known:
    * `page.url()` and `response.url()` stay on the first URL (README: "URLs after a redirect").

@@ -5,7 +5,7 @@ import type { PoliteFetchOptions } from '../options/option-types.js';
 import { resolvePageOptions } from '../options/options.js';
 import { toHttpUrl } from '../policy/policy.js';
 import { policyFromOptions } from '../policy/policy-from-options.js';
-import type { HeaderInput, RobotsPolicy } from '../policy/robots-policy.js';
+import type { HeaderInput, HopSlot, RobotsPolicy } from '../policy/robots-policy.js';
 import { walkRedirects } from '../redirects/redirect-walker.js';
 import type { RedirectWalk, WalkHop } from '../redirects/redirect-walker.js';
 import type { RedirectHop } from '../redirects/redirect-rule.js';
@@ -13,6 +13,7 @@ import { checkResponse } from '../response/response-checker.js';
 import { upperCaseMethod } from '../transport/request-method.js';
 import { pageDispatcher, transportDispatcher } from '../transport/compose-transport.js';
 import { tapInterceptor, tapSettings } from '../transport/response-tap.js';
+import { holdSlot } from '../transport/slot-handler.js';
 import { dispatcherOption, refusalIn, refuseUndrivable } from '../transport/dispatcher-guard.js';
 import { requestMembers } from './request-members.js';
 import type { TapRecord, TapSettings } from '../transport/response-tap.js';
@@ -32,15 +33,12 @@ const NO_INIT: PoliteRequestInit = Object.freeze({});
 /** The tap record of a call before its first hop is sent (shared, never written). */
 const NOTHING_TAPPED: TapRecord = Object.freeze({ headers: undefined, meta: undefined });
 
-/**
- * The call of `input`. Synchronous unless the input is a Request whose body must be read (one
- * promise less on every ordinary call).
- */
-function startCall(
+/** The call of `input`: its URL, members, headers and body (a Request's body is read first). */
+async function startCall(
   input: PoliteRequestInput,
   init: PoliteRequestInit,
   shared: Shared,
-): Call | Promise<Call> {
+): Promise<Call> {
   // Anything but a string, a URL or a Request-like object goes to toHttpUrl, which names it.
   const request =
     typeof input === 'string' ||
@@ -62,9 +60,8 @@ function startCall(
     headers.set('user-agent', shared.policy.userAgent);
   }
   if (init.body === undefined && request?.body !== null && request?.body !== undefined) {
-    return Promise.resolve(request.arrayBuffer()).then(
-      (buffer) => new Call(url, request, init, headers, new Uint8Array(buffer), shared),
-    );
+    const buffer = await request.arrayBuffer();
+    return new Call(url, request, init, headers, new Uint8Array(buffer), shared);
   }
   const body = (init.body as Body | null | undefined) ?? null;
   return new Call(url, request, init, headers, body, shared);
@@ -158,8 +155,8 @@ class Call implements RedirectWalk<Response> {
     this.#body = body;
   }
 
-  /** One hop through undici's fetch, redirects left to the walker. */
-  send(hop: WalkHop): Promise<Response> {
+  /** One hop through undici's fetch, redirects left to the walker; it holds `slot` to its body's end. */
+  send(hop: WalkHop, slot: HopSlot): Promise<Response> {
     const { redirect } = hop;
     if (redirect !== undefined) {
       if (redirect.dropHeaders.length > 0) {
@@ -176,6 +173,7 @@ class Call implements RedirectWalk<Response> {
     const dispatcher = given.compose(
       refuseUndrivable(given),
       tapInterceptor(this.#shared.tapConfig, tap),
+      holdSlot(slot),
     );
     const body = this.#body;
     // One path for every call: every member of the Request and of init, on every hop.
@@ -258,17 +256,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
   }
   const page = resolvePageOptions(options);
   const { policy, owned } = policyFromOptions(options);
-  const none = policy.directives([]);
-  Object.freeze(none.rules);
-  const checkSettings = {
-    productToken: policy.productToken,
-    none: Object.freeze(none),
-    noindex: page.noindex,
-    rejectUsage: page.rejectUsage,
-    usageOf: (url: URL, headers: HeaderInput | undefined) => policy.usage(url, headers),
-    clock: policy.clock,
-    metaDirectives: new WeakMap(),
-  };
+  const checkSettings = { policy, noindex: page.noindex, rejectUsage: page.rejectUsage };
   const tapConfig = tapSettings({
     productToken: policy.productToken,
     scanMeta: page.scanMeta,
@@ -300,11 +288,9 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     init?: PoliteRequestInit | null,
   ): Promise<PoliteResponse> => {
     // `null` is no init, as for fetch.
-    const started = startCall(input, init ?? NO_INIT, shared);
-    const call = started instanceof Promise ? await started : started;
-    const { response, url, redirects, slot } = await walkRedirects(policy, call);
-    // `concurrency` counts a request until its headers and HTML head are in.
-    slot.release();
+    const call = await startCall(input, init ?? NO_INIT, shared);
+    // The hop's slot is given back when its body ends (or `maxBodyHold` after its headers).
+    const { response, url, redirects } = await walkRedirects(policy, call);
     return checkResponse(response, url, call.tap, redirects.length > 0, checkSettings);
   };
 

@@ -1,14 +1,12 @@
 import type { Dispatcher } from 'undici';
 import type { RobotsPolicyOptions, SharedPolicyOptions } from '../options/option-types.js';
-import { isPending } from '../pacing/pacer.js';
-import { onAbort } from '../time/signals.js';
 import { policyFromOptions } from '../policy/policy-from-options.js';
 import { signInterceptor } from '../signature/sign-interceptor.js';
 import { headerRecord } from '../transport/dispatch-headers.js';
+import { SlotHandler } from '../transport/slot-handler.js';
 import type { EnterOptions, HopSlot, RobotsPolicy } from '../policy/robots-policy.js';
 
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[0];
-type HeaderObject = Record<string, string | string[] | undefined>;
 
 /**
  * Options of {@link politeInterceptor}: the policy options, or a shared `policy`.
@@ -41,82 +39,6 @@ export interface PoliteInterceptor {
   readonly policy: RobotsPolicy;
   /** Closes the policy if the interceptor created it (a shared policy is left open). */
   close(): Promise<void>;
-}
-
-/**
- * Holds a request's slot while undici delivers its response: notes the response (Retry-After,
- * distress, response time) and its failure, and gives the slot back when the body has ended
- * or failed.
- */
-class SlotHandler implements Dispatcher.DispatchHandler {
-  readonly #handler: Dispatcher.DispatchHandler;
-  readonly #slot: HopSlot;
-  /** Why the request was given up before the dispatcher started it (its signal aborted). */
-  #abandoned: Error | undefined;
-  #started = false;
-  readonly #unsubscribe: (() => void) | undefined;
-
-  constructor(handler: Dispatcher.DispatchHandler, slot: HopSlot, signal: AbortSignal | undefined) {
-    this.#handler = handler;
-    this.#slot = slot;
-    // undici's `request` settles on abort only once the dispatcher has started the request
-    // (`onRequestStart`): a dispatcher that never does would hold the call and its slot for
-    // good. Until then the interceptor ends the request itself, with the signal's reason.
-    this.#unsubscribe =
-      signal === undefined ? undefined : onAbort(signal, () => this.#abandon(signal.reason));
-  }
-
-  #abandon(reason: unknown): void {
-    if (this.#started || this.#abandoned !== undefined) return;
-    this.#abandoned = reason as Error;
-    this.#slot.release();
-    this.#handler.onResponseError?.(null as unknown as Controller, this.#abandoned);
-  }
-
-  onRequestStart(controller: Controller, context: unknown): void {
-    this.#unsubscribe?.();
-    if (this.#abandoned !== undefined) {
-      controller.abort(this.#abandoned);
-      return;
-    }
-    this.#started = true;
-    this.#handler.onRequestStart?.(controller, context);
-  }
-
-  onRequestUpgrade(
-    ...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestUpgrade']>>
-  ): void {
-    this.#slot.release();
-    this.#handler.onRequestUpgrade?.(...args);
-  }
-
-  onResponseStart(
-    controller: Controller,
-    statusCode: number,
-    headers: HeaderObject,
-    statusMessage?: string,
-  ): void {
-    if (statusCode >= 200) this.#slot.noteResponse(statusCode, headers);
-    this.#handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
-  }
-
-  onResponseData(controller: Controller, chunk: Buffer): void {
-    this.#handler.onResponseData?.(controller, chunk);
-  }
-
-  onResponseEnd(controller: Controller, trailers: HeaderObject): void {
-    this.#slot.release();
-    this.#handler.onResponseEnd?.(controller, trailers);
-  }
-
-  onResponseError(controller: Controller, error: Error): void {
-    this.#unsubscribe?.();
-    if (this.#abandoned !== undefined) return; // already reported
-    // A connection error or a timeout (before or during the body) makes the origin back off.
-    this.#slot.noteFailure(error);
-    this.#slot.release();
-    this.#handler.onResponseError?.(controller, error);
-  }
 }
 
 const USER_AGENT: ReadonlySet<string> = new Set(['user-agent']);
@@ -173,7 +95,8 @@ function fail(handler: Dispatcher.DispatchHandler, error: unknown): void {
  * dispatched through it (`undici.request`, `stream`, `pipeline`, `fetch`; each redirect hop when
  * composed *inside* `redirect`) is refused with `RobotsDeniedError` before anything is sent when
  * robots.txt disallows it, else paced, sent with the policy's User-Agent, and holds its slot
- * until its body has ended or failed (read it or destroy it). `/robots.txt` passes ungated. The
+ * until its body has ended or failed (read it or destroy it), at most `maxBodyHold` after its
+ * headers. `/robots.txt` passes ungated. The
  * README (`politeInterceptor`) has the rest. Throws {@link RobotsInvalidOptionError} naming the
  * first invalid option.
  * @example
@@ -204,10 +127,7 @@ export function politeInterceptor(options: PoliteInterceptorOptions): PoliteInte
       }
       // undici.request passes its options on, signal included: a wait for the slot ends with it.
       const given = signalOf(opts);
-      const entered = policy.enter(url, given === undefined ? NO_OPTIONS : { signal: given });
-      // The common case (rules cached, slot free) is sent at once, without a closure.
-      if (!isPending(entered)) return send(dispatch, opts, handler, userAgent, entered);
-      entered.then(
+      policy.enter(url, given === undefined ? NO_OPTIONS : { signal: given }).then(
         (slot) => send(dispatch, opts, handler, userAgent, slot),
         (error: unknown) => fail(handler, error),
       );

@@ -55,6 +55,7 @@ export const POLICY_OPTIONS = {
   pacer: shaped<Pacer>(['acquire', 'pause', 'close']),
   storeTimeout: { default: 2_000, bounds: [1, 60_000] },
   concurrency: { default: 1, bounds: [1, 10_000] },
+  maxBodyHold: { default: 60_000, bounds: [0, 3_600_000] },
   minInterval: { default: 1_000, bounds: [0, 3_600_000] },
   crawlDelay: { default: 'honor', allowed: ['honor', 'ignore'] },
   maxCrawlDelay: { default: 30_000, bounds: [0, 3_600_000] },

@@ -153,12 +153,23 @@ export interface RobotsPolicyOptions {
    */
   readonly storeTimeout?: number;
   /**
-   * Requests in flight per origin: `politeFetch` counts one until its headers and HTML head are
-   * in, `politeInterceptor` until its body ends (README: "What `concurrency` counts").
+   * Requests in flight per origin, on every path (`politeFetch`, `politeInterceptor`, the
+   * adapters): a request counts from its start until its response body has ended at the
+   * transport (all of it received, or cancelled, destroyed or failed), at most `maxBodyHold`
+   * after its headers (README: "What `concurrency` counts").
    * @default 1
    * @example 4
    */
   readonly concurrency?: number;
+  /**
+   * Longest time a request keeps counting toward `concurrency` after its response headers while
+   * its body has not ended, ms: a body nobody reads (undici stops reading it from the socket)
+   * then frees its origin's slot; the body stays readable. 0 counts a request until its headers
+   * only.
+   * @default 60_000
+   * @example 10_000
+   */
+  readonly maxBodyHold?: number;
   /**
    * Minimum time between the starts of two requests to one origin, ms.
    * @default 1_000

@@ -35,15 +35,6 @@ interface OriginState {
   latency: number | undefined;
 }
 
-/** Gives a slot back (set in the scheduler's static block: slots reach its private state). */
-let giveBack: (
-  scheduler: OriginScheduler,
-  origin: string,
-  state: OriginState,
-  rules: PaceRules,
-  outcome: PaceOutcome | undefined,
-) => PaceChange | undefined;
-
 /** One granted slot; its second release does nothing. */
 class Slot implements PacerSlot {
   #scheduler: OriginScheduler | undefined;
@@ -62,7 +53,7 @@ class Slot implements PacerSlot {
     const scheduler = this.#scheduler;
     if (scheduler === undefined) return undefined;
     this.#scheduler = undefined;
-    return giveBack(scheduler, this.#origin, this.#state, this.#rules, outcome);
+    return scheduler.giveBack(this.#origin, this.#state, this.#rules, outcome);
   }
 }
 
@@ -80,14 +71,6 @@ class Slot implements PacerSlot {
  * try { await fetch(url); } finally { slot.release(); }
  */
 export class OriginScheduler implements Pacer {
-  static {
-    giveBack = (scheduler, origin, state, rules, outcome) => {
-      const change = outcome === undefined ? undefined : scheduler.#note(state, rules, outcome);
-      scheduler.#release(origin, state);
-      return change;
-    };
-  }
-
   readonly #settings: Settings;
   readonly #states = new Map<string, OriginState>();
   readonly #closing = new AbortController();
@@ -111,6 +94,18 @@ export class OriginScheduler implements Pacer {
     return this.#enqueue(state, rules, signal).then(() =>
       this.#waitForStart(origin, state, rules, signal),
     );
+  }
+
+  /** Internal (a {@link Slot}'s): gives a slot back, with how its request went. */
+  giveBack(
+    origin: string,
+    state: OriginState,
+    rules: PaceRules,
+    outcome: PaceOutcome | undefined,
+  ): PaceChange | undefined {
+    const change = outcome === undefined ? undefined : this.#note(state, rules, outcome);
+    this.#release(origin, state);
+    return change;
   }
 
   #release(origin: string, state: OriginState): void {

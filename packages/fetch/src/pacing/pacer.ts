@@ -83,14 +83,3 @@ export interface Pacer {
   /** Rejects every waiter with `reason`, gives back every held slot. */
   close(reason: Error): Promise<void>;
 }
-
-/**
- * Whether an acquire's answer is still to come (a promise, or any thenable from a pacer of
- * another realm).
- * @example
- * const got = pacer.acquire(origin, rules);
- * const slot = isPending(got) ? await got : got;
- */
-export function isPending<T extends object>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown }).then === 'function';
-}

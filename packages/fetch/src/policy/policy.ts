@@ -1,11 +1,11 @@
 import pLimit from 'p-limit';
 import { combineUsage, parseContentUsage } from '@polite-crawler/robots-txt';
 import type { Agent, UsagePreferences } from '@polite-crawler/robots-txt';
-import { directivesFor, parseRobotsTagHeaders, rulesFreshness } from '@polite-crawler/robots-tag';
 import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
 import { RobotsClosedError, RobotsDeniedError, RobotsInvalidUrlError } from '../errors/errors.js';
 import { createEventSink } from './events.js';
 import { headerLines } from '../response/header-input.js';
+import { readDirectives } from '../response/page-robots.js';
 import { readOption } from '../options/option-spec.js';
 import { POLICY_OPTIONS, PREFETCH_CONCURRENCY } from '../options/option-table.js';
 import { resolvePolicyOptions } from '../options/options.js';
@@ -15,7 +15,6 @@ import type { ResolvedPolicyOptions } from '../options/options.js';
 import { OriginScheduler } from '../pacing/origin-scheduler.js';
 import { distressOf, isDistressStatus } from '../pacing/distress.js';
 import type { DistressFailure } from '../pacing/distress.js';
-import { isPending } from '../pacing/pacer.js';
 import type { PaceChange, PaceOutcome, PaceRules, Pacer, PacerSlot } from '../pacing/pacer.js';
 import { parseRetryAfter } from '../pacing/retry-after.js';
 import { raceSignal } from '../time/signals.js';
@@ -131,16 +130,6 @@ function allows(entry: CacheEntry, url: URL): boolean {
   return rules.isAllowed(url);
 }
 
-/** Set in the policy's static block: slots reach its private state through these. */
-let notePause: (policy: Policy, origin: string, status: number, headers: HeaderInput) => boolean;
-let restartInterval: (policy: Policy, origin: string, interval: number) => void;
-let noteChange: (
-  policy: Policy,
-  origin: string,
-  cause: number | DistressFailure,
-  change: ReturnType<PacerSlot['release']>,
-) => void;
-
 /** A hop's place in its origin's pacing, as {@link RobotsPolicy.enter} grants it. */
 class PolicySlot implements HopSlot {
   readonly url: URL;
@@ -157,9 +146,22 @@ class PolicySlot implements HopSlot {
   #outcome: PaceOutcome | undefined;
   /** What made the outcome distress: the status, or the kind of failure. */
   #cause: number | DistressFailure = 0;
+  #noted = false;
+  /** `maxBodyHold`: how long after the response headers the slot is held at most, ms. */
+  readonly #hold: number;
+  /** Ends the hold's timer (started at the response headers) when the slot is given back. */
+  #holding: AbortController | undefined;
 
-  constructor(policy: Policy, url: URL, origin: string, slot: PacerSlot | undefined, interval = 0) {
+  constructor(
+    policy: Policy,
+    url: URL,
+    origin: string,
+    slot: PacerSlot | undefined,
+    interval = 0,
+    hold = 0,
+  ) {
     this.#policy = policy;
+    this.#hold = hold;
     this.url = url;
     this.#origin = origin;
     this.#slot = slot;
@@ -169,7 +171,10 @@ class PolicySlot implements HopSlot {
   }
 
   noteResponse(status: number, headers: HeaderInput): void {
-    const retryAfter = notePause(this.#policy, this.#origin, status, headers);
+    // One response per hop: the first note stands (the transport's, then the walker's).
+    if (this.#noted) return;
+    this.#noted = true;
+    const retryAfter = this.#policy.notePause(this.#origin, status, headers);
     if (this.#slot === undefined) return;
     const latency = this.#policy.clock.now() - this.#startedAt;
     if (retryAfter) {
@@ -180,6 +185,26 @@ class PolicySlot implements HopSlot {
     } else {
       this.#outcome = { kind: 'success', latency };
     }
+    this.#holdBody();
+  }
+
+  /**
+   * Bounds the hold on the slot once the headers are in: a body nobody reads is not read from the
+   * socket either (undici pauses it), so its end may never come; `maxBodyHold` later the slot
+   * goes back anyway (the body stays readable).
+   */
+  #holdBody(): void {
+    if (this.#holding !== undefined) return;
+    if (this.#hold === 0) {
+      this.release();
+      return;
+    }
+    const holding = new AbortController();
+    this.#holding = holding;
+    this.#policy.clock.sleep(this.#hold, holding.signal).then(
+      () => this.release(),
+      () => undefined, // released before: the hold is over
+    );
   }
 
   noteFailure(error: unknown): void {
@@ -197,7 +222,7 @@ class PolicySlot implements HopSlot {
     const now = this.#policy.clock.now();
     this.#startedAt = now;
     if (interval > 0 && now > this.#grantedAt) {
-      restartInterval(this.#policy, this.#origin, interval);
+      this.#policy.restartInterval(this.#origin, interval);
     }
   }
 
@@ -205,12 +230,13 @@ class PolicySlot implements HopSlot {
     const slot = this.#slot;
     if (slot === undefined) return;
     this.#slot = undefined;
+    this.#holding?.abort();
     const outcome = this.#outcome;
     if (outcome === undefined) {
       slot.release();
       return;
     }
-    noteChange(this.#policy, this.#origin, this.#cause, slot.release(outcome));
+    this.#policy.noteChange(this.#origin, this.#cause, slot.release(outcome));
   }
 }
 
@@ -285,28 +311,6 @@ class Policy implements RobotsPolicy {
   readonly #events;
   #closed = false;
 
-  static {
-    notePause = (policy, origin, status, headers) => policy.#notePause(origin, status, headers);
-    // The pacer's pause is "no slot of the origin starts before now + ms": from a hop sent
-    // later than its grant, one interval from the moment it left (the grant booked less).
-    restartInterval = (policy, origin, interval) => {
-      if (!policy.#closed) policy.#pacer.pause(origin, interval);
-    };
-    noteChange = (policy, origin, cause, change) => {
-      if (typeof change !== 'object' || change === null) return;
-      if (!isPending(change)) {
-        policy.#emitChange(origin, cause, change as PaceChange);
-        return;
-      }
-      // A fleet pacer answers after its round trip; a failed one changed nothing to report.
-      Promise.resolve(change as PromiseLike<PaceChange | undefined>).then(
-        (settled) => {
-          if (settled !== undefined) policy.#emitChange(origin, cause, settled);
-        },
-        () => undefined,
-      );
-    };
-  }
   /** Settles once close() has stopped everything in flight. */
   #closedAll: Promise<void> = Promise.resolve();
 
@@ -360,80 +364,37 @@ class Policy implements RobotsPolicy {
     });
   }
 
-  enter(url: string | URL, options: EnterOptions = {}): HopSlot | Promise<HopSlot> {
+  async enter(url: string | URL, options: EnterOptions = {}): Promise<HopSlot> {
+    if (this.#closed) throw new RobotsClosedError();
+    options.signal?.throwIfAborted();
+    const parsed = toHttpUrl(url);
+    const origin = parsed.origin;
+    let admittedBy = this.#cache.peek(origin);
+    if (admittedBy === undefined) {
+      admittedBy = (await this.#resolve(origin, options.signal)).entry;
+      if (!allows(admittedBy, parsed)) this.#deny(decide(admittedBy, parsed, origin), options);
+      if (this.#closed) throw new RobotsClosedError();
+    } else {
+      this.#noteCache(origin, admittedBy.stale ? 'stale' : 'hit');
+      if (!allows(admittedBy, parsed)) this.#deny(decide(admittedBy, parsed, origin), options);
+    }
+    if (options.paced === false) return new PolicySlot(this, parsed, origin, undefined);
+    const rules = this.#rulesOf(admittedBy);
+    const slot = await this.#pacer.acquire(origin, rules, this.#waitSignal(options));
     try {
       if (this.#closed) throw new RobotsClosedError();
-      options.signal?.throwIfAborted();
-      const parsed = toHttpUrl(url);
-      const origin = parsed.origin;
-      const entry = this.#cache.peek(origin);
-      if (entry === undefined) return this.#enterLater(parsed, origin, options);
-      this.#noteCache(origin, entry.stale ? 'stale' : 'hit');
-      if (!allows(entry, parsed)) this.#deny(decide(entry, parsed, origin), options);
-      return this.#take(parsed, origin, entry, options);
+      // After a wait for the slot the robots.txt copy that admitted the hop may have expired or
+      // been replaced (a queue can take longer than a copy may be used): the hop goes out only if
+      // the rules in force now allow it too.
+      if (this.#cache.peek(origin) !== admittedBy) {
+        const now = (await this.#resolve(origin, options.signal)).entry;
+        if (!allows(now, parsed)) this.#deny(decide(now, parsed, origin), options);
+      }
     } catch (error) {
-      // Rejected, never thrown: a caller may chain on the answer without awaiting it.
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rethrown as it came
-      return Promise.reject(error);
-    }
-  }
-
-  async #enterLater(url: URL, origin: string, options: EnterOptions): Promise<HopSlot> {
-    const resolved = await this.#resolve(origin, options.signal);
-    const decision = decide(resolved.entry, url, origin);
-    if (!decision.allowed) this.#deny(decision, options);
-    if (this.#closed) throw new RobotsClosedError();
-    return this.#take(url, origin, resolved.entry, options);
-  }
-
-  /** A pacing slot for a hop `admittedBy` allows (none for an unpaced hop). */
-  #take(
-    url: URL,
-    origin: string,
-    admittedBy: CacheEntry,
-    options: EnterOptions,
-  ): HopSlot | Promise<HopSlot> {
-    if (options.paced === false) return new PolicySlot(this, url, origin, undefined);
-    const rules = this.#rulesOf(admittedBy);
-    const got = this.#pacer.acquire(origin, rules, this.#waitSignal(options));
-    if (!isPending(got)) return new PolicySlot(this, url, origin, got, rules.interval);
-    return got.then((slot) =>
-      this.#stillAllowed(url, origin, admittedBy, options, slot, rules.interval),
-    );
-  }
-
-  /**
-   * After a wait for the pacing slot: the robots.txt copy that admitted the hop may have
-   * expired or been replaced meanwhile (a queue can take longer than a copy may be used), so
-   * the hop goes out only if the rules in force now allow it too. The slot is given back when
-   * they do not. Nothing to do while the admitting copy is still the fresh one.
-   */
-  #stillAllowed(
-    url: URL,
-    origin: string,
-    admittedBy: CacheEntry,
-    options: EnterOptions,
-    slot: PacerSlot,
-    interval: number,
-  ): HopSlot | Promise<HopSlot> {
-    if (this.#closed) {
       slot.release();
-      throw new RobotsClosedError();
+      throw error;
     }
-    if (this.#cache.peek(origin) === admittedBy)
-      return new PolicySlot(this, url, origin, slot, interval);
-    return this.#resolve(origin, options.signal).then(
-      (resolved) => {
-        const decision = decide(resolved.entry, url, origin);
-        if (decision.allowed) return new PolicySlot(this, url, origin, slot, interval);
-        slot.release();
-        return this.#deny(decision, options);
-      },
-      (error: unknown) => {
-        slot.release();
-        throw error;
-      },
-    );
+    return new PolicySlot(this, parsed, origin, slot, rules.interval, this.#options.maxBodyHold);
   }
 
   /** A hop's wait signal: the caller's, plus this policy's close when the pacer is not its own. */
@@ -556,8 +517,11 @@ class Policy implements RobotsPolicy {
       options.signal === undefined ? closing : AbortSignal.any([options.signal, closing]);
     signal.throwIfAborted();
     // An expired copy's crawl-delay still stands until the next check replaces it.
-    const got = this.#pacer.acquire(origin, this.#rulesOf(this.#cache.latest(origin)), signal);
-    const slot = isPending(got) ? await got : got;
+    const slot = await this.#pacer.acquire(
+      origin,
+      this.#rulesOf(this.#cache.latest(origin)),
+      signal,
+    );
     const running = (async (): Promise<T> => {
       try {
         return await task(signal);
@@ -570,15 +534,16 @@ class Policy implements RobotsPolicy {
 
   noteResponse(url: string | URL, status: number, headers: HeaderInput): void {
     if (this.#closed) return;
-    this.#notePause(toHttpUrl(url).origin, status, headers);
+    this.notePause(toHttpUrl(url).origin, status, headers);
   }
 
   /**
-   * A 429 or 503 with a parseable `Retry-After` (an HTTP-date measured from the response's
-   * `Date`) pauses the origin (capped at `maxRetryAfter`). Whether it had one: then the server
-   * said when to come back, and that is not distress (a `Retry-After: 0` included).
+   * Internal (also a {@link PolicySlot}'s). A 429 or 503 with a parseable `Retry-After` (an
+   * HTTP-date measured from the response's `Date`) pauses the origin (capped at
+   * `maxRetryAfter`). Whether it had one: then the server said when to come back, and that is
+   * not distress (a `Retry-After: 0` included).
    */
-  #notePause(origin: string, status: number, headers: HeaderInput): boolean {
+  notePause(origin: string, status: number, headers: HeaderInput): boolean {
     if (!RETRY_AFTER_STATUSES.has(status) || this.#closed) return false;
     const raw = headerLines(headers, 'retry-after')[0];
     const now = this.clock.now();
@@ -600,6 +565,34 @@ class Policy implements RobotsPolicy {
       });
     }
     return true;
+  }
+
+  /**
+   * Internal (a {@link PolicySlot}'s): the pacer's pause is "no slot of the origin starts before
+   * now + ms", so a hop sent later than its grant books one interval from the moment it left.
+   */
+  restartInterval(origin: string, interval: number): void {
+    if (!this.#closed) this.#pacer.pause(origin, interval);
+  }
+
+  /** Internal (a {@link PolicySlot}'s): publishes what a released slot's outcome changed. */
+  noteChange(
+    origin: string,
+    cause: number | DistressFailure,
+    change: ReturnType<PacerSlot['release']>,
+  ): void {
+    if (typeof change !== 'object' || change === null) return;
+    if (typeof (change as { then?: unknown }).then !== 'function') {
+      this.#emitChange(origin, cause, change as PaceChange);
+      return;
+    }
+    // A fleet pacer answers after its round trip; a failed one changed nothing to report.
+    Promise.resolve(change as PromiseLike<PaceChange | undefined>).then(
+      (settled) => {
+        if (settled !== undefined) this.#emitChange(origin, cause, settled);
+      },
+      () => undefined,
+    );
   }
 
   /** Publishes what a hop's outcome changed in its origin's back-off. */
@@ -627,33 +620,9 @@ class Policy implements RobotsPolicy {
     metaRules?: RobotsTagRules,
     options: DirectivesAt = {},
   ): RobotsDirectives {
-    const lines =
-      typeof headerLinesOrHeaders === 'string'
-        ? [headerLinesOrHeaders]
-        : Array.isArray(headerLinesOrHeaders)
-          ? (headerLinesOrHeaders as readonly string[])
-          : [
-              ...headerLines(headerLinesOrHeaders as HeaderInput, 'robots-tag'),
-              ...headerLines(headerLinesOrHeaders as HeaderInput, 'x-robots-tag'),
-            ];
-    const headerRules = parseRobotsTagHeaders([...lines]);
-    // One clock for every surface: an `unavailable_after` that has passed is `noindex` here,
-    // and whole headers also give the freshness the rules stay valid for (repext-03).
+    // One clock for every surface: an `unavailable_after` that has passed is `noindex` here.
     const now = options.now ?? this.clock.now();
-    // Field values (strings) carry no Cache-Control; headers in any shape, pairs included, do.
-    const whole =
-      typeof headerLinesOrHeaders !== 'string' &&
-      !(
-        Array.isArray(headerLinesOrHeaders) &&
-        headerLinesOrHeaders.every((line) => typeof line === 'string')
-      );
-    return directivesFor(
-      metaRules === undefined ? headerRules : [headerRules, metaRules],
-      this.productToken,
-      whole
-        ? { now, freshness: rulesFreshness(headerLinesOrHeaders as HeaderInput, now) }
-        : { now },
-    );
+    return readDirectives(this.productToken, headerLinesOrHeaders, metaRules, now);
   }
 
   usage(url: string | URL, headers?: string | readonly string[] | HeaderInput): UsagePreferences {

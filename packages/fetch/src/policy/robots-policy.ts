@@ -73,8 +73,7 @@ export interface RobotsPolicy {
   /**
    * The gate every request goes through, one hop at a time (the README's "gated hop"): checked
    * as `assertAllowed` does, then it waits for the origin's pacing slot and is checked again
-   * under the rules in force then (a copy can expire while a hop waits). The slot comes without
-   * a promise when nothing had to be waited for; `await` works on both. Rejects with
+   * under the rules in force then (a copy can expire while a hop waits). Always a promise. Rejects with
    * `signal.reason` on abort, `RobotsClosedError` after `close()`.
    * @example
    * const slot = await policy.enter(url, { signal });
@@ -84,7 +83,7 @@ export interface RobotsPolicy {
    *   await response.body.text();
    * } finally { slot.release(); }
    */
-  enter(url: string | URL, options?: EnterOptions): HopSlot | Promise<HopSlot>;
+  enter(url: string | URL, options?: EnterOptions): Promise<HopSlot>;
   /**
    * Runs `task` in the origin's pacing slot (concurrency, interval or crawl-delay, Retry-After).
    * `task`'s signal aborts with `options.signal` or when the policy closes.
@@ -161,7 +160,7 @@ export interface HopSlot {
    * the start is the origin's response time): a 429 or 503 with `Retry-After` pauses the
    * origin for that long (capped at `maxRetryAfter`), before the next hop takes the slot; a 429
    * or 503 without one, a 500, 502, 504 or 408 is distress, and the origin backs off once the
-   * slot is released; anything else is a success.
+   * slot is released; anything else is a success. Once per hop: a later call is ignored.
    */
   noteResponse(status: number, headers: HeaderInput): void;
   /**

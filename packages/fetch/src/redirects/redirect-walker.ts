@@ -1,5 +1,4 @@
 import { RobotsRedirectError, RobotsTooManyRedirectsError } from '../errors/errors.js';
-import { isPending } from '../pacing/pacer.js';
 import type { EnterOptions, HeaderInput, HopSlot, RobotsPolicy } from '../policy/robots-policy.js';
 import { REDIRECT_STATUSES, nextRedirectHop } from './redirect-rule.js';
 import type { RedirectHop } from './redirect-rule.js';
@@ -97,13 +96,12 @@ export async function walkRedirects<R>(
         };
   let redirected: EnterOptions | undefined;
   for (;;) {
-    const entered = policy.enter(
+    const slot = await policy.enter(
       hop.url,
       redirects.length === 0
         ? enterOptions
         : (redirected ??= { ...enterOptions, redirectedFrom: first.href }),
     );
-    const slot = isPending(entered) ? await entered : entered;
     let response: R;
     try {
       response = await walk.send(hop, slot);

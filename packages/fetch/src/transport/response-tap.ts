@@ -53,10 +53,7 @@ export function tapSettings(options: {
   } as const;
 }
 
-/**
- * Header names recorded by the tap. `cache-control`, `expires` and `content-usage` are recorded
- * so that the checks know when a response has none (and read no field of fetch's `Headers`).
- */
+/** Header names recorded by the tap: the checks read these lines, each apart, and no others. */
 const RECORDED = new Set([
   'robots-tag',
   'x-robots-tag',
@@ -65,8 +62,11 @@ const RECORDED = new Set([
   'retry-after',
   // What an HTTP-date Retry-After is measured from (the server's clock, not ours).
   'date',
+  // What the page's directives and usage are read from (`pageRobots`): the freshness the
+  // response declares counts its age off.
   'cache-control',
   'expires',
+  'age',
   'content-usage',
 ]);
 const NO_BODY = new Set([204, 205, 304]);
