@@ -32,3 +32,7 @@ export { refuseUnknownOptions } from './options/known-options.js';
 export { fetchRobotsTxt } from './robots/robots-fetcher.js';
 export type { RobotsFetchOutcome, RobotsFetchSettings } from './robots/robots-fetcher.js';
 export { defaultDispatcher } from './transport/default-dispatcher.js';
+export { adapterDispatcher } from './transport/compose-transport.js';
+export { cacheOption } from './transport/http-cache.js';
+export { requestThrough } from './transport/transport-request.js';
+export type { TransportHop } from './transport/transport-request.js';
