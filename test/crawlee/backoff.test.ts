@@ -4,13 +4,11 @@
  * policy's fake clock; a success brings it back.
  */
 import { afterEach, expect, it } from 'vitest';
-import { politeCrawlee } from '@polite-crawler/crawlee';
-import type { BaseHttpClient } from '@crawlee/core';
 import type { PoliteEvent } from '@polite-crawler/fetch';
 import { FakeClock } from '../fetch/helpers/fake-clock.js';
 import { startSite } from '../helpers/recording-server.js';
 import type { RecordingServer as SiteServer } from '../helpers/recording-server.js';
-import { newRun } from './helpers/polite-run.js';
+import { newRun, politeHttpClient } from './helpers/polite-run.js';
 import type { RunRecord } from './helpers/polite-run.js';
 
 let site: SiteServer | undefined;
@@ -21,15 +19,6 @@ afterEach(async () => {
   await site?.close();
 });
 
-function politeHttpClient(record: RunRecord): BaseHttpClient {
-  const { httpClient } = politeCrawlee<{ httpClient?: BaseHttpClient }>(
-    record.policy,
-    {},
-    { config: record.config },
-  );
-  if (httpClient === undefined) throw new Error('politeCrawlee gives an httpClient');
-  return httpClient;
-}
 
 it('a 500, then a reset connection: the origin backs off 2 s, then 4 s; a success recovers it', async () => {
   let failures = 1;

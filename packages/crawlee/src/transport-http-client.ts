@@ -109,11 +109,8 @@ export class TransportHttpClient implements BaseHttpClient {
       },
     });
     const stream: Readable = pipeline(answer.body, counter, () => undefined);
-    const data = responseData(request, answer);
-    stream.once('end', () => {
-      data.complete = true;
-    });
-    return Object.assign(data, {
+    const response = {
+      ...responseData(request, answer),
       stream,
       request,
       get downloadProgress() {
@@ -123,6 +120,10 @@ export class TransportHttpClient implements BaseHttpClient {
       get uploadProgress() {
         return { percent: 1, transferred: 0 };
       },
+    };
+    stream.once('end', () => {
+      response.complete = true;
     });
+    return response;
   }
 }
