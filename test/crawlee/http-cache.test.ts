@@ -107,9 +107,9 @@ describe('cache through the Crawlee adapter', () => {
     const clock = new FakeClock();
     run = newRun({ clock, robotsMaxTtl: 60_000, robotsMinTtl: 0 });
     const client = politeHttpClient(run, { cache: true });
-    expect((await client.sendRequest({ url: `${site.origin}/fresh`, method: 'GET' })).body).toContain(
-      'fresh page',
-    );
+    expect(
+      (await client.sendRequest({ url: `${site.origin}/fresh`, method: 'GET' })).body,
+    ).toContain('fresh page');
     robots = 'User-agent: *\nDisallow: /fresh\n';
     await clock.advance(60_001);
     const error = await caught(client.sendRequest({ url: `${site.origin}/fresh`, method: 'GET' }));

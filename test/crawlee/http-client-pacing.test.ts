@@ -19,7 +19,6 @@ afterEach(async () => {
   await site?.close();
 });
 
-
 it('the HTTP client notes Retry-After inside the slot: the next request waits for the pause', async () => {
   site = await startSite({
     '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' },

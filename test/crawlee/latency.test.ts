@@ -28,7 +28,8 @@ for (const cache of [false, true]) {
     run = newRun({ clock, concurrency: 4, minInterval: 0 });
     await run.policy.prefetch(site.origin);
     const client = politeHttpClient(run, { cache });
-    const get = (path: string) => client.sendRequest({ url: `${site!.origin}${path}`, method: 'GET' });
+    const get = (path: string) =>
+      client.sendRequest({ url: `${site!.origin}${path}`, method: 'GET' });
 
     const first = get('/first');
     await until(() => held.length === 1, 'first request');

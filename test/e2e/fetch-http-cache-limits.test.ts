@@ -22,7 +22,10 @@ async function sizedSite() {
     }
     const size = Number(/^\/bytes\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
     res
-      .writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'max-age=3600' })
+      .writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'cache-control': 'max-age=3600',
+      })
       .end(Buffer.alloc(size, 0x61));
   });
 }

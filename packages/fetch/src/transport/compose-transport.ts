@@ -56,6 +56,9 @@ export function pageDispatcher(transport: Dispatcher, store: HttpCacheStore | fa
  * @example
  * const dispatcher = adapterDispatcher(policy.dispatcher, cacheOption(true));
  */
-export function adapterDispatcher(transport: Dispatcher, store: HttpCacheStore | false): Dispatcher {
+export function adapterDispatcher(
+  transport: Dispatcher,
+  store: HttpCacheStore | false,
+): Dispatcher {
   return pageDispatcher(transport, store).compose(interceptors.decompress());
 }
