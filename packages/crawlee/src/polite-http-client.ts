@@ -12,6 +12,7 @@ import type { Clock, RobotsDeniedError } from '@polite-crawler/fetch';
 import { walkRedirects } from '@polite-crawler/fetch/internal';
 import { rawHeaderPairs } from '@polite-crawler/robots-tag';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
+import { isFromStore } from './transport-http-client.js';
 import type { TransportHttpClient } from './transport-http-client.js';
 
 /**
@@ -162,6 +163,7 @@ export class PoliteHttpClient implements BaseHttpClient {
           });
         },
         statusOf: (response) => response.statusCode,
+        fromStore: isFromStore,
         locationOf,
         headersOf: headerPairs,
         discard,

@@ -10,9 +10,20 @@ import type {
 } from '@crawlee/core';
 import { requestThrough } from '@polite-crawler/fetch/internal';
 
+/**
+ * Set on a response the HTTP cache gave without a request (a fresh copy, or an identical GET's in
+ * flight): the polite client does not note it as the origin's response.
+ */
+export const FROM_STORE: unique symbol = Symbol('polite-crawler.crawlee.from-store');
+
+/** Whether `response` carries {@link FROM_STORE}. */
+export function isFromStore(response: object): boolean {
+  return (response as { [FROM_STORE]?: boolean })[FROM_STORE] === true;
+}
+
 /** The policy's transport dispatcher, as `requestThrough` takes it. */
 type TransportDispatcher = Parameters<typeof requestThrough>[0];
-type Answer = Awaited<ReturnType<typeof requestThrough>>;
+type Answer = Awaited<ReturnType<typeof requestThrough>> & { readonly fromStore: boolean };
 
 /** Headers undici computes itself (or refuses to be given). */
 const COMPUTED = new Set(['host', 'connection', 'content-length', 'transfer-encoding']);
@@ -43,6 +54,7 @@ function typedBody(buffer: Buffer, request: HttpRequest<keyof ResponseTypes>): u
 
 function responseData(request: HttpRequest<keyof ResponseTypes>, answer: Answer) {
   return {
+    [FROM_STORE]: answer.fromStore,
     url: String(request.url),
     redirectUrls: [],
     statusCode: answer.statusCode,
@@ -69,13 +81,16 @@ export class TransportHttpClient implements BaseHttpClient {
     this.#dispatcher = dispatcher;
   }
 
-  #send(request: HttpRequest<keyof ResponseTypes>): Promise<Answer> {
-    return requestThrough(this.#dispatcher, new URL(String(request.url)), {
+  async #send(request: HttpRequest<keyof ResponseTypes>): Promise<Answer> {
+    const mark = { sent: false };
+    const answer = await requestThrough(this.#dispatcher, new URL(String(request.url)), {
       method: request.method ?? 'GET',
       headers: plainHeaders(request.headers),
       body: plainBody(request),
       signal: request.signal,
+      mark,
     });
+    return Object.assign(answer, { fromStore: !mark.sent });
   }
 
   async sendRequest<TResponseType extends keyof ResponseTypes = 'text'>(

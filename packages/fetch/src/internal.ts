@@ -36,3 +36,4 @@ export { adapterDispatcher } from './transport/compose-transport.js';
 export { cacheOption } from './transport/http-cache.js';
 export { requestThrough } from './transport/transport-request.js';
 export type { TransportHop } from './transport/transport-request.js';
+export type { NetworkMark } from './transport/network-mark.js';

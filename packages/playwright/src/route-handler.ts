@@ -110,6 +110,7 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
           return apiAnswer(api, next.url, { ...hop, headers: { ...headers, ...signature } });
         },
         statusOf: (answer) => answer.status,
+        fromStore: (answer) => answer.fromStore,
         locationOf,
         headersOf: (answer) => answer.headers,
         discard: (answer) => answer.discard(),

@@ -12,6 +12,11 @@ export type TransportDispatcher = Parameters<typeof requestThrough>[0];
  */
 export interface HopAnswer {
   readonly status: number;
+  /**
+   * The HTTP cache gave it without a request (a fresh copy, or an identical GET's in flight): it
+   * is not noted as the origin's response.
+   */
+  readonly fromStore: boolean;
   /** Header field lines, one entry per line, as received. */
   readonly headers: readonly (readonly [string, string])[];
   /** Reads the whole body (the hop is over once it is in). */
@@ -38,6 +43,7 @@ export async function apiAnswer(
   });
   return {
     status: response.status(),
+    fromStore: false,
     headers: response.headersArray().map((header) => [header.name, header.value] as const),
     // `api.fetch` has read the whole body already.
     read: () => Promise.resolve(),
@@ -78,11 +84,13 @@ export async function transportAnswer(
   url: URL,
   hop: TransportHop,
 ): Promise<HopAnswer> {
-  const answer = await requestThrough(dispatcher, url, hop);
+  const mark = { sent: false };
+  const answer = await requestThrough(dispatcher, url, { ...hop, mark });
   const headers = linesOf(answer.headers);
   let body: Buffer | undefined;
   return {
     status: answer.statusCode,
+    fromStore: !mark.sent,
     headers,
     read: async () => {
       body ??= Buffer.from(await answer.body.arrayBuffer());

@@ -1,6 +1,7 @@
 import { cacheStores, interceptors } from 'undici';
 import type { Dispatcher } from 'undici';
 import { RobotsInvalidOptionError } from '../errors/errors.js';
+import { markSent } from './network-mark.js';
 
 /**
  * An undici cache store (`cacheStores.MemoryCacheStore`, `cacheStores.SqliteCacheStore`, or
@@ -58,12 +59,13 @@ export function cacheOption(value: unknown): HttpCacheStore | false {
  * identical GETs in flight at once are sent once, each caller gets the whole response. The
  * cache is a shared one (a crawler's copies serve many readers: `private` responses and
  * responses to requests with `Authorization` are not stored). In `compose` order (innermost
- * first), to be composed inside the response tap and outside the signer.
+ * first), to be composed inside the response tap and outside the signer; innermost, the
+ * {@link markSent} of what goes on to the network.
  * @example
  * const pages = dispatcher.compose(...httpCacheInterceptors(store));
  */
 export function httpCacheInterceptors(
   store: HttpCacheStore,
 ): Dispatcher.DispatcherComposeInterceptor[] {
-  return [interceptors.cache({ store, type: 'shared' }), interceptors.deduplicate()];
+  return [markSent(), interceptors.cache({ store, type: 'shared' }), interceptors.deduplicate()];
 }

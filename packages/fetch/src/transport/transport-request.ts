@@ -1,5 +1,7 @@
 import { request } from 'undici';
 import type { Dispatcher } from 'undici';
+import { carryMark } from './network-mark.js';
+import type { NetworkMark } from './network-mark.js';
 
 /**
  * One hop an adapter sends through the policy's transport (no redirect followed: the redirect
@@ -12,6 +14,8 @@ export interface TransportHop {
   readonly headers: Record<string, string | string[]>;
   readonly body?: string | Buffer | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** Set when the hop got past the HTTP cache to the network (see `NetworkMark`). */
+  readonly mark?: NetworkMark | undefined;
 }
 
 /**
@@ -26,7 +30,7 @@ export function requestThrough(
   hop: TransportHop,
 ): Promise<Dispatcher.ResponseData> {
   return request(url, {
-    dispatcher,
+    dispatcher: hop.mark === undefined ? dispatcher : dispatcher.compose(carryMark(hop.mark)),
     method: hop.method.toUpperCase() as Dispatcher.HttpMethod,
     headers: hop.headers,
     body: hop.body ?? null,
