@@ -6,7 +6,7 @@ import {
   politeInterceptor,
 } from '@polite-crawler/fetch';
 import { USER_AGENT, localAgent, useRigs } from '../fetch/helpers/setup.js';
-import { FakeClock } from '../fetch/helpers/fake-clock.js';
+import { FakeClock, until } from '../fetch/helpers/fake-clock.js';
 import { caught, thrown } from '../fetch/helpers/thrown.js';
 import {
   ALLOW_ALL,
@@ -104,6 +104,43 @@ describe('cache: undici’s HTTP cache (RFC 9111) behind the gate', () => {
       expect(isRobotsInvalidOptionError(error)).toBe(true);
       expect((error as { option: string }).option).toBe('cache');
     }
+  });
+});
+
+describe('a cached answer is no response of the origin’s', () => {
+  it('a fresh copy served during a back-off waits for its turn but does not ease the back-off', async () => {
+    const s = await site();
+    const clock = new FakeClock();
+    const events: string[] = [];
+    const { fetch, policy } = polite({
+      clock,
+      concurrency: 1,
+      onEvent: (e) => events.push(e.type),
+    });
+    await policy.prefetch(s.origin);
+    const untimed = { signal: new AbortController().signal };
+    /** Fetches `path`, moving the clock to its start; returns how long it waited. */
+    const step = async (path: string): Promise<number> => {
+      let settled = false;
+      const response = fetch(`${s.origin}${path}`, untimed).finally(() => {
+        settled = true;
+      });
+      await until(() => settled || clock.pending > 0, `${path} answered or waiting`);
+      const waited = settled ? 0 : clock.deadlines[0]! - clock.now();
+      await clock.advance(waited);
+      await (await response).text();
+      return waited;
+    };
+    expect(await step('/fresh')).toBe(0); // stored
+    expect(await step('/fail')).toBe(0); // 500: the origin backs off 2 s
+    expect(await step('/fresh')).toBe(2_000); // from the store, in its turn
+    // Had the copy counted as a success, the back-off would be down to 1 s.
+    expect(await step('/etag')).toBe(2_000);
+    expect(s.hits('/fresh')).toHaveLength(1);
+    expect(events.filter((type) => type.startsWith('origin-'))).toEqual([
+      'origin-backoff',
+      'origin-recovered',
+    ]);
   });
 });
 

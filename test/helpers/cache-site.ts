@@ -29,7 +29,7 @@ export interface CacheSiteOptions extends ServerOptions {
 /**
  * Starts the cache test site: `/robots.txt`, `/fresh` (`max-age=3600`), `/etag` (`no-cache`,
  * 304 to `If-None-Match: "v1"`), `/dated` (`no-cache`, 304 to its `If-Modified-Since`),
- * `/big` (`no-store`), 404 otherwise.
+ * `/big` (`no-store`), `/fail` (500), 404 otherwise.
  */
 export function startCacheSite(options: CacheSiteOptions = {}): Promise<RecordingServer> {
   const robots = options.robots ?? (() => ALLOW_ALL);
@@ -55,6 +55,7 @@ export function startCacheSite(options: CacheSiteOptions = {}): Promise<Recordin
               'last-modified': LAST_MODIFIED,
               'cache-control': 'no-cache',
             }),
+      '/fail': { status: 500, headers: { 'content-type': 'text/plain' }, body: 'broken' },
       '/big': (): Answer => {
         const hold = options.holdBig?.();
         const answer = send(BIG_BODY, 'text/plain', { 'cache-control': 'no-store' });

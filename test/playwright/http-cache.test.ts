@@ -10,7 +10,7 @@ import { createRobotsPolicy } from '@polite-crawler/fetch';
 import type { RobotsPolicy, RobotsPolicyOptions } from '@polite-crawler/fetch';
 import { createPlaywrightGate } from '@polite-crawler/playwright';
 import type { PlaywrightGateOptions } from '@polite-crawler/playwright';
-import { FakeClock } from '../fetch/helpers/fake-clock.js';
+import { FakeClock, until } from '../fetch/helpers/fake-clock.js';
 import { ALLOW_ALL, ETAG, ETAG_BODY, startCacheSite } from '../helpers/cache-site.js';
 import type { CacheSiteOptions } from '../helpers/cache-site.js';
 import type { RecordingServer } from '../helpers/recording-server.js';
@@ -129,6 +129,34 @@ describe('cache through the Playwright gate', () => {
     await expect(page.goto(`${site.origin}/fresh`)).rejects.toThrow(/ERR_BLOCKED_BY_CLIENT/);
     expect(site.hits('/fresh')).toHaveLength(1);
     expect(site.hits('/robots.txt')).toHaveLength(2);
+  });
+
+  it('a fresh copy served during a back-off waits for its turn but does not ease the back-off', async () => {
+    const clock = new FakeClock();
+    const { site, policy, context } = await rig(
+      { cache: true, pace: 'documents' },
+      { clock, concurrency: 1 },
+    );
+    await policy.prefetch(site.origin);
+    const page = await context.newPage();
+    /** Navigates to `path`, moving the clock to its start; returns how long it waited. */
+    const step = async (path: string): Promise<number> => {
+      let settled = false;
+      const navigation = page.goto(`${site.origin}${path}`).finally(() => {
+        settled = true;
+      });
+      await until(() => settled || clock.pending > 0, `${path} answered or waiting`);
+      const waited = settled ? 0 : clock.deadlines[0]! - clock.now();
+      await clock.advance(waited);
+      await navigation;
+      return waited;
+    };
+    expect(await step('/fresh')).toBe(0); // stored
+    expect(await step('/fail')).toBe(0); // 500: the origin backs off 2 s
+    expect(await step('/fresh')).toBe(2_000); // from the store, in its turn
+    // Had the copy counted as a success, the back-off would be down to 1 s.
+    expect(await step('/etag')).toBe(2_000);
+    expect(site.hits('/fresh')).toHaveLength(1);
   });
 
   it('off by default: routed requests bypass the browser’s cache, every navigation is sent', async () => {
