@@ -14,8 +14,13 @@ export type HttpCacheStore = NonNullable<
 >;
 
 /**
- * The bounds of the store `cache: true` makes: a crawl of many pages keeps at most this much.
- * Responses bigger than `maxEntrySize` are not stored (they are still fetched).
+ * The bounds of the store `cache: true` makes (undici's `MemoryCacheStore`): a crawl of many
+ * pages keeps at most this much. A response whose body is bigger than `maxEntrySize` is not
+ * stored (it is still fetched and handed over whole); one more response than `maxCount`, or
+ * past `maxSize` bytes, makes the store drop its least recently used entries (a read is a use)
+ * down to half the bound.
+ * @example
+ * MEMORY_CACHE_LIMITS.maxEntrySize; // 4 MiB
  */
 export const MEMORY_CACHE_LIMITS = Object.freeze({
   /** Responses kept. */
