@@ -181,7 +181,7 @@ export function politeOptions(
       'leave it unset: the policy gates every request, Crawlee would fetch robots.txt a second time with other rules',
     );
   }
-  if (resolved.cache !== false) {
+  if (resolved.cache.store !== false) {
     // The cache is undici's: hops go through the policy's transport, not another client.
     for (const name of ['httpClient', 'proxyConfiguration'] as const) {
       if ((options as Record<string, unknown>)[name] !== undefined) {
@@ -273,10 +273,10 @@ export function politeOptions(
     options: { ...resolved, policy: leases.policy },
     // With `cache`, hops go through the policy's transport (undici's cache and deduplication).
     inner:
-      resolved.cache === false
+      resolved.cache.store === false
         ? (options.httpClient ?? new GotScrapingHttpClient())
-        : new TransportHttpClient(adapterDispatcher(policy.dispatcher, resolved.cache)),
-    transport: resolved.cache !== false,
+        : new TransportHttpClient(adapterDispatcher(policy.dispatcher, resolved.cache.store)),
+    transport: resolved.cache.store !== false,
     navigations,
     onRedirectDenied: async (owner, error) => denied(error.originalUrl ?? '', error, owner),
   });

@@ -13,7 +13,6 @@ import { walkRedirects } from '@polite-crawler/fetch/internal';
 import { rawHeaderPairs } from '@polite-crawler/robots-tag';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
 import { isFromStore } from './transport-http-client.js';
-import type { TransportHttpClient } from './transport-http-client.js';
 
 /**
  * Where the adapter's pre-navigation hook puts the crawler's `Request` in the HTTP request
@@ -36,7 +35,7 @@ export interface PoliteHttpClientDeps {
   readonly options: ResolvedCrawleeOptions;
   readonly inner: BaseHttpClient;
   /**
-   * `inner` sends through the policy's transport (a {@link TransportHttpClient}): it signs each
+   * `inner` sends through the policy's transport (a `TransportHttpClient`): it signs each
    * hop itself and takes the walk's signal (got keeps its own timeout).
    */
   readonly transport?: boolean;

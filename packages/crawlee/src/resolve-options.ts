@@ -2,7 +2,7 @@ import { Configuration } from '@crawlee/core';
 import { RobotsInvalidOptionError } from '@polite-crawler/fetch';
 import {
   PAGE_OPTIONS,
-  cacheOption,
+  cacheSetting,
   functionOption,
   integerOption,
   oneOfOption,
@@ -90,7 +90,7 @@ export function resolveCrawleeOptions(policy: RobotsPolicy, options: PoliteCrawl
       DEFAULTS.maxWaitingRequests,
     ),
     // Left out, no cache (see `PoliteCrawleeOptions.cache` for why); `true` is fetch's bounded store.
-    cache: cacheOption(options.cache ?? DEFAULTS.cache),
+    cache: cacheSetting(options.cache ?? DEFAULTS.cache),
     config: options.config ?? Configuration.getGlobalConfig(),
     now,
     onEvent,

@@ -52,7 +52,10 @@ function typedBody(buffer: Buffer, request: HttpRequest<keyof ResponseTypes>): u
   return type === 'json' ? (text === '' ? '' : (JSON.parse(text) as unknown)) : text;
 }
 
-function responseData(request: HttpRequest<keyof ResponseTypes>, answer: Answer) {
+function responseData(
+  request: HttpRequest<keyof ResponseTypes>,
+  answer: Answer,
+): BaseHttpResponseData & { [FROM_STORE]: boolean } {
   return {
     [FROM_STORE]: answer.fromStore,
     url: String(request.url),
@@ -61,8 +64,8 @@ function responseData(request: HttpRequest<keyof ResponseTypes>, answer: Answer)
     statusMessage: answer.statusText,
     headers: answer.headers,
     trailers: answer.trailers,
-    complete: false as boolean,
-  } satisfies BaseHttpResponseData;
+    complete: false,
+  };
 }
 
 /**

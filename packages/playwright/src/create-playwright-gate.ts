@@ -35,9 +35,9 @@ export function createPlaywrightGate(options: PlaywrightGateOptions): Playwright
     deniedNavigations: new WeakMap(),
     // One chain per gate: its views (`withPolicy`) share its cache and deduplication.
     transport:
-      resolved.cache === false
+      resolved.cache.store === false
         ? undefined
-        : adapterDispatcher(resolved.policy.dispatcher, resolved.cache),
+        : adapterDispatcher(resolved.policy.dispatcher, resolved.cache.store),
   });
 }
 

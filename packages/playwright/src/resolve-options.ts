@@ -1,7 +1,7 @@
 import { RobotsInvalidOptionError } from '@polite-crawler/fetch';
 import {
   PAGE_OPTIONS,
-  cacheOption,
+  cacheSetting,
   functionOption,
   oneOfOption,
   readOption,
@@ -50,7 +50,7 @@ export function resolveGateOptions(options: PlaywrightGateOptions) {
     pace: oneOfOption('pace', options.pace, ['all', 'documents'], DEFAULTS.pace),
     metas: oneOfOption('metas', options.metas, ['served', 'rendered', 'both'], DEFAULTS.metas),
     maxHeadBytes: readOption('maxHeadBytes', PAGE_OPTIONS.maxHeadBytes, options.maxHeadBytes),
-    cache: cacheOption(options.cache ?? DEFAULTS.cache),
+    cache: cacheSetting(options.cache ?? DEFAULTS.cache),
     onEvent,
   };
 }

@@ -60,6 +60,26 @@ export function cacheOption(value: unknown): HttpCacheStore | false {
 }
 
 /**
+ * The `cache` option of an adapter as read (an interface, so that an adapter's resolved options
+ * name it rather than undici's store type).
+ * @example
+ * const { store } = cacheSetting(true);
+ */
+export interface CacheSetting {
+  /** The store, or `false` for no cache. */
+  readonly store: HttpCacheStore | false;
+}
+
+/**
+ * Reads an adapter's `cache` option (see {@link cacheOption}).
+ * @example
+ * cacheSetting(false).store; // false
+ */
+export function cacheSetting(value: unknown): CacheSetting {
+  return { store: cacheOption(value) };
+}
+
+/**
  * undici's own HTTP cache (RFC 9111) over `store`, and in front of it undici's `deduplicate`:
  * identical GETs in flight at once are sent once, each caller gets the whole response. The
  * cache is a shared one (a crawler's copies serve many readers: `private` responses and

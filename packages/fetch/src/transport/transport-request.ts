@@ -31,7 +31,7 @@ export function requestThrough(
 ): Promise<Dispatcher.ResponseData> {
   return request(url, {
     dispatcher: hop.mark === undefined ? dispatcher : dispatcher.compose(carryMark(hop.mark)),
-    method: hop.method.toUpperCase() as Dispatcher.HttpMethod,
+    method: hop.method.toUpperCase(),
     headers: hop.headers,
     body: hop.body ?? null,
     ...(hop.signal === undefined ? {} : { signal: hop.signal }),
