@@ -6,12 +6,10 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterEach, expect, it } from 'vitest';
-import { politeCrawlee } from '@polite-crawler/crawlee';
-import type { BaseHttpClient } from '@crawlee/core';
 import { FakeClock } from '../fetch/helpers/fake-clock.js';
 import { startSite } from '../helpers/recording-server.js';
 import type { RecordingServer as SiteServer } from '../helpers/recording-server.js';
-import { newRun } from './helpers/polite-run.js';
+import { newRun, politeHttpClient } from './helpers/polite-run.js';
 import type { RunRecord } from './helpers/polite-run.js';
 
 let site: SiteServer | undefined;
@@ -21,17 +19,6 @@ afterEach(async () => {
   await run?.policy.close();
   await site?.close();
 });
-
-/** The polite HTTP client the adapter gives an HTTP crawler of `record`'s policy. */
-function politeHttpClient(record: RunRecord): BaseHttpClient {
-  const { httpClient } = politeCrawlee<{ httpClient?: BaseHttpClient }>(
-    record.policy,
-    {},
-    { config: record.config },
-  );
-  if (httpClient === undefined) throw new Error('politeCrawlee gives an httpClient');
-  return httpClient;
-}
 
 it('the HTTP client notes Retry-After inside the slot: the next request waits for the pause', async () => {
   site = await startSite({

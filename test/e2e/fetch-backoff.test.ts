@@ -8,6 +8,7 @@ import type { PoliteEvent, PoliteFetch } from '@polite-crawler/fetch';
 import type { RecordingServer } from '../helpers/recording-server.js';
 import { USER_AGENT, localAgent, useRigs } from '../fetch/helpers/setup.js';
 import { FakeClock, until } from '../fetch/helpers/fake-clock.js';
+import { startSlowSite } from '../helpers/slow-site.js';
 
 const { server, polite, defer } = useRigs();
 
@@ -216,12 +217,9 @@ describe('back-off through politeInterceptor', () => {
 describe('latency-aware pacing', () => {
   /** A site whose pages are held until the test answers them (after moving the clock). */
   async function slowSite(clock: FakeClock) {
-    const held: (() => void)[] = [];
-    const s = await server((req, res) => {
-      if (req.url === '/robots.txt') return void res.end('');
-      held.push(() => res.end('page'));
-    }, clock);
-    return { s, held };
+    const { site, held } = await startSlowSite(clock);
+    defer(() => site.close());
+    return { s: site, held };
   }
 
   it('a server slowing from fast to 3 s: starts are spaced by the smoothed response time, never below minInterval', async () => {

@@ -12,6 +12,8 @@ export const DEFAULTS = Object.freeze({
   maxRedirects: FETCH_DEFAULTS.maxRedirects,
   maxHeadBytes: FETCH_DEFAULTS.maxHeadBytes,
   maxWaitingRequests: 1_000,
+  /** No HTTP cache: got-scraping sends (see `PoliteCrawleeOptions.cache`). */
+  cache: false,
   /**
    * Skipped URLs remembered so that each is reported once (log line, event, `onSkippedRequest`)
    * however many pages link to it; past it, the oldest are forgotten (and may be reported again).

@@ -7,6 +7,7 @@ import {
 import type { BaseHttpClient, IRequestManager, Log, SkippedRequestCallback } from '@crawlee/core';
 import { RobotsInvalidOptionError, isRobotsDeniedError } from '@polite-crawler/fetch';
 import type { Decision, RobotsDeniedError, RobotsPolicy } from '@polite-crawler/fetch';
+import { adapterDispatcher } from '@polite-crawler/fetch/internal';
 import { readHttpRobots } from './page-robots.js';
 import type { HttpContextLike } from './page-robots.js';
 import { CRAWLEE_REQUEST, PoliteHttpClient } from './polite-http-client.js';
@@ -16,6 +17,7 @@ import type { RequestPacer } from './polite-request-manager.js';
 import { takeTicket } from './origin-ticket.js';
 import { SlotLeases } from './slot-leases.js';
 import { BoundedKeys } from './bounded-keys.js';
+import { TransportHttpClient } from './transport-http-client.js';
 import { quietRefusals } from './refusal-logger.js';
 import { DEFAULTS } from './defaults.js';
 import { resolveCrawleeOptions } from './resolve-options.js';
@@ -179,6 +181,18 @@ export function politeOptions(
       'leave it unset: the policy gates every request, Crawlee would fetch robots.txt a second time with other rules',
     );
   }
+  if (resolved.cache.store !== false) {
+    // The cache is undici's: hops go through the policy's transport, not another client.
+    for (const name of ['httpClient', 'proxyConfiguration'] as const) {
+      if ((options as Record<string, unknown>)[name] !== undefined) {
+        throw new RobotsInvalidOptionError(
+          'cache',
+          true,
+          `false when the crawler options have ${name}: with cache, requests go through the policy's dispatcher (give it a ProxyAgent for a proxy)`,
+        );
+      }
+    }
+  }
   if ('requestManager' in options) {
     throw new RobotsInvalidOptionError(
       'requestManager',
@@ -257,7 +271,12 @@ export function politeOptions(
 
   const httpClient = new PoliteHttpClient({
     options: { ...resolved, policy: leases.policy },
-    inner: options.httpClient ?? new GotScrapingHttpClient(),
+    // With `cache`, hops go through the policy's transport (undici's cache and deduplication).
+    inner:
+      resolved.cache.store === false
+        ? (options.httpClient ?? new GotScrapingHttpClient())
+        : new TransportHttpClient(adapterDispatcher(policy.dispatcher, resolved.cache.store)),
+    transport: resolved.cache.store !== false,
     navigations,
     onRedirectDenied: async (owner, error) => denied(error.originalUrl ?? '', error, owner),
   });

@@ -13,6 +13,7 @@ import type { Clock, RobotsDeniedError } from '@polite-crawler/fetch';
 import { walkRedirects } from '@polite-crawler/fetch/internal';
 import { rawHeaderPairs } from '@polite-crawler/robots-tag';
 import type { ResolvedCrawleeOptions } from './resolve-options.js';
+import { isFromStore } from './transport-http-client.js';
 
 /**
  * Where the adapter's pre-navigation hook puts the crawler's `Request` in the HTTP request
@@ -34,6 +35,11 @@ export interface HttpNavigation {
 export interface PoliteHttpClientDeps {
   readonly options: ResolvedCrawleeOptions;
   readonly inner: BaseHttpClient;
+  /**
+   * `inner` sends through the policy's transport (a `TransportHttpClient`): it signs each
+   * hop itself and takes the walk's signal (got keeps its own timeout).
+   */
+  readonly transport?: boolean;
   readonly navigations: WeakMap<object, HttpNavigation>;
   /** A redirect hop was refused (the crawler request, when known, is already marked `noRetry`). */
   readonly onRedirectDenied: (
@@ -122,7 +128,7 @@ export class PoliteHttpClient implements BaseHttpClient {
     untilOver: (response: R, release: () => void) => void,
     onRedirect?: RedirectHandler,
   ): Promise<R> {
-    const { options, navigations, onRedirectDenied } = this.#deps;
+    const { options, navigations, onRedirectDenied, transport = false } = this.#deps;
     const { policy } = options;
     const { [CRAWLEE_REQUEST]: owner, ...plain } = request as AnyRequest & {
       [CRAWLEE_REQUEST]?: { noRetry: boolean };
@@ -149,10 +155,12 @@ export class PoliteHttpClient implements BaseHttpClient {
               'user-agent': policy.userAgent,
             };
           }
-          // With the policy's `signature`, each hop is signed for its own URL as it is sent.
-          const signature = await policy.signer?.headersFor(hop.url);
+          // With the policy's `signature`, each hop is signed for its own URL as it is sent (the
+          // transport's dispatcher signs what it sends).
+          const signature = transport ? undefined : await policy.signer?.headersFor(hop.url);
           return send({
             ...withoutBody,
+            ...(transport && signal !== undefined ? { signal } : {}),
             url: hop.url.href,
             method: hop.method as NonNullable<AnyRequest['method']>,
             headers:
@@ -164,6 +172,7 @@ export class PoliteHttpClient implements BaseHttpClient {
           });
         },
         statusOf: (response) => response.statusCode,
+        fromStore: isFromStore,
         locationOf,
         headersOf: headerPairs,
         discard,

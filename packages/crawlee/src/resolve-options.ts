@@ -2,6 +2,7 @@ import { Configuration } from '@crawlee/core';
 import { RobotsInvalidOptionError } from '@polite-crawler/fetch';
 import {
   PAGE_OPTIONS,
+  cacheSetting,
   functionOption,
   integerOption,
   oneOfOption,
@@ -35,6 +36,7 @@ const OPTION_NAMES = Object.keys({
   maxRedirects: true,
   maxHeadBytes: true,
   maxWaitingRequests: true,
+  cache: true,
   config: true,
   now: true,
   onEvent: true,
@@ -87,6 +89,8 @@ export function resolveCrawleeOptions(policy: RobotsPolicy, options: PoliteCrawl
       CRAWLEE_OPTION_BOUNDS.maxWaitingRequests,
       DEFAULTS.maxWaitingRequests,
     ),
+    // Left out, no cache (see `PoliteCrawleeOptions.cache` for why); `true` is fetch's bounded store.
+    cache: cacheSetting(options.cache ?? DEFAULTS.cache),
     config: options.config ?? Configuration.getGlobalConfig(),
     now,
     onEvent,

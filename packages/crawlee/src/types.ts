@@ -1,6 +1,7 @@
 import type { Configuration, Dictionary } from '@crawlee/core';
 import type {
   Decision,
+  HttpCacheStore,
   RobotsDeniedError,
   RobotsOfPage,
   RobotsPolicy,
@@ -163,6 +164,19 @@ export interface PoliteCrawleeOptions {
    * @default 1000
    */
   readonly maxWaitingRequests?: number;
+  /**
+   * HTTP caching (RFC 9111) of the crawler's HTTP requests with undici's own cache, as
+   * `@polite-crawler/fetch`'s `cache`: `true` is a bounded in-memory store (`MEMORY_CACHE_LIMITS`:
+   * 1,024 responses, 64 MiB, 4 MiB a response), or pass an undici cache store (`SqliteCacheStore`
+   * for a crawl that restarts). A fresh copy is served without a request, a stale one revalidated
+   * (a 304 gives the stored body with status 200), identical GETs in flight at once are sent once.
+   * With it, hops are sent with undici through the policy's `dispatcher` instead of got-scraping:
+   * no generated browser headers, and a proxy is the policy dispatcher's (a `ProxyAgent`), so
+   * `httpClient` and `proxyConfiguration` are refused beside it. Off by default for that reason,
+   * and because Crawlee's queue already fetches each URL once per crawl.
+   * @default false
+   */
+  readonly cache?: boolean | HttpCacheStore;
   /**
    * The Crawlee configuration the default request queue is opened with, when the crawler
    * options name no `requestQueue`. Pass the same one you give the crawler.

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page, Response, Route } from 'playwright-core';
-import { robotsPolicyOption } from '@polite-crawler/fetch/internal';
+import { adapterDispatcher, robotsPolicyOption } from '@polite-crawler/fetch/internal';
 import { readNavigationRobots } from './navigation-robots.js';
 import { resolveGateOptions } from './resolve-options.js';
 import type { ResolvedGateOptions } from './resolve-options.js';
@@ -29,14 +29,20 @@ function isPage(target: BrowserContext | Page): target is Page {
  * if (response && (await gate.robots(response)).directives.noindex) console.log('not for the index');
  */
 export function createPlaywrightGate(options: PlaywrightGateOptions): PlaywrightGate {
-  return gateOver(resolveGateOptions(options), {
+  const resolved = resolveGateOptions(options);
+  return gateOver(resolved, {
     served: new WeakMap(),
     deniedNavigations: new WeakMap(),
+    // One chain per gate: its views (`withPolicy`) share its cache and deduplication.
+    transport:
+      resolved.cache.store === false
+        ? undefined
+        : adapterDispatcher(resolved.policy.dispatcher, resolved.cache.store),
   });
 }
 
 /** What a gate and the gates made from it with `withPolicy` share. */
-type GateRecords = Pick<RouteHandlerDeps, 'served' | 'deniedNavigations'>;
+type GateRecords = Pick<RouteHandlerDeps, 'served' | 'deniedNavigations' | 'transport'>;
 
 function gateOver(resolved: ResolvedGateOptions, records: GateRecords): PlaywrightGate {
   const { served, deniedNavigations } = records;

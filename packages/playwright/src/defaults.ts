@@ -12,4 +12,6 @@ export const DEFAULTS = Object.freeze({
   pace: 'all',
   metas: 'both',
   maxHeadBytes: FETCH_DEFAULTS.maxHeadBytes,
+  /** No HTTP cache: the context's request API sends (see `PlaywrightGateOptions.cache`). */
+  cache: false,
 } as const);

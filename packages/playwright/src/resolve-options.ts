@@ -1,6 +1,7 @@
 import { RobotsInvalidOptionError } from '@polite-crawler/fetch';
 import {
   PAGE_OPTIONS,
+  cacheSetting,
   functionOption,
   oneOfOption,
   readOption,
@@ -18,6 +19,7 @@ const OPTION_NAMES = Object.keys({
   pace: true,
   metas: true,
   maxHeadBytes: true,
+  cache: true,
   onEvent: true,
 } satisfies Record<keyof PlaywrightGateOptions, true>);
 
@@ -48,6 +50,7 @@ export function resolveGateOptions(options: PlaywrightGateOptions) {
     pace: oneOfOption('pace', options.pace, ['all', 'documents'], DEFAULTS.pace),
     metas: oneOfOption('metas', options.metas, ['served', 'rendered', 'both'], DEFAULTS.metas),
     maxHeadBytes: readOption('maxHeadBytes', PAGE_OPTIONS.maxHeadBytes, options.maxHeadBytes),
+    cache: cacheSetting(options.cache ?? DEFAULTS.cache),
     onEvent,
   };
 }

@@ -1,9 +1,11 @@
 import { isRobotsDeniedError } from '@polite-crawler/fetch';
 import type { RobotsDeniedError } from '@polite-crawler/fetch';
 import { walkRedirects } from '@polite-crawler/fetch/internal';
-import type { APIRequestContext, APIResponse, Page, Request, Route } from 'playwright-core';
+import type { APIRequestContext, Page, Request, Route } from 'playwright-core';
 import { pageCloseSignals, pageOfRequest } from './page-close-signal.js';
 import type { ResolvedGateOptions } from './resolve-options.js';
+import { apiAnswer, transportAnswer } from './transport-answer.js';
+import type { HopAnswer, TransportDispatcher } from './transport-answer.js';
 import type { GateEvent } from './types.js';
 
 /** What the gate handed to the browser for one request: kept for {@link PlaywrightGate.robots}. */
@@ -21,27 +23,27 @@ export interface RouteHandlerDeps {
   readonly api: APIRequestContext;
   readonly served: WeakMap<Request, ServedRecord>;
   readonly deniedNavigations: WeakMap<Page, RobotsDeniedError>;
+  /** With `cache` on: the policy's transport (undici's cache), in place of `api`. */
+  readonly transport: TransportDispatcher | undefined;
 }
 
 /** Headers the browser context adds itself, per hop: never copied from the first request. */
 const CONTEXT_HEADERS = ['cookie', 'host', 'content-length', 'connection'];
+/** Headers undici computes itself (the browser's cookies go along as they are). */
+const TRANSPORT_HEADERS = ['host', 'content-length', 'connection', 'transfer-encoding'];
 
-function headerPairs(response: APIResponse): (readonly [string, string])[] {
-  return response.headersArray().map((header) => [header.name, header.value] as const);
-}
-
-function locationOf(response: APIResponse): string | undefined {
-  const line = response.headersArray().find((header) => header.name.toLowerCase() === 'location');
-  return line?.value;
+function locationOf(answer: HopAnswer): string | undefined {
+  return answer.headers.find(([name]) => name.toLowerCase() === 'location')?.[1];
 }
 
 /** The browser request's headers (lower-case names) as the gate sends them on its first hop. */
 async function firstHeaders(
   request: Request,
   options: ResolvedGateOptions,
+  viaTransport: boolean,
 ): Promise<Record<string, string>> {
   const headers: Record<string, string> = { ...(await request.allHeaders()) };
-  for (const name of CONTEXT_HEADERS) delete headers[name];
+  for (const name of viaTransport ? TRANSPORT_HEADERS : CONTEXT_HEADERS) delete headers[name];
   if (options.userAgent === 'policy') headers['user-agent'] = options.policy.userAgent;
   return headers;
 }
@@ -55,7 +57,7 @@ async function firstHeaders(
  * await context.route('**\/*', createRouteHandler({ options, api: context.request, served, deniedNavigations }));
  */
 export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Promise<void> {
-  const { options, api, served, deniedNavigations } = deps;
+  const { options, api, served, deniedNavigations, transport } = deps;
   const { policy } = options;
 
   const emit = (event: GateEvent): void => {
@@ -87,7 +89,7 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
     try {
       let headers: Record<string, string> | undefined;
       let body = request.postDataBuffer() ?? undefined;
-      const walk = await walkRedirects(policy, {
+      const walk = await walkRedirects<HopAnswer>(policy, {
         url: new URL(url),
         method: request.method(),
         // The body is a Buffer, always replayable.
@@ -96,34 +98,39 @@ export function createRouteHandler(deps: RouteHandlerDeps): (route: Route) => Pr
         signal,
         paced: options.pace === 'all' || isNavigation,
         send: async (next) => {
-          headers ??= await firstHeaders(request, options);
+          headers ??= await firstHeaders(request, options, transport !== undefined);
           for (const name of next.redirect?.dropHeaders ?? []) delete headers[name];
           if (next.redirect?.keepBody === false) body = undefined;
-          // With the policy's `signature`, each hop is signed for its own URL as it is sent
-          // (`api.fetch` is Playwright's own HTTP client, not undici: signed here).
+          const hop = { method: next.method, headers, body, signal };
+          // The transport's dispatcher signs what it sends. `api.fetch` is Playwright's own HTTP
+          // client, not undici: with the policy's `signature`, each hop is signed here for its
+          // own URL as it is sent.
+          if (transport !== undefined) return transportAnswer(transport, next.url, hop);
           const signature = await policy.signer?.headersFor(next.url);
-          return api.fetch(next.url.href, {
-            method: next.method,
-            headers: { ...headers, ...signature },
-            ...(body === undefined ? {} : { data: body }),
-            maxRedirects: 0,
-            failOnStatusCode: false,
-            ...(signal === undefined ? {} : { signal }),
-          });
+          return apiAnswer(api, next.url, { ...hop, headers: { ...headers, ...signature } });
         },
-        statusOf: (answer) => answer.status(),
+        statusOf: (answer) => answer.status,
+        fromStore: (answer) => answer.fromStore,
         locationOf,
-        headersOf: headerPairs,
-        discard: (answer) => answer.dispose(),
+        headersOf: (answer) => answer.headers,
+        discard: (answer) => answer.discard(),
       });
-      // `api.fetch` has read the whole body: the hop is over.
-      walk.slot.release();
       const { response, redirects } = walk;
+      try {
+        await response.read();
+      } catch (error) {
+        // The body failed (a reset, a timeout): the origin backs off as for a failed request.
+        walk.slot.noteFailure(error);
+        throw error;
+      } finally {
+        // The whole body is in (or failed): the hop is over.
+        walk.slot.release();
+      }
       const finalUrl = walk.url.href;
-      served.set(request, { finalUrl, redirects, headers: headerPairs(response) });
+      served.set(request, { finalUrl, redirects, headers: response.headers });
       if (page !== undefined) deniedNavigations.delete(page);
-      await route.fulfill({ response });
-      emit({ type: 'request-served', ...base, finalUrl, status: response.status(), redirects });
+      await response.fulfil(route);
+      emit({ type: 'request-served', ...base, finalUrl, status: response.status, redirects });
     } catch (error) {
       const denied = isRobotsDeniedError(error);
       if (denied && page !== undefined) deniedNavigations.set(page, error);

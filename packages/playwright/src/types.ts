@@ -1,4 +1,11 @@
-import type { RobotsDeniedError, RobotsOfPage, RobotsPolicy } from '@polite-crawler/fetch';
+import type {
+  HttpCacheStore,
+  RobotsDeniedError,
+  RobotsDirectives,
+  RobotsOfPage,
+  RobotsPolicy,
+  UsagePreferences,
+} from '@polite-crawler/fetch';
 import type { BrowserContext, Page, Response } from 'playwright-core';
 
 /**
@@ -40,6 +47,21 @@ export interface PlaywrightGateOptions {
    */
   readonly maxHeadBytes?: number;
   /** Called synchronously once per gated request outcome; exceptions are swallowed. */
+  /**
+   * HTTP caching (RFC 9111) of the browser's requests with undici's own cache, as
+   * `@polite-crawler/fetch`'s `cache`: `true` is a bounded in-memory store (`MEMORY_CACHE_LIMITS`:
+   * 1,024 responses, 64 MiB, 4 MiB a response), or pass an undici cache store (`SqliteCacheStore`
+   * for a crawl that restarts). A fresh copy is served without a request, a stale one revalidated
+   * (a 304 gives the browser the stored body with status 200), identical GETs in flight at once
+   * are sent once. The browser's own HTTP cache does not apply to routed requests (Playwright
+   * turns it off while a route is set), so without this option every page and subresource is
+   * fetched every time. With it, hops are sent with undici through the policy's `dispatcher`
+   * (the browser's cookies go along) instead of the context's request API: the context's `proxy`,
+   * `ignoreHTTPSErrors` and client certificates do not apply (give the policy a dispatcher that
+   * does). Off by default for that reason.
+   * @default false
+   */
+  readonly cache?: boolean | HttpCacheStore;
   readonly onEvent?: (event: GateEvent) => void;
 }
 

@@ -1,6 +1,8 @@
 import { createRobotsPolicy } from '@polite-crawler/fetch';
 import type { RobotsPolicy, RobotsPolicyOptions } from '@polite-crawler/fetch';
-import type { CrawleeEvent } from '@polite-crawler/crawlee';
+import { politeCrawlee } from '@polite-crawler/crawlee';
+import type { CrawleeEvent, PoliteCrawleeOptions } from '@polite-crawler/crawlee';
+import type { BaseHttpClient } from '@crawlee/core';
 import { Configuration, log } from './crawlee.js';
 import type { ConfigurationType } from './crawlee.js';
 
@@ -43,4 +45,18 @@ export function newRun(policyOptions: Partial<RobotsPolicyOptions> = {}): RunRec
       events.push(event);
     },
   };
+}
+
+/** The polite HTTP client the adapter gives an HTTP crawler of `record`'s policy. */
+export function politeHttpClient(
+  record: RunRecord,
+  adapterOptions: PoliteCrawleeOptions = {},
+): BaseHttpClient {
+  const { httpClient } = politeCrawlee<{ httpClient?: BaseHttpClient }>(
+    record.policy,
+    {},
+    { config: record.config, ...adapterOptions },
+  );
+  if (httpClient === undefined) throw new Error('politeCrawlee gives an httpClient');
+  return httpClient;
 }

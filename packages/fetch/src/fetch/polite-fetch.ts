@@ -14,6 +14,8 @@ import { upperCaseMethod } from '../transport/request-method.js';
 import { pageDispatcher, transportDispatcher } from '../transport/compose-transport.js';
 import { tapInterceptor, tapSettings } from '../transport/response-tap.js';
 import { holdSlot } from '../transport/slot-handler.js';
+import { carryMark } from '../transport/network-mark.js';
+import type { NetworkMark } from '../transport/network-mark.js';
 import { dispatcherOption, refusalIn, refuseUndrivable } from '../transport/dispatcher-guard.js';
 import { requestMembers } from './request-members.js';
 import type { TapRecord, TapSettings } from '../transport/response-tap.js';
@@ -96,6 +98,8 @@ interface Shared {
   readonly tapConfig: TapSettings;
   /** The dispatcher of pages: the policy's, behind the HTTP cache when it is on. */
   readonly pages: Dispatcher;
+  /** The HTTP cache is on: each hop carries a mark that says whether it reached the network. */
+  readonly cached: boolean;
   /** The page dispatcher over a call's own `dispatcher` (signed and cached as the policy's). */
   pagesOver(dispatcher: Dispatcher): Dispatcher;
   /** The request headers of a call that gives none (frozen: cheaper for undici). */
@@ -115,6 +119,8 @@ class Call implements RedirectWalk<Response> {
   readonly signal: AbortSignal | undefined;
   /** What the tap saw of the latest hop's response (nothing before the first). */
   tap: TapRecord = NOTHING_TAPPED;
+  /** Whether the latest hop got past the HTTP cache (none: no cache). */
+  #mark: NetworkMark | undefined;
   /**
    * The members every hop is sent with: the Request's, `init`'s laid over them (fetch's rule),
    * less those each hop sets itself.
@@ -170,11 +176,17 @@ class Call implements RedirectWalk<Response> {
     this.tap = tap;
     const given = this.#dispatcher;
     // The guard first (outermost): a dispatcher that throws when handed a request is refused.
-    const dispatcher = given.compose(
+    const guarded = given.compose(
       refuseUndrivable(given),
       tapInterceptor(this.#shared.tapConfig, tap),
       holdSlot(slot),
     );
+    let dispatcher = guarded;
+    if (this.#shared.cached) {
+      const mark: NetworkMark = { sent: false };
+      this.#mark = mark;
+      dispatcher = guarded.compose(carryMark(mark));
+    }
     const body = this.#body;
     // One path for every call: every member of the Request and of init, on every hop.
     const hopInit: RequestInit = {
@@ -228,6 +240,10 @@ class Call implements RedirectWalk<Response> {
     return this.tap.headers ?? response.headers;
   }
 
+  fromStore(): boolean {
+    return this.#mark !== undefined && !this.#mark.sent;
+  }
+
   discard(response: Response): unknown {
     return response.body?.cancel().catch(() => {});
   }
@@ -278,6 +294,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     responseTimeout: page.responseTimeout,
     tapConfig,
     pages: pageDispatcher(policy.dispatcher, page.cache),
+    cached: page.cache !== false,
     // A call's own dispatcher is signed as the policy's is (and shares the policy's cache).
     pagesOver,
     defaultHeaders: Object.freeze({ 'user-agent': policy.userAgent }),

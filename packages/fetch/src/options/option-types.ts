@@ -348,7 +348,9 @@ export interface PageOptions {
    * (`If-None-Match` / `If-Modified-Since`) and a 304 gives the stored body with status 200.
    * Identical GETs in flight at once are sent once (undici's `deduplicate`). The gate and the
    * pacing slot come first: a URL robots.txt disallows is refused even when cached, and a cached
-   * answer still takes its slot.
+   * answer still takes its slot, but is not noted as the origin's response (it eases no back-off
+   * and is no response time). `true`'s store drops the least recently used entries, down to half
+   * its bounds, once one response more would pass them; a bigger response is not stored.
    * @default true
    * @example new cacheStores.SqliteCacheStore({ location: 'crawl-cache.db' })
    */

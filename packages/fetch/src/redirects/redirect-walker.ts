@@ -43,6 +43,12 @@ export interface RedirectWalk<R> {
   locationOf(response: R): string | undefined;
   /** The response's header lines, for its `Retry-After`. */
   headersOf(response: R): HeaderInput;
+  /**
+   * Whether the response came from the HTTP cache without a request (a fresh copy, or an identical
+   * GET's in flight): it is then no response of the origin's, and is not noted for back-off,
+   * Retry-After or response time. @default never
+   */
+  fromStore?(response: R): boolean;
   /** Throws a redirect response away (its body is not read). */
   discard(response: R): unknown;
   /** The URL the next hop goes to (Crawlee's redirect handler may change it). @default next.url */
@@ -105,7 +111,9 @@ export async function walkRedirects<R>(
     let response: R;
     try {
       response = await walk.send(hop, slot);
-      slot.noteResponse(walk.statusOf(response), walk.headersOf(response));
+      if (walk.fromStore?.(response) !== true) {
+        slot.noteResponse(walk.statusOf(response), walk.headersOf(response));
+      }
     } catch (error) {
       // A connection error or a timeout makes the origin back off.
       slot.noteFailure(error);

@@ -1,3 +1,4 @@
+import { interceptors } from 'undici';
 import type { Dispatcher } from 'undici';
 import { signInterceptor } from '../signature/sign-interceptor.js';
 import type { RequestSigner } from '../signature/request-signer.js';
@@ -19,6 +20,10 @@ import type { HttpCacheStore } from './http-cache.js';
  *   key apart.
  * robots.txt requests take the signed dispatcher without the cache (robots.txt has a cache of
  * its own, with RFC 9309's rules).
+ *
+ * The adapters (Crawlee's HTTP client, Playwright's route handler) send through the same chain
+ * when their `cache` is on, with undici's `decompress` outermost: what they hand their host is
+ * the decoded body (the store keeps it as the server sent it).
  */
 
 /**
@@ -42,4 +47,18 @@ export function transportDispatcher(
  */
 export function pageDispatcher(transport: Dispatcher, store: HttpCacheStore | false): Dispatcher {
   return store === false ? transport : transport.compose(...httpCacheInterceptors(store));
+}
+
+/**
+ * The dispatcher an adapter sends page hops through when its `cache` is on: the
+ * {@link pageDispatcher} (signed, cached, identical GETs deduplicated) with undici's
+ * `decompress` outside it, so that the body handed to Crawlee or the browser is decoded.
+ * @example
+ * const dispatcher = adapterDispatcher(policy.dispatcher, cacheOption(true));
+ */
+export function adapterDispatcher(
+  transport: Dispatcher,
+  store: HttpCacheStore | false,
+): Dispatcher {
+  return pageDispatcher(transport, store).compose(interceptors.decompress());
 }

@@ -1,6 +1,7 @@
 import { cacheStores, interceptors } from 'undici';
 import type { Dispatcher } from 'undici';
 import { RobotsInvalidOptionError } from '../errors/errors.js';
+import { markSent } from './network-mark.js';
 
 /**
  * An undici cache store (`cacheStores.MemoryCacheStore`, `cacheStores.SqliteCacheStore`, or
@@ -13,8 +14,13 @@ export type HttpCacheStore = NonNullable<
 >;
 
 /**
- * The bounds of the store `cache: true` makes: a crawl of many pages keeps at most this much.
- * Responses bigger than `maxEntrySize` are not stored (they are still fetched).
+ * The bounds of the store `cache: true` makes (undici's `MemoryCacheStore`): a crawl of many
+ * pages keeps at most this much. A response whose body is bigger than `maxEntrySize` is not
+ * stored (it is still fetched and handed over whole); one more response than `maxCount`, or
+ * past `maxSize` bytes, makes the store drop its least recently used entries (a read is a use)
+ * down to half the bound.
+ * @example
+ * MEMORY_CACHE_LIMITS.maxEntrySize; // 4 MiB
  */
 export const MEMORY_CACHE_LIMITS = Object.freeze({
   /** Responses kept. */
@@ -54,16 +60,37 @@ export function cacheOption(value: unknown): HttpCacheStore | false {
 }
 
 /**
+ * The `cache` option of an adapter as read (an interface, so that an adapter's resolved options
+ * name it rather than undici's store type).
+ * @example
+ * const { store } = cacheSetting(true);
+ */
+export interface CacheSetting {
+  /** The store, or `false` for no cache. */
+  readonly store: HttpCacheStore | false;
+}
+
+/**
+ * Reads an adapter's `cache` option (see {@link cacheOption}).
+ * @example
+ * cacheSetting(false).store; // false
+ */
+export function cacheSetting(value: unknown): CacheSetting {
+  return { store: cacheOption(value) };
+}
+
+/**
  * undici's own HTTP cache (RFC 9111) over `store`, and in front of it undici's `deduplicate`:
  * identical GETs in flight at once are sent once, each caller gets the whole response. The
  * cache is a shared one (a crawler's copies serve many readers: `private` responses and
  * responses to requests with `Authorization` are not stored). In `compose` order (innermost
- * first), to be composed inside the response tap and outside the signer.
+ * first), to be composed inside the response tap and outside the signer; innermost, the
+ * {@link markSent} of what goes on to the network.
  * @example
  * const pages = dispatcher.compose(...httpCacheInterceptors(store));
  */
 export function httpCacheInterceptors(
   store: HttpCacheStore,
 ): Dispatcher.DispatcherComposeInterceptor[] {
-  return [interceptors.cache({ store, type: 'shared' }), interceptors.deduplicate()];
+  return [markSent(), interceptors.cache({ store, type: 'shared' }), interceptors.deduplicate()];
 }
