@@ -1,10 +1,8 @@
 import type {
   HttpCacheStore,
   RobotsDeniedError,
-  RobotsDirectives,
   RobotsOfPage,
   RobotsPolicy,
-  UsagePreferences,
 } from '@polite-crawler/fetch';
 import type { BrowserContext, Page, Response } from 'playwright-core';
 
