@@ -1,10 +1,14 @@
-import type { createClient, createCluster } from '@redis/client';
+import type { RedisClusterType, createClient } from '@redis/client';
 
 /** A node-redis single-node client (`createClient()` from `redis` or `@redis/client`). */
 export type FleetNodeClient = ReturnType<typeof createClient>;
 
-/** A node-redis Redis Cluster client (`createCluster()` from `redis` or `@redis/client`). */
-export type FleetClusterClient = ReturnType<typeof createCluster>;
+/**
+ * A node-redis Redis Cluster client (`createCluster()` from `redis` or `@redis/client`), as
+ * `createCluster({ rootNodes })` makes it (no modules, functions or scripts of its own; RESP3).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- node-redis's own defaults
+export type FleetClusterClient = RedisClusterType<{}, {}, {}, 3, {}>;
 
 /**
  * A node-redis client, connected by its owner: a single-node client (`createClient`) or a

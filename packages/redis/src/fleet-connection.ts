@@ -99,7 +99,8 @@ export class FleetConnection {
     // A cluster client is ready once (`connect`); each of its nodes then reports `node-ready`
     // when it comes back (a restart that may have lost that node's keys).
     this.client.on(this.cluster ? 'node-ready' : 'ready', this.#onClientReady);
-    this.#subscriber = this.client.duplicate();
+    // The same kind of client as the caller's (a cluster duplicates as a cluster).
+    this.#subscriber = this.client.duplicate() as FleetClient;
     // The subscriber's errors are the command connection's too; only its recovery matters.
     this.#subscriber.on('error', () => undefined);
     this.#subscriber.on(this.cluster ? 'node-ready' : 'ready', this.#onSubscriberReady);

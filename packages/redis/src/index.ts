@@ -3,7 +3,7 @@ export type { FleetPolicyOptions, RedisFleet } from './redis-fleet.js';
 export { FLEET_DEFAULTS, FLEET_OPTION_BOUNDS } from './options.js';
 export type { RedisFleetOptions } from './options.js';
 export type { FleetEvent, FleetState } from './events.js';
-export type { FleetClient } from './fleet-client.js';
+export type { FleetClient, FleetClusterClient, FleetNodeClient } from './fleet-client.js';
 export {
   ERROR_CODES,
   FleetEntryTooLargeError,

@@ -66,9 +66,6 @@ export class LeaseBook {
   readonly #floors = new LRUCache<string, Floor>({ max: MAX_FLOORS });
   readonly #timer: NodeJS.Timeout;
   #renewing = false;
-  /** The recovery running now, and whether another was asked for meanwhile (one more runs). */
-  #recovering: Promise<void> | undefined;
-  #recoverAgain = false;
 
   constructor(connection: FleetConnection, keys: FleetKeys, leaseTtl: number) {
     this.#connection = connection;
@@ -90,24 +87,7 @@ export class LeaseBook {
    * Redis is back after an outage: renews what is held and puts back the next start of every
    * origin paced here whose spacing may not be over yet (Redis may have lost it).
    */
-  recover(): Promise<void> {
-    // Losses reported together (a node's slots on a cluster, several processes' reports)
-    // cost one recovery running and at most one after it, not one each.
-    if (this.#recovering !== undefined) {
-      this.#recoverAgain = true;
-      return this.#recovering;
-    }
-    this.#recovering = this.#recover().finally(() => {
-      this.#recovering = undefined;
-      if (this.#recoverAgain) {
-        this.#recoverAgain = false;
-        void this.recover();
-      }
-    });
-    return this.#recovering;
-  }
-
-  async #recover(): Promise<void> {
+  async recover(): Promise<void> {
     const now = performance.now();
     const floors: [string, number][] = [];
     const over: string[] = [];

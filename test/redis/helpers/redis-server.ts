@@ -216,7 +216,7 @@ export class TestCluster {
   }
 
   /** A node-redis cluster client, connected (the caller closes it). */
-  client(): Promise<ReturnType<typeof createCluster>> {
+  client() {
     return createCluster({ rootNodes: this.urls.map((url) => ({ url })) }).connect();
   }
 
