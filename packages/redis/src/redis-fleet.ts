@@ -73,7 +73,8 @@ export async function createRedisFleet(options: RedisFleetOptions = {}): Promise
   const core = new PacerCore(connection, keys, leases, settings);
   const store = new RedisRobotsStore(connection, keys, leases, {
     commandTimeout: settings.commandTimeout,
-    claimTimeout: Math.max(settings.commandTimeout, settings.unavailableTimeout),
+    // A claim waits through Redis's silence as long as a page request would: no longer.
+    claimTimeout: settings.unavailableTimeout,
     robotsRetention: settings.robotsRetention,
     leaseTtl: settings.leaseTtl,
     wakeFallback: settings.wakeFallback,
