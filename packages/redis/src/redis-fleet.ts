@@ -73,8 +73,7 @@ export async function createRedisFleet(options: RedisFleetOptions = {}): Promise
   const core = new PacerCore(connection, keys, leases, settings);
   const store = new RedisRobotsStore(connection, keys, leases, {
     commandTimeout: settings.commandTimeout,
-    // A claim waits through Redis's silence as long as a page request would: no longer.
-    claimTimeout: settings.unavailableTimeout,
+    claimTimeout: Math.max(settings.commandTimeout, settings.unavailableTimeout),
     robotsRetention: settings.robotsRetention,
     leaseTtl: settings.leaseTtl,
     wakeFallback: settings.wakeFallback,
