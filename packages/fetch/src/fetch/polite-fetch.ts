@@ -179,7 +179,7 @@ class Call implements RedirectWalk<Response> {
     const guarded = given.compose(
       refuseUndrivable(given),
       tapInterceptor(this.#shared.tapConfig, tap),
-      holdSlot(slot),
+      holdSlot(slot, () => this.fromStore()),
     );
     let dispatcher = guarded;
     if (this.#shared.cached) {

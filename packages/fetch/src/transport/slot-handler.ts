@@ -20,10 +20,23 @@ export class SlotHandler implements Dispatcher.DispatchHandler {
   #started = false;
   readonly #unsubscribe: (() => void) | undefined;
 
-  /** `signal`: the request's, when the handler must end a request its dispatcher never starts. */
-  constructor(handler: Dispatcher.DispatchHandler, slot: HopSlot, signal?: AbortSignal) {
+  /** Whether the response came from the HTTP cache, not the origin (never noted as its). */
+  readonly #fromStore: (() => boolean) | undefined;
+
+  /**
+   * `signal`: the request's, when the handler must end a request its dispatcher never starts.
+   * `fromStore`: asked at the response's headers; a copy the cache served (or a follower of an
+   * identical GET) is no response of the origin's, so it eases no back-off and times nothing.
+   */
+  constructor(
+    handler: Dispatcher.DispatchHandler,
+    slot: HopSlot,
+    signal?: AbortSignal,
+    fromStore?: () => boolean,
+  ) {
     this.#handler = handler;
     this.#slot = slot;
+    this.#fromStore = fromStore;
     // undici's `request` settles on abort only once the dispatcher has started the request
     // (`onRequestStart`): a dispatcher that never does would hold the call and its slot for
     // good. Until then the handler ends the request itself, with the signal's reason.
@@ -62,7 +75,9 @@ export class SlotHandler implements Dispatcher.DispatchHandler {
     statusMessage?: string,
   ): void {
     // The response time is the time to these headers (for HTML, to its head: the tap is inside).
-    if (statusCode >= 200) this.#slot.noteResponse(statusCode, headers);
+    if (statusCode >= 200 && this.#fromStore?.() !== true) {
+      this.#slot.noteResponse(statusCode, headers);
+    }
     this.#handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
   }
 
@@ -90,6 +105,10 @@ export class SlotHandler implements Dispatcher.DispatchHandler {
  * @example
  * agent.compose(holdSlot(slot));
  */
-export function holdSlot(slot: HopSlot): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (options, handler) => dispatch(options, new SlotHandler(handler, slot));
+export function holdSlot(
+  slot: HopSlot,
+  fromStore?: () => boolean,
+): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (options, handler) =>
+    dispatch(options, new SlotHandler(handler, slot, undefined, fromStore));
 }
