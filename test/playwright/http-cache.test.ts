@@ -85,9 +85,11 @@ describe('cache through the Playwright gate', () => {
   });
 
   it('five identical fetches a page makes at once are sent once; each gets the whole body', async () => {
-    // The server holds /big until the browser has asked for it five times (each request then
-    // reaches the gate while the first is in flight). No latency spacing: with it, the five
-    // starts would be a response time apart, one after the other, and none would overlap.
+    // The server holds /big until the browser has asked for it five times, and a quarter second
+    // more: a request the browser has made reaches undici's deduplicate only after the gate's
+    // round trip to the browser for its headers, which on a loaded machine can outlast the first
+    // answer (then it is sent again: the test fails, it cannot pass wrongly). No latency
+    // spacing: with it, the five starts would be a response time apart and none would overlap.
     let asked = 0;
     let release = (): void => {};
     const allAsked = new Promise<void>((resolve) => {
@@ -99,7 +101,7 @@ describe('cache through the Playwright gate', () => {
       { holdBig: () => allAsked },
     );
     context.on('request', (request) => {
-      if (request.url().endsWith('/big') && (asked += 1) === 5) release();
+      if (request.url().endsWith('/big') && (asked += 1) === 5) setTimeout(release, 250);
     });
     const page = await context.newPage();
     await page.goto(`${site.origin}/fresh`);
