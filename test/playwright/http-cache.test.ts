@@ -85,7 +85,7 @@ describe('cache through the Playwright gate', () => {
   });
 
   it('five identical fetches a page makes at once are sent once; each gets the whole body', async () => {
-    // The server holds /big until the browser has asked for it five times, and a quarter second
+    // The server holds /big until the browser has asked for it five times, and a second
     // more: a request the browser has made reaches undici's deduplicate only after the gate's
     // round trip to the browser for its headers, which on a loaded machine can outlast the first
     // answer (then it is sent again: the test fails, it cannot pass wrongly). No latency
@@ -101,7 +101,7 @@ describe('cache through the Playwright gate', () => {
       { holdBig: () => allAsked },
     );
     context.on('request', (request) => {
-      if (request.url().endsWith('/big') && (asked += 1) === 5) setTimeout(release, 250);
+      if (request.url().endsWith('/big') && (asked += 1) === 5) setTimeout(release, 1_000);
     });
     const page = await context.newPage();
     await page.goto(`${site.origin}/fresh`);
