@@ -32,16 +32,26 @@ export class Site {
   readonly #servers: RecordingServer[] = [];
   origins: string[] = [];
 
+  readonly #route: Route;
+
+  private constructor(route: Route) {
+    this.#route = route;
+  }
+
   static async start(count: number, route: Route): Promise<Site> {
-    const site = new Site();
-    for (let i = 0; i < count; i += 1) {
-      const server = await startServer((_req, res, seen) => site.#answer(route, res, seen), {
-        now: () => performance.now(),
-      });
-      site.#servers.push(server);
-      site.origins.push(server.origin);
-    }
+    const site = new Site(route);
+    for (let i = 0; i < count; i += 1) await site.add();
     return site;
+  }
+
+  /** One more origin (an OS-chosen port), answering by the site's route. */
+  async add(): Promise<string> {
+    const server = await startServer((_req, res, seen) => this.#answer(res, seen), {
+      now: () => performance.now(),
+    });
+    this.#servers.push(server);
+    this.origins.push(server.origin);
+    return server.origin;
   }
 
   /** The requests `origin` saw for `path` (all paths when omitted). */
@@ -58,7 +68,7 @@ export class Site {
     await Promise.all(this.#servers.map((server) => server.close()));
   }
 
-  #answer(route: Route, res: ServerResponse, recorded: Recorded): void {
+  #answer(res: ServerResponse, recorded: Recorded): void {
     const origin = `http://${recorded.host}`;
     const seenBefore = this.of(origin, recorded.path).length;
     this.seen.push({
@@ -68,7 +78,7 @@ export class Site {
       inFlight: recorded.concurrent,
       userAgent: recorded.userAgent,
     });
-    const reply = route(recorded.path, seenBefore);
+    const reply = this.#route(recorded.path, seenBefore);
     const answer = (): void => {
       if (res.destroyed) return;
       res.writeHead(reply.status ?? 200, { 'content-type': 'text/plain', ...reply.headers });
