@@ -87,8 +87,16 @@ async function compare(
 
 async function main(): Promise<void> {
   const dispatcher = new InProcessDispatcher();
-  const options = { userAgent: USER_AGENT, dispatcher, concurrency: IN_FLIGHT, minInterval: 0 };
-  const polite = createPoliteFetch(options);
+  // As in fetch.bench.ts: the politeness features that pace or answer requests by design
+  // (latency-aware spacing, the HTTP cache) are off, as `minInterval: 0` turns spacing off.
+  const options = {
+    userAgent: USER_AGENT,
+    dispatcher,
+    concurrency: IN_FLIGHT,
+    minInterval: 0,
+    latencyFactor: 0,
+  };
+  const polite = createPoliteFetch({ ...options, cache: false });
   const intercepted = politeInterceptor(options);
   const politeDispatcher: Dispatcher = dispatcher.compose(intercepted);
   // Warm robots caches.

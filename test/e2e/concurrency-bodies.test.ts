@@ -101,6 +101,34 @@ describe('politeFetch: concurrency counts a request until its body has ended', (
     expect(await (await second).text()).toBe('start;end');
   });
 
+  it('holds started at different times each end at their own deadline; no timer outlives them', async () => {
+    const clock = new FakeClock();
+    const { s, open } = await slowBodies(clock);
+    const { fetch } = polite({ clock, concurrency: 2, maxBodyHold: 10_000 });
+    const first = await fetch(`${s.origin}/a`);
+    await clock.advance(4_000);
+    const second = await fetch(`${s.origin}/b`);
+    const third = fetch(`${s.origin}/c`);
+    const fourth = fetch(`${s.origin}/d`);
+    // /a's hold ends at 10 s: one slot frees, /c goes out; /b's at 14 s: /d.
+    await clock.advance(5_999);
+    await settle();
+    expect(pages(s)).toEqual(['/a', '/b']);
+    await clock.advance(1);
+    await until(() => open.length === 3, '/c at the server');
+    await clock.advance(3_999);
+    await settle();
+    expect(pages(s)).toEqual(['/a', '/b', '/c']);
+    await clock.advance(1);
+    await until(() => open.length === 4, '/d at the server');
+    for (const res of open) res.end('end');
+    for (const response of [first, second, await third, await fourth])
+      expect(await response.text()).toBe('start;end');
+    await settle();
+    // Every body has ended: no hold timer is left to keep a process alive.
+    expect(clock.pending).toBe(0);
+  });
+
   it('maxBodyHold 0 counts a request until its headers only', async () => {
     const clock = new FakeClock();
     const { s, open } = await slowBodies(clock);

@@ -3,6 +3,7 @@ import { combineUsage, parseContentUsage } from '@polite-crawler/robots-txt';
 import type { Agent, UsagePreferences } from '@polite-crawler/robots-txt';
 import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
 import { RobotsClosedError, RobotsDeniedError, RobotsInvalidUrlError } from '../errors/errors.js';
+import { BodyHolds } from './body-holds.js';
 import { createEventSink } from './events.js';
 import { headerLines } from '../response/header-input.js';
 import { readDirectives } from '../response/page-robots.js';
@@ -147,10 +148,9 @@ class PolicySlot implements HopSlot {
   /** What made the outcome distress: the status, or the kind of failure. */
   #cause: number | DistressFailure = 0;
   #noted = false;
-  /** `maxBodyHold`: how long after the response headers the slot is held at most, ms. */
-  readonly #hold: number;
-  /** Ends the hold's timer (started at the response headers) when the slot is given back. */
-  #holding: AbortController | undefined;
+  /** Lets the slot go `maxBodyHold` after the response headers; none when that is 0. */
+  readonly #holds: BodyHolds | undefined;
+  #holding = false;
 
   constructor(
     policy: Policy,
@@ -158,10 +158,10 @@ class PolicySlot implements HopSlot {
     origin: string,
     slot: PacerSlot | undefined,
     interval = 0,
-    hold = 0,
+    holds?: BodyHolds,
   ) {
     this.#policy = policy;
-    this.#hold = hold;
+    this.#holds = holds;
     this.url = url;
     this.#origin = origin;
     this.#slot = slot;
@@ -194,17 +194,13 @@ class PolicySlot implements HopSlot {
    * goes back anyway (the body stays readable).
    */
   #holdBody(): void {
-    if (this.#holding !== undefined) return;
-    if (this.#hold === 0) {
+    if (this.#holding) return;
+    if (this.#holds === undefined) {
       this.release();
       return;
     }
-    const holding = new AbortController();
-    this.#holding = holding;
-    this.#policy.clock.sleep(this.#hold, holding.signal).then(
-      () => this.release(),
-      () => undefined, // released before: the hold is over
-    );
+    this.#holding = true;
+    this.#holds.start(this);
   }
 
   noteFailure(error: unknown): void {
@@ -230,7 +226,7 @@ class PolicySlot implements HopSlot {
     const slot = this.#slot;
     if (slot === undefined) return;
     this.#slot = undefined;
-    this.#holding?.abort();
+    if (this.#holding) this.#holds!.end(this);
     const outcome = this.#outcome;
     if (outcome === undefined) {
       slot.release();
@@ -308,6 +304,8 @@ class Policy implements RobotsPolicy {
   readonly #defaultRules: PaceRules;
   /** Aborts with the close reason: ends the waits of this policy's hops on any pacer. */
   readonly #closing = new AbortController();
+  /** `maxBodyHold` of every slot this policy grants (none when 0: released at the headers). */
+  readonly #holds: BodyHolds | undefined;
   readonly #events;
   #closed = false;
 
@@ -323,6 +321,8 @@ class Policy implements RobotsPolicy {
     this.signer = options.signature;
     this.dispatcher = transportDispatcher(options.dispatcher ?? defaultDispatcher(), this.signer);
     this.clock = options.clock;
+    this.#holds =
+      options.maxBodyHold === 0 ? undefined : new BodyHolds(options.clock, options.maxBodyHold);
     this.#agent =
       options.purpose === undefined
         ? options.productToken
@@ -394,7 +394,7 @@ class Policy implements RobotsPolicy {
       slot.release();
       throw error;
     }
-    return new PolicySlot(this, parsed, origin, slot, rules.interval, this.#options.maxBodyHold);
+    return new PolicySlot(this, parsed, origin, slot, rules.interval, this.#holds);
   }
 
   /** A hop's wait signal: the caller's, plus this policy's close when the pacer is not its own. */

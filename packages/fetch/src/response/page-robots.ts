@@ -3,7 +3,7 @@ import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-ta
 import { combineUsage, parseContentUsage } from '@polite-crawler/robots-txt';
 import type { UsagePreferences } from '@polite-crawler/robots-txt';
 import type { HeaderInput, RobotsPolicy } from '../policy/robots-policy.js';
-import { headerLines } from './header-input.js';
+import { headerFields } from './header-input.js';
 
 /**
  * A page as its response delivered it, for {@link pageRobots}.
@@ -49,6 +49,16 @@ const metaDirectives = new WeakMap<
   { token: string; directives: RobotsDirectives }
 >();
 
+/** The fields a page's robots are read from. */
+const PAGE_FIELDS = [
+  'robots-tag',
+  'x-robots-tag',
+  'cache-control',
+  'expires',
+  'content-usage',
+] as const;
+type PageFields = Partial<Record<(typeof PAGE_FIELDS)[number], string[]>>;
+
 /**
  * The one place a page's directives and usage preferences are computed, for the polite fetch
  * (`response.robots`, `response.usage`) and the Crawlee and Playwright adapters alike: its
@@ -62,16 +72,20 @@ const metaDirectives = new WeakMap<
  */
 export function pageRobots(policy: RobotsPolicy, page: PageInput): RobotsOfPage {
   const { url, headers } = page;
+  // One walk of the headers for every field read here (a page is read on every response).
+  const fields = headerFields(headers, PAGE_FIELDS);
+  const usageLines = fields['content-usage'];
   return {
-    directives: readDirectives(
+    directives: directivesOfFields(
       policy.productToken,
       headers,
+      fields,
       page.metas,
       page.now ?? policy.clock.now(),
     ),
     usage: isHttpUrl(url)
-      ? policy.usage(url, headers)
-      : combineUsage(parseContentUsage(headerLines(headers, 'content-usage'))),
+      ? policy.usage(url, usageLines)
+      : combineUsage(parseContentUsage(usageLines ?? [])),
   };
 }
 
@@ -88,17 +102,37 @@ export function readDirectives(
   metas: RobotsTagRules | undefined,
   now: number,
 ): RobotsDirectives {
-  const values = typeof headers === 'string' || isLineList(headers);
-  const lines = values
-    ? typeof headers === 'string'
-      ? [headers]
-      : [...headers]
-    : [...headerLines(headers, 'robots-tag'), ...headerLines(headers, 'x-robots-tag')];
+  if (typeof headers === 'string' || isLineList(headers)) {
+    const lines = typeof headers === 'string' ? [headers] : headers;
+    return directivesOfFields(productToken, undefined, { 'robots-tag': [...lines] }, metas, now);
+  }
+  return directivesOfFields(productToken, headers, headerFields(headers, PAGE_FIELDS), metas, now);
+}
+
+/** {@link readDirectives} of fields already read; `headers` (to read freshness from) if any. */
+function directivesOfFields(
+  productToken: string,
+  headers: HeaderInput | undefined,
+  fields: PageFields,
+  metas: RobotsTagRules | undefined,
+  now: number,
+): RobotsDirectives {
+  const robotsTag = fields['robots-tag'];
+  const xRobotsTag = fields['x-robots-tag'];
+  const lines =
+    robotsTag === undefined
+      ? xRobotsTag
+      : xRobotsTag === undefined
+        ? robotsTag
+        : [...robotsTag, ...xRobotsTag];
   // The freshness the response declares (Cache-Control / Expires) travels with its rules.
-  const freshness = values ? undefined : rulesFreshness(headers, now);
+  const freshness =
+    headers === undefined || (fields['cache-control'] === undefined && fields.expires === undefined)
+      ? undefined
+      : rulesFreshness(headers, now);
   const when =
     freshness === undefined || freshness.source === 'none' ? { now } : { now, freshness };
-  if (lines.length > 0) {
+  if (lines !== undefined && lines.length > 0) {
     const headerRules = parseRobotsTagHeaders(lines);
     return directivesFor(
       metas === undefined ? headerRules : [headerRules, metas],
@@ -106,8 +140,12 @@ export function readDirectives(
       when,
     );
   }
-  if (metas === undefined || when.freshness !== undefined) {
-    return directivesFor(metas ?? [], productToken, when);
+  if (when.freshness !== undefined) return directivesFor(metas ?? [], productToken, when);
+  // Most pages: no robots rules at all. Their directives are the same for every page.
+  if (metas === undefined) {
+    if (saidNothing?.token !== productToken)
+      saidNothing = { token: productToken, directives: directivesFor([], productToken, when) };
+    return saidNothing.directives;
   }
   const known = metaDirectives.get(metas);
   if (known?.token === productToken) return known.directives;
@@ -119,10 +157,13 @@ export function readDirectives(
   return directives;
 }
 
+/** The directives of a page that says nothing, for the last product token asked (frozen). */
+let saidNothing: { token: string; directives: RobotsDirectives } | undefined;
+
 /** Whether `url` is an absolute http(s) URL (one that has a robots.txt). */
 function isHttpUrl(url: string | URL): boolean {
-  const href = String(url);
-  return /^https?:/i.test(href) && URL.canParse(href);
+  if (url instanceof URL) return url.protocol === 'http:' || url.protocol === 'https:';
+  return /^https?:/i.test(url) && URL.canParse(url);
 }
 
 /** Whether `headers` is a list of field values (strings), not of `[name, value]` pairs. */
