@@ -6,28 +6,18 @@
  * crawls paced on their own would arrive a few milliseconds apart.
  */
 import type { CrawlJson } from '@polite-crawler/cli';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseJson, runCli } from '../cli/helpers/run-cli.js';
-import { TestRedis, freePort } from './helpers/redis-server.js';
-import { Site, gaps } from './helpers/site.js';
+import { useRedisRig } from './helpers/redis-rig.js';
+import { freePort } from './helpers/redis-server.js';
+import { gaps } from './helpers/site.js';
+import type { Site } from './helpers/site.js';
 
 const ARRIVAL_SLACK = 120;
 const DELAY = 300;
 const PAGES = ['/a', '/b', '/c', '/d'];
 
-let redis: TestRedis;
-let site: Site | undefined;
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterAll(async () => {
-  await redis.stop();
-});
-afterEach(async () => {
-  await site?.close();
-  site = undefined;
-});
+const rig = useRedisRig('c');
 
 const html = (body: string): { headers: Record<string, string>; body: string } => ({
   headers: { 'content-type': 'text/html' },
@@ -35,7 +25,7 @@ const html = (body: string): { headers: Record<string, string>; body: string } =
 });
 
 function startSite(): Promise<Site> {
-  return Site.start(1, (path) => {
+  return rig.startSite(1, (path) => {
     if (path === '/robots.txt') return { body: 'User-agent: *\nDisallow: /private/\n' };
     if (path === '/') {
       const links = [...PAGES, '/private/x'].map((p) => `<a href="${p}">${p}</a>`).join(' ');
@@ -60,12 +50,12 @@ function crawl(start: string, flags: readonly string[]) {
 
 describe('polite crawl --redis', { timeout: 90_000 }, () => {
   it('two crawls on one Redis share robots.txt and the pacing of the site', async () => {
-    site = await startSite();
+    const site = await startSite();
     const origin = site.origins[0]!;
     // One crawl waits for Redis as long as the option allows (its limit), the other the default.
     const [first, second] = await Promise.all([
-      crawl(`${origin}/`, ['--redis', redis.url, '--redis-timeout', '3600000']),
-      crawl(`${origin}/`, ['--redis', redis.url]),
+      crawl(`${origin}/`, ['--redis', rig.redis.url, '--redis-timeout', '3600000']),
+      crawl(`${origin}/`, ['--redis', rig.redis.url]),
     ]);
     for (const result of [first, second]) {
       expect(result.code, result.stderr).toBe(0);
@@ -90,7 +80,7 @@ describe('polite crawl --redis', { timeout: 90_000 }, () => {
     'Redis down: the start page is not sent (fails closed after --redis-timeout), exit 4',
     { timeout: 15_000 },
     async () => {
-      site = await startSite();
+      const site = await startSite();
       const origin = site.origins[0]!;
       const down = `redis://127.0.0.1:${await freePort()}`;
       const result = await crawl(`${origin}/`, ['--redis', down, '--redis-timeout', '300']);
@@ -113,7 +103,7 @@ describe('polite crawl --redis', { timeout: 90_000 }, () => {
     ['redis://', /--redis <url>.*expected a redis:\/\/ or rediss:\/\/ URL/],
     ['not a url', /--redis <url>.*expected a redis:\/\/ or rediss:\/\/ URL/],
   ])('--redis %j is a usage error (exit 2), nothing is requested', async (url, message) => {
-    site = await startSite();
+    const site = await startSite();
     const result = await crawl(`${site.origins[0]}/`, ['--redis', url]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
@@ -123,10 +113,10 @@ describe('polite crawl --redis', { timeout: 90_000 }, () => {
   it.each(['3600001', '99', '0', '-1', '1.5'])(
     '--redis-timeout %s is a usage error (exit 2)',
     async (value) => {
-      site = await startSite();
+      const site = await startSite();
       const result = await crawl(`${site.origins[0]}/`, [
         '--redis',
-        redis.url,
+        rig.redis.url,
         '--redis-timeout',
         value,
       ]);

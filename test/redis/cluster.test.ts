@@ -8,6 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisFleet, fleetKeys } from '@polite-crawler/redis';
 import { keySlot, slotTag } from '../../packages/redis/src/key-slot.js';
+import { endWorkers, finished, outcomes } from './helpers/redis-rig.js';
 import { TestCluster } from './helpers/redis-server.js';
 import type { TestRedis } from './helpers/redis-server.js';
 import { Site, gaps } from './helpers/site.js';
@@ -27,11 +28,7 @@ afterAll(async () => {
   await cluster?.stop();
 });
 afterEach(async () => {
-  for (const worker of workers.splice(0)) {
-    if (worker.child.exitCode === null && worker.child.signalCode === null)
-      worker.child.kill('SIGKILL');
-    await worker.exited;
-  }
+  await endWorkers(workers);
   await site?.close();
   site = undefined;
 });
@@ -57,13 +54,6 @@ function spawnFleet(
     made.push(worker);
   }
   return made;
-}
-
-async function finished(fleet: Worker[]): Promise<void> {
-  for (const worker of fleet) {
-    const { code, stderr } = await worker.exited;
-    expect(code, stderr).toBe(0);
-  }
 }
 
 /** Commands each node refused with CROSSSLOT since it started (`INFO errorstats`). */
@@ -155,8 +145,7 @@ describe('fleet mode on a Redis Cluster', { timeout: 60_000 }, () => {
     const urls = origins.flatMap((o) => [1, 2, 3, 4].map((n) => `${o}/page/${n}`));
     const fleet = spawnFleet(3, urls, { concurrency: 1, minInterval: 300, leaseTtl: 900 });
     await finished(fleet);
-    const outcomes = fleet.flatMap((w) => w.lines.filter((l) => l.url !== undefined));
-    expect(outcomes.filter((o) => o.status !== 200)).toEqual([]);
+    expect(outcomes(fleet).filter((o) => o.status !== 200)).toEqual([]);
     for (const origin of origins) {
       expect(site.of(origin, '/robots.txt')).toHaveLength(1);
       const pages = site.pages(origin);
@@ -208,8 +197,7 @@ describe('fleet mode on a Redis Cluster', { timeout: 60_000 }, () => {
       client.destroy();
     }
     await finished(fleet);
-    const outcomes = fleet.flatMap((w) => w.lines.filter((l) => l.url !== undefined));
-    expect(outcomes.filter((o) => o.status !== 200)).toEqual([]);
+    expect(outcomes(fleet).filter((o) => o.status !== 200)).toEqual([]);
     const pages = site.pages(origin);
     expect(pages).toHaveLength(2);
     expect(Math.max(...pages.map((p) => p.inFlight))).toBe(1);

@@ -4,47 +4,26 @@
  * seconds; assertions are on what Redis recorded (its keys, its command counters, the starts
  * it booked on its own clock) and on the typed errors callers get, never on how long a test ran.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createRedisFleet } from '@polite-crawler/redis';
-import type { FleetEvent, RedisFleet } from '@polite-crawler/redis';
+import type { FleetEvent } from '@polite-crawler/redis';
 import { FaultProxy } from './helpers/fault-proxy.js';
-import { TestRedis } from './helpers/redis-server.js';
+import { useRedisRig } from './helpers/redis-rig.js';
 
-let redis: TestRedis;
-let prefixCount = 0;
-const fleets: RedisFleet[] = [];
+const rig = useRedisRig('f', { defaults: { leaseTtl: 3_000 } });
 const proxies: FaultProxy[] = [];
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterAll(async () => {
-  await redis.stop();
-});
 afterEach(async () => {
-  await Promise.all(fleets.splice(0).map((fleet) => fleet.close()));
   await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
 });
 
-async function fleetOf(options: Parameters<typeof createRedisFleet>[0] = {}) {
-  const fleet = await createRedisFleet({
-    url: redis.url,
-    keyPrefix: `f${++prefixCount}:`,
-    leaseTtl: 3_000,
-    ...options,
-  });
-  fleets.push(fleet);
-  return fleet;
-}
-
 /** How many EVALSHA Redis has run so far (its own counter). */
 async function evalshaCalls(): Promise<number> {
-  const stats = await redis.command<string>(['INFO', 'commandstats']);
+  const stats = await rig.redis.command<string>(['INFO', 'commandstats']);
   return Number(/cmdstat_evalsha:calls=(\d+)/.exec(stats)?.[1] ?? 0);
 }
 
 async function redisNow(): Promise<number> {
-  const [s, us] = await redis.command<[string, string]>(['TIME']);
+  const [s, us] = await rig.redis.command<[string, string]>(['TIME']);
   return Number(s) * 1000 + Math.floor(Number(us) / 1000);
 }
 
@@ -55,9 +34,9 @@ describe(
   { timeout: 20_000 },
   () => {
     it('a claim key without a TTL gets one: the wait ends after leaseTtl, with a bounded number of calls', async () => {
-      const fleet = await fleetOf({ leaseTtl: 600, wakeFallback: 100 });
+      const fleet = await rig.fleet({ leaseTtl: 600, wakeFallback: 100 });
       const claimKey = `${fleet.keyPrefix}{${origin}}:claim`;
-      await redis.command(['SET', claimKey, 'abcdef0123456789']);
+      await rig.redis.command(['SET', claimKey, 'abcdef0123456789']);
       const before = await evalshaCalls();
       const claim = await fleet.store.claimFetch!(origin);
       const calls = (await evalshaCalls()) - before;
@@ -68,18 +47,18 @@ describe(
     });
 
     it('a foreign value at the claim key is not a claim: the caller fetches at once', async () => {
-      const fleet = await fleetOf();
+      const fleet = await rig.fleet();
       const claimKey = `${fleet.keyPrefix}{${origin}}:claim`;
-      await redis.command(['SET', claimKey, 'not a claim id']);
+      await rig.redis.command(['SET', claimKey, 'not a claim id']);
       const claim = await fleet.store.claimFetch!(origin);
       expect(claim.fetch).toBe(true);
       if (claim.fetch) await claim.release();
     });
 
     it("a claim wait stops at the caller's signal, and no call is made after it", async () => {
-      const fleet = await fleetOf({ leaseTtl: 60_000, wakeFallback: 50 });
+      const fleet = await rig.fleet({ leaseTtl: 60_000, wakeFallback: 50 });
       const claimKey = `${fleet.keyPrefix}{${origin}}:claim`;
-      await redis.command(['SET', claimKey, 'abcdef0123456789']);
+      await rig.redis.command(['SET', claimKey, 'abcdef0123456789']);
       const controller = new AbortController();
       const waiting = fleet.store.claimFetch!(origin, controller.signal);
       setTimeout(() => controller.abort(new Error('caller gave up')), 200);
@@ -102,9 +81,9 @@ describe(
     ])(
       '%s: repaired, and the origin is treated as lost (one interval, fails closed)',
       async (_name, command) => {
-        const fleet = await fleetOf();
+        const fleet = await rig.fleet();
         const base = `${fleet.keyPrefix}{${origin}}:`;
-        await redis.command(command(base));
+        await rig.redis.command(command(base));
         const pacer = fleet.policyOptions.pacer;
         const asked = await redisNow();
         const slot = await pacer.acquire(origin, { concurrency: 1, interval: 200 });
@@ -122,7 +101,7 @@ describe(
 
     it('a Redis error reply reaches the caller as ERR_FLEET_REDIS with its class only', async () => {
       // A user that may not run scripts: every grant is refused by Redis (NOPERM).
-      await redis.command([
+      await rig.redis.command([
         'ACL',
         'SETUSER',
         'noscripts',
@@ -134,7 +113,9 @@ describe(
         '-evalsha',
         '-eval',
       ]);
-      const fleet = await fleetOf({ url: `redis://noscripts:s3cret-pw@127.0.0.1:${redis.port}` });
+      const fleet = await rig.fleet({
+        url: `redis://noscripts:s3cret-pw@127.0.0.1:${rig.redis.port}`,
+      });
       const refused = fleet.policyOptions.pacer.acquire(origin, { concurrency: 1, interval: 0 });
       await expect(refused).rejects.toMatchObject({ code: 'ERR_FLEET_REDIS', redisCode: 'NOPERM' });
       const error = (await refused.catch((e: unknown) => e)) as Error;
@@ -145,10 +126,10 @@ describe(
 
 describe('the budget is Redis silence, not waiting time', { timeout: 30_000 }, () => {
   it('a slow but answering Redis (200 ms round trips, 48 queued) never fails a request', async () => {
-    const proxy = await FaultProxy.start(redis.port);
+    const proxy = await FaultProxy.start(rig.redis.port);
     proxies.push(proxy);
     const events: FleetEvent[] = [];
-    const fleet = await fleetOf({
+    const fleet = await rig.fleet({
       url: proxy.url,
       unavailableTimeout: 1_000,
       onEvent: (e) => events.push(e),
@@ -174,9 +155,9 @@ describe('the budget is Redis silence, not waiting time', { timeout: 30_000 }, (
   });
 
   it('a silent Redis (proxy drops every byte, no reset) fails a request after unavailableTimeout of silence', async () => {
-    const proxy = await FaultProxy.start(redis.port);
+    const proxy = await FaultProxy.start(rig.redis.port);
     proxies.push(proxy);
-    const fleet = await fleetOf({ url: proxy.url, unavailableTimeout: 400 });
+    const fleet = await rig.fleet({ url: proxy.url, unavailableTimeout: 400 });
     proxy.mode = { kind: 'silent' };
     await expect(
       fleet.policyOptions.pacer.acquire(origin, { concurrency: 1, interval: 0 }),
@@ -184,12 +165,12 @@ describe('the budget is Redis silence, not waiting time', { timeout: 30_000 }, (
   });
 
   it('unavailableTimeout 0 is refused at construction', async () => {
-    await expect(createRedisFleet({ url: redis.url, unavailableTimeout: 0 })).rejects.toMatchObject(
-      {
-        code: 'ERR_FLEET_INVALID_OPTION',
-        option: 'unavailableTimeout',
-      },
-    );
+    await expect(
+      createRedisFleet({ url: rig.redis.url, unavailableTimeout: 0 }),
+    ).rejects.toMatchObject({
+      code: 'ERR_FLEET_INVALID_OPTION',
+      option: 'unavailableTimeout',
+    });
   });
 });
 
@@ -203,7 +184,7 @@ describe('no secrets in messages or stored entries', { timeout: 20_000 }, () => 
   });
 
   it('a robots.txt redirect with user:pass@ is stored without it', async () => {
-    const fleet = await fleetOf();
+    const fleet = await rig.fleet();
     const site = 'https://example.com';
     await fleet.store.set(site, {
       version: 1,
@@ -216,7 +197,11 @@ describe('no secrets in messages or stored entries', { timeout: 20_000 }, () => 
       },
       expiresAt: 2_000,
     });
-    const raw = await redis.command<string>(['HGET', `${fleet.keyPrefix}{${site}}:robots`, 'm']);
+    const raw = await rig.redis.command<string>([
+      'HGET',
+      `${fleet.keyPrefix}{${site}}:robots`,
+      'm',
+    ]);
     expect(raw).not.toContain('s3cret');
     expect(raw).not.toContain('owner');
     expect((await fleet.store.get(site))?.latest.redirects).toEqual([
@@ -227,9 +212,9 @@ describe('no secrets in messages or stored entries', { timeout: 20_000 }, () => 
 
 describe('a silent connection is replaced', { timeout: 20_000 }, () => {
   it('after a request fails closed on a silent connection, the fleet opens a new one and crawls again', async () => {
-    const proxy = await FaultProxy.start(redis.port);
+    const proxy = await FaultProxy.start(rig.redis.port);
     proxies.push(proxy);
-    const fleet = await fleetOf({ url: proxy.url, unavailableTimeout: 400 });
+    const fleet = await rig.fleet({ url: proxy.url, unavailableTimeout: 400 });
     const pacer = fleet.policyOptions.pacer;
     (await pacer.acquire(origin, { concurrency: 1, interval: 0 })).release();
     const before = proxy.accepted;

@@ -10,69 +10,24 @@
  * here are long enough (300 ms and more) for a 120 ms allowance to leave most of each gap. Without the fleet's pacing
  * the same crawls arrive a few milliseconds apart, so the allowance cannot hide a failure.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TestRedis } from './helpers/redis-server.js';
-import { Site, gaps } from './helpers/site.js';
+import { describe, expect, it } from 'vitest';
+import { finished, outcomes, useRedisRig } from './helpers/redis-rig.js';
+import { gaps } from './helpers/site.js';
 import type { Route } from './helpers/site.js';
-import { startWorker } from './helpers/workers.js';
-import type { Worker } from './helpers/workers.js';
 
 const ARRIVAL_SLACK = 120;
-let redis: TestRedis;
-let site: Site | undefined;
-const workers: Worker[] = [];
-let prefixCount = 0;
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterAll(async () => {
-  await redis.stop();
-});
-afterEach(async () => {
-  for (const worker of workers.splice(0)) {
-    if (worker.child.exitCode === null && worker.child.signalCode === null)
-      worker.child.kill('SIGKILL');
-    await worker.exited;
-  }
-  await site?.close();
-  site = undefined;
-  redis.resume();
-  if (!redis.running) await redis.restart();
-});
+const rig = useRedisRig('p');
 
 const plain: Route = (path) =>
   path === '/robots.txt' ? { body: 'User-agent: *\nDisallow: /private\n' } : { body: 'page' };
 
-function spawnFleet(count: number, urls: string[], config: Record<string, unknown> = {}): Worker[] {
-  const keyPrefix = `p${++prefixCount}:`;
-  const made: Worker[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const worker = startWorker({ redisUrl: redis.url, keyPrefix, urls, ...config });
-    workers.push(worker);
-    made.push(worker);
-  }
-  return made;
-}
-
-async function finished(fleet: Worker[]): Promise<void> {
-  for (const worker of fleet) {
-    const { code, stderr } = await worker.exited;
-    expect(code, stderr).toBe(0);
-  }
-}
-
-function results(fleet: Worker[]) {
-  return fleet.flatMap((w) => w.lines.filter((l) => l.url !== undefined));
-}
-
 describe('N processes, one politeness budget per origin', { timeout: 90_000 }, () => {
   it('fetches robots.txt once per origin and spaces starts by the interval across processes', async () => {
-    site = await Site.start(2, plain);
+    const site = await rig.startSite(2, plain);
     const urls = site.origins.flatMap((o) => [1, 2, 3, 4].map((n) => `${o}/page/${n}`));
-    const fleet = spawnFleet(3, urls, { concurrency: 1, minInterval: 300 });
+    const fleet = rig.workers(3, urls, { concurrency: 1, minInterval: 300 });
     await finished(fleet);
-    expect(results(fleet).every((r) => r.status === 200)).toBe(true);
+    expect(outcomes(fleet).every((r) => r.status === 200)).toBe(true);
     for (const origin of site.origins) {
       expect(site.of(origin, '/robots.txt')).toHaveLength(1);
       const pages = site.pages(origin);
@@ -83,11 +38,11 @@ describe('N processes, one politeness budget per origin', { timeout: 90_000 }, (
   });
 
   it('holds concurrency across processes (never more than 2 of an origin in flight)', async () => {
-    site = await Site.start(1, (path) =>
+    const site = await rig.startSite(1, (path) =>
       path === '/robots.txt' ? { status: 404 } : { holdMs: 80 },
     );
-    const urls = [1, 2, 3, 4, 5, 6].map((n) => `${site!.origins[0]}/p/${n}`);
-    const fleet = spawnFleet(3, urls, { concurrency: 2, minInterval: 0 });
+    const urls = [1, 2, 3, 4, 5, 6].map((n) => `${site.origins[0]}/p/${n}`);
+    const fleet = rig.workers(3, urls, { concurrency: 2, minInterval: 0 });
     await finished(fleet);
     const pages = site.pages(site.origins[0]!);
     expect(pages).toHaveLength(18);
@@ -96,11 +51,11 @@ describe('N processes, one politeness budget per origin', { timeout: 90_000 }, (
   });
 
   it('honours Crawl-delay fleet-wide', async () => {
-    site = await Site.start(1, (path) =>
+    const site = await rig.startSite(1, (path) =>
       path === '/robots.txt' ? { body: 'User-agent: *\nCrawl-delay: 0.5\n' } : { body: 'x' },
     );
-    const urls = [1, 2, 3].map((n) => `${site!.origins[0]}/p/${n}`);
-    const fleet = spawnFleet(2, urls, { concurrency: 1, minInterval: 0 });
+    const urls = [1, 2, 3].map((n) => `${site.origins[0]}/p/${n}`);
+    const fleet = rig.workers(2, urls, { concurrency: 1, minInterval: 0 });
     await finished(fleet);
     const pages = site.pages(site.origins[0]!);
     expect(pages).toHaveLength(6);
@@ -108,7 +63,7 @@ describe('N processes, one politeness budget per origin', { timeout: 90_000 }, (
   });
 
   it('honours a Retry-After pause fleet-wide', async () => {
-    site = await Site.start(1, (path, seenBefore) => {
+    const site = await rig.startSite(1, (path, seenBefore) => {
       if (path === '/robots.txt') return { body: 'User-agent: *\nAllow: /\n' };
       if (path === '/busy' && seenBefore === 0) {
         return { status: 429, headers: { 'retry-after': '1' }, body: 'slow down' };
@@ -117,7 +72,7 @@ describe('N processes, one politeness budget per origin', { timeout: 90_000 }, (
     });
     const origin = site.origins[0]!;
     // The first worker hits /busy first; the others queue behind it on the origin.
-    const fleet = spawnFleet(3, [`${origin}/busy`, `${origin}/a`, `${origin}/b`], {
+    const fleet = rig.workers(3, [`${origin}/busy`, `${origin}/a`, `${origin}/b`], {
       concurrency: 1,
       minInterval: 0,
     });
@@ -131,18 +86,18 @@ describe('N processes, one politeness budget per origin', { timeout: 90_000 }, (
   });
 
   it('paces the undici interceptor fleet-wide too (undici.request, two processes)', async () => {
-    site = await Site.start(1, (path) =>
+    const site = await rig.startSite(1, (path) =>
       path === '/robots.txt' ? { body: 'User-agent: *\nDisallow: /private\n' } : { holdMs: 40 },
     );
     const origin = site.origins[0]!;
     const urls = [1, 2, 3, 4].map((n) => `${origin}/page/${n}`);
-    const fleet = spawnFleet(2, [...urls, `${origin}/private/x`], {
+    const fleet = rig.workers(2, [...urls, `${origin}/private/x`], {
       client: 'interceptor',
       concurrency: 1,
       minInterval: 300,
     });
     await finished(fleet);
-    const answers = results(fleet);
+    const answers = outcomes(fleet);
     expect(answers.filter((r) => r.status === 200)).toHaveLength(8);
     expect(answers.filter((r) => r.error === 'ERR_ROBOTS_DENIED')).toHaveLength(2);
     expect(site.of(origin, '/robots.txt')).toHaveLength(1);
@@ -154,7 +109,7 @@ describe('N processes, one politeness budget per origin', { timeout: 90_000 }, (
   });
 
   it('paces the Crawlee adapter fleet-wide too (CheerioCrawler + politeCrawlee, two processes)', async () => {
-    site = await Site.start(2, (path) =>
+    const site = await rig.startSite(2, (path) =>
       path === '/robots.txt'
         ? { body: 'User-agent: *\nDisallow: /private\n' }
         : {
@@ -171,7 +126,7 @@ describe('N processes, one politeness budget per origin', { timeout: 90_000 }, (
     // arrives closer than the interval to the next one, in one process as in a fleet. So each
     // worker checks every 10 ms (as test/crawlee does) and warms Crawlee up on another origin
     // first: the site's view then measures the fleet's pacing, not Crawlee's start-up.
-    const fleet = spawnFleet(2, [...urls, `${origin}/private/x`], {
+    const fleet = rig.workers(2, [...urls, `${origin}/private/x`], {
       client: 'crawlee',
       concurrency: 1,
       minInterval: 300,
@@ -183,9 +138,9 @@ describe('N processes, one politeness budget per origin', { timeout: 90_000 }, (
     for (const worker of fleet) {
       await expect.poll(() => worker.lines.some((l) => l.ready), { timeout: 30_000 }).toBe(true);
     }
-    await redis.command(['RPUSH', `p${prefixCount}:go`, 'go', 'go']);
+    await rig.redis.command(['RPUSH', `${rig.prefix}go`, 'go', 'go']);
     await finished(fleet);
-    const answers = results(fleet);
+    const answers = outcomes(fleet);
     expect(answers.filter((r) => r.status === 200)).toHaveLength(8);
     // Crawlee's own skip report for a robots.txt refusal, once per process.
     expect(answers.filter((r) => r.error === 'robotsTxt')).toHaveLength(2);
@@ -198,10 +153,10 @@ describe('N processes, one politeness budget per origin', { timeout: 90_000 }, (
   });
 
   it('keeps crawls with different key prefixes apart', async () => {
-    site = await Site.start(1, plain);
+    const site = await rig.startSite(1, plain);
     const urls = [`${site.origins[0]}/x`];
-    const first = spawnFleet(1, urls);
-    const second = spawnFleet(1, urls);
+    const first = rig.workers(1, urls);
+    const second = rig.workers(1, urls);
     await finished([...first, ...second]);
     // Two crawls, two budgets: each fetched robots.txt itself.
     expect(site.of(site.origins[0]!, '/robots.txt')).toHaveLength(2);
@@ -210,7 +165,7 @@ describe('N processes, one politeness budget per origin', { timeout: 90_000 }, (
 
 describe('faults', { timeout: 90_000 }, () => {
   it('a worker SIGKILLed while holding a slot: the slot is freed after leaseTtl', async () => {
-    site = await Site.start(1, (path) =>
+    const site = await rig.startSite(1, (path) =>
       path === '/hang'
         ? { holdMs: Infinity }
         : path === '/robots.txt'
@@ -218,21 +173,18 @@ describe('faults', { timeout: 90_000 }, () => {
           : { body: 'x' },
     );
     const origin = site.origins[0]!;
-    const [holder] = spawnFleet(1, [`${origin}/hang`], { leaseTtl: 600, concurrency: 1 });
-    await expect.poll(() => site!.of(origin, '/hang').length, { timeout: 45_000 }).toBe(1);
+    const [holder] = rig.workers(1, [`${origin}/hang`], { leaseTtl: 600, concurrency: 1 });
+    await expect.poll(() => site.of(origin, '/hang').length, { timeout: 45_000 }).toBe(1);
     holder!.child.kill('SIGKILL');
     await holder!.exited;
     const hang = site.of(origin, '/hang')[0]!;
-    const next = startWorker({
-      redisUrl: redis.url,
-      keyPrefix: `p${prefixCount}:`,
-      urls: [`${origin}/after`],
+    const [next] = rig.workers(1, [`${origin}/after`], {
+      keyPrefix: rig.prefix,
       leaseTtl: 600,
       concurrency: 1,
     });
-    workers.push(next);
-    await finished([next]);
-    expect(results([next])).toEqual([{ url: `${origin}/after`, status: 200 }]);
+    await finished([next!]);
+    expect(outcomes([next!])).toEqual([{ url: `${origin}/after`, status: 200 }]);
     const after = site.of(origin, '/after')[0]!;
     // Renewed every 200 ms until the kill, so its lease lasted at least 400 ms past the hang's start.
     expect(after.at - hang.at).toBeGreaterThanOrEqual(400 - ARRIVAL_SLACK);
@@ -240,10 +192,10 @@ describe('faults', { timeout: 90_000 }, () => {
   });
 
   it('Redis down at start: workers wait for it, then crawl politely', async () => {
-    site = await Site.start(1, plain);
-    await redis.kill();
-    const urls = [1, 2, 3].map((n) => `${site!.origins[0]}/p/${n}`);
-    const fleet = spawnFleet(2, urls, {
+    const site = await rig.startSite(1, plain);
+    await rig.redis.kill();
+    const urls = [1, 2, 3].map((n) => `${site.origins[0]}/p/${n}`);
+    const fleet = rig.workers(2, urls, {
       concurrency: 1,
       minInterval: 300,
       unavailableTimeout: 20_000,
@@ -253,9 +205,9 @@ describe('faults', { timeout: 90_000 }, () => {
     }
     // Nothing went out without a slot while Redis was down (robots.txt may, once per process).
     expect(site.pages(site.origins[0]!)).toHaveLength(0);
-    await redis.restart();
+    await rig.redis.restart();
     await finished(fleet);
-    expect(results(fleet).every((r) => r.status === 200)).toBe(true);
+    expect(outcomes(fleet).every((r) => r.status === 200)).toBe(true);
     const pages = site.pages(site.origins[0]!);
     expect(pages).toHaveLength(6);
     for (const gap of gaps(pages)) expect(gap).toBeGreaterThanOrEqual(300 - ARRIVAL_SLACK);
@@ -267,23 +219,23 @@ describe('faults', { timeout: 90_000 }, () => {
   });
 
   it('Redis killed mid-crawl and restarted empty: the crawl resumes, still paced', async () => {
-    site = await Site.start(1, (path) =>
+    const site = await rig.startSite(1, (path) =>
       path === '/robots.txt' ? { status: 404 } : { holdMs: 30 },
     );
     const origin = site.origins[0]!;
     const urls = [1, 2, 3, 4, 5, 6].map((n) => `${origin}/p/${n}`);
-    const fleet = spawnFleet(2, urls, {
+    const fleet = rig.workers(2, urls, {
       concurrency: 1,
       minInterval: 400,
       unavailableTimeout: 20_000,
     });
     await expect
-      .poll(() => site!.pages(origin).length, { timeout: 45_000 })
+      .poll(() => site.pages(origin).length, { timeout: 45_000 })
       .toBeGreaterThanOrEqual(3);
-    await redis.kill();
-    await redis.restart();
+    await rig.redis.kill();
+    await rig.redis.restart();
     await finished(fleet);
-    expect(results(fleet).every((r) => r.status === 200)).toBe(true);
+    expect(outcomes(fleet).every((r) => r.status === 200)).toBe(true);
     const pages = site.pages(origin);
     expect(pages).toHaveLength(12);
     expect(Math.max(...pages.map((p) => p.inFlight))).toBe(1);
@@ -293,26 +245,26 @@ describe('faults', { timeout: 90_000 }, () => {
   });
 
   it('Redis paused (SIGSTOP): requests fail closed with ERR_FLEET_UNAVAILABLE, none goes out unpaced', async () => {
-    site = await Site.start(1, plain);
+    const site = await rig.startSite(1, plain);
     const origin = site.origins[0]!;
     const urls = [1, 2, 3, 4, 5, 6].map((n) => `${origin}/p/${n}`);
-    const fleet = spawnFleet(2, urls, {
+    const fleet = rig.workers(2, urls, {
       concurrency: 1,
       minInterval: 300,
       unavailableTimeout: 400,
     });
     await expect
-      .poll(() => site!.pages(origin).length, { timeout: 45_000 })
+      .poll(() => site.pages(origin).length, { timeout: 45_000 })
       .toBeGreaterThanOrEqual(2);
-    redis.pause();
+    rig.redis.pause();
     const pausedAt = performance.now();
     await finished(fleet);
     const resumedAt = performance.now();
-    redis.resume();
-    const outcomes = results(fleet);
-    expect(outcomes).toHaveLength(12);
-    expect(outcomes.some((r) => r.error === 'ERR_FLEET_UNAVAILABLE')).toBe(true);
-    expect(outcomes.every((r) => r.status === 200 || r.error === 'ERR_FLEET_UNAVAILABLE')).toBe(
+    rig.redis.resume();
+    const answers = outcomes(fleet);
+    expect(answers).toHaveLength(12);
+    expect(answers.some((r) => r.error === 'ERR_FLEET_UNAVAILABLE')).toBe(true);
+    expect(answers.every((r) => r.status === 200 || r.error === 'ERR_FLEET_UNAVAILABLE')).toBe(
       true,
     );
     const pages = site.pages(origin);
@@ -321,6 +273,6 @@ describe('faults', { timeout: 90_000 }, () => {
       pages.filter((p) => p.at > pausedAt + 300 + ARRIVAL_SLACK && p.at < resumedAt),
     ).toHaveLength(0);
     for (const gap of gaps(pages)) expect(gap).toBeGreaterThanOrEqual(300 - ARRIVAL_SLACK);
-    expect(pages.length).toBe(outcomes.filter((r) => r.status === 200).length);
+    expect(pages.length).toBe(answers.filter((r) => r.status === 200).length);
   });
 });

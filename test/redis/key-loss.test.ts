@@ -6,38 +6,19 @@
  * consecutive arrivals the interval apart (less the allowance explained in
  * fleet-processes.test.ts).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TestRedis } from './helpers/redis-server.js';
-import { Site, gaps } from './helpers/site.js';
-import { startWorker } from './helpers/workers.js';
-import type { Worker } from './helpers/workers.js';
+import { describe, expect, it } from 'vitest';
+import { finished, outcomes, useRedisRig } from './helpers/redis-rig.js';
+import { gaps } from './helpers/site.js';
 
 const ARRIVAL_SLACK = 120;
 const INTERVAL = 300;
 /** Each page is held this long by the site: every fault lands while one is in flight. */
 const HOLD = 1_200;
-let redis: TestRedis;
-let site: Site | undefined;
-const workers: Worker[] = [];
-let prefixCount = 0;
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterAll(async () => {
-  await redis.stop();
-});
-afterEach(async () => {
-  for (const worker of workers.splice(0)) {
-    if (worker.child.exitCode === null && worker.child.signalCode === null)
-      worker.child.kill('SIGKILL');
-    await worker.exited;
-  }
-  await site?.close();
-  site = undefined;
-  if (!redis.running) await redis.restart();
-  await redis.command(['CONFIG', 'SET', 'maxmemory', '0']);
-  await redis.command(['CONFIG', 'SET', 'maxmemory-policy', 'noeviction']);
+const rig = useRedisRig('k', {
+  afterEachTest: async (redis) => {
+    await redis.command(['CONFIG', 'SET', 'maxmemory', '0']);
+    await redis.command(['CONFIG', 'SET', 'maxmemory-policy', 'noeviction']);
+  },
 });
 
 /**
@@ -46,9 +27,9 @@ afterEach(async () => {
  * single burst can leave some volatile keys in place (at most 20 bursts).
  */
 async function evictVolatileKeys(watched: string): Promise<void> {
-  await redis.command(['CONFIG', 'SET', 'maxmemory-policy', 'volatile-lru']);
+  await rig.redis.command(['CONFIG', 'SET', 'maxmemory-policy', 'volatile-lru']);
   const { createClient } = await import('@redis/client');
-  const client = await createClient({ url: redis.url }).connect();
+  const client = await createClient({ url: rig.redis.url }).connect();
   try {
     for (let burst = 0; burst < 20; burst += 1) {
       // One pipelined burst: the limit is in force for the single write that triggers eviction.
@@ -66,11 +47,11 @@ async function evictVolatileKeys(watched: string): Promise<void> {
 
 const faults = {
   flushall: async () => {
-    await redis.command(['FLUSHALL']);
+    await rig.redis.command(['FLUSHALL']);
   },
   'empty restart': async () => {
-    await redis.kill();
-    await redis.restart();
+    await rig.redis.kill();
+    await rig.redis.restart();
   },
 };
 
@@ -80,30 +61,30 @@ describe('key loss never lets a request through early', { timeout: 120_000 }, ()
     ['eviction', 2],
     ['empty restart', 3],
   ] as const)('%s with a page in flight (twice), %i workers queueing', async (fault, count) => {
-    site = await Site.start(1, (path) =>
+    const site = await rig.startSite(1, (path) =>
       path === '/robots.txt' ? { body: 'User-agent: *\nAllow: /\n' } : { holdMs: HOLD },
     );
     const origin = site.origins[0]!;
-    const keyPrefix = `k${++prefixCount}:`;
     const perWorker = 2;
     // With the connection up, one more worker sends its first requests right after the first
     // fault (fresh requests, not queued ones: they find the origin's state gone and look new).
     const late = fault === 'empty restart' ? 0 : 1;
-    for (let i = 0; i < count + late; i += 1) {
-      workers.push(
-        startWorker({
-          redisUrl: redis.url,
-          keyPrefix,
-          urls: Array.from({ length: perWorker }, (_, n) => `${origin}/w${i}/p${n}`),
-          concurrency: 1,
-          minInterval: INTERVAL,
-          leaseTtl: 1_500,
-          unavailableTimeout: 20_000,
-          startGate: true,
-          gateKey: i >= count ? `${keyPrefix}late` : `${keyPrefix}go`,
-        }),
-      );
-    }
+    const workers = rig.workers(
+      count + late,
+      [],
+      {
+        concurrency: 1,
+        minInterval: INTERVAL,
+        leaseTtl: 1_500,
+        unavailableTimeout: 20_000,
+        startGate: true,
+      },
+      (i, keyPrefix) => ({
+        urls: Array.from({ length: perWorker }, (_, n) => `${origin}/w${i}/p${n}`),
+        gateKey: i >= count ? `${keyPrefix}late` : `${keyPrefix}go`,
+      }),
+    );
+    const keyPrefix = rig.prefix;
     // Every worker is up before the crawl starts (start-up under load takes seconds).
     for (const worker of workers) {
       await expect
@@ -112,38 +93,34 @@ describe('key loss never lets a request through early', { timeout: 120_000 }, ()
         })
         .toBe(true);
     }
-    for (let i = 0; i < count; i += 1) await redis.command(['RPUSH', `${keyPrefix}go`, 'go']);
+    for (let i = 0; i < count; i += 1) await rig.redis.command(['RPUSH', `${keyPrefix}go`, 'go']);
     // Every worker took its go before any fault (a restart would cut a worker still blocked
     // on the gate, and lose the gate with it).
     await expect
-      .poll(() => redis.command<number>(['LLEN', `${keyPrefix}go`]), { timeout: 30_000 })
+      .poll(() => rig.redis.command<number>(['LLEN', `${keyPrefix}go`]), { timeout: 30_000 })
       .toBe(0);
     const total = (count + late) * perWorker;
     let hits = 0;
     for (const at of [1, 3]) {
       await expect
-        .poll(() => site!.pages(origin).length, { timeout: 30_000, interval: 20 })
+        .poll(() => site.pages(origin).length, { timeout: 30_000, interval: 20 })
         .toBeGreaterThanOrEqual(at);
       // The page that just arrived is held for HOLD ms: it is in flight now.
       if (fault === 'eviction') {
         const pace = `${keyPrefix}{${origin}}:pace`;
-        expect(await redis.command<number>(['EXISTS', pace])).toBe(1);
+        expect(await rig.redis.command<number>(['EXISTS', pace])).toBe(1);
         await evictVolatileKeys(pace);
-        hits += await redis.command<number>(['EXISTS', pace]).then((e) => 1 - e);
+        hits += await rig.redis.command<number>(['EXISTS', pace]).then((e) => 1 - e);
       } else {
         await faults[fault]();
         hits += 1;
       }
-      if (late > 0 && at === 1) await redis.command(['RPUSH', `${keyPrefix}late`, 'go']);
+      if (late > 0 && at === 1) await rig.redis.command(['RPUSH', `${keyPrefix}late`, 'go']);
     }
     // The fault did happen each time (eviction: the origin's pace key was gone after it).
     expect(hits).toBe(2);
-    for (const worker of workers) {
-      const { code, stderr } = await worker.exited;
-      expect(code, stderr).toBe(0);
-    }
-    const outcomes = workers.flatMap((w) => w.lines.filter((l) => l.url !== undefined));
-    expect(outcomes.filter((o) => o.status !== 200)).toEqual([]);
+    await finished(workers);
+    expect(outcomes(workers).filter((o) => o.status !== 200)).toEqual([]);
     const pages = site.pages(origin);
     expect(pages).toHaveLength(total);
     expect(Math.max(...pages.map((p) => p.inFlight))).toBe(1);

@@ -2,33 +2,27 @@
  * Option validation (each limit at the bound and just past it) and the errors. The README's
  * errors table is held to ERROR_CODES by the docs check (scripts/check-docs.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   FLEET_OPTION_BOUNDS,
   FleetUnavailableError,
   createRedisFleet,
   isFleetUnavailableError,
 } from '@polite-crawler/redis';
-import { TestRedis } from './helpers/redis-server.js';
+import { useRedisRig } from './helpers/redis-rig.js';
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterAll(async () => {
-  await redis.stop();
-});
+const rig = useRedisRig('o');
 
 describe('options', () => {
   const names = Object.keys(FLEET_OPTION_BOUNDS) as (keyof typeof FLEET_OPTION_BOUNDS)[];
   it.each(names)('%s: accepted at its bounds, refused just past them', async (name) => {
     const [min, max] = FLEET_OPTION_BOUNDS[name];
     for (const value of [min, max]) {
-      const fleet = await createRedisFleet({ url: redis.url, [name]: value });
+      const fleet = await createRedisFleet({ url: rig.redis.url, [name]: value });
       await fleet.close();
     }
     for (const value of [min - 1, max + 1, 1.5, Number.NaN]) {
-      await expect(createRedisFleet({ url: redis.url, [name]: value })).rejects.toMatchObject({
+      await expect(createRedisFleet({ url: rig.redis.url, [name]: value })).rejects.toMatchObject({
         code: 'ERR_FLEET_INVALID_OPTION',
         option: name,
       });

@@ -3,42 +3,12 @@
  * process) sharing one Redis. Assertions are on what Redis booked (`startedAt`, Redis clock)
  * and on Redis's own keys, never on how long the test took.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRedisFleet, isFleetUnavailableError } from '@polite-crawler/redis';
+import { describe, expect, it, vi } from 'vitest';
+import { isFleetUnavailableError } from '@polite-crawler/redis';
 import type { FleetEvent, FleetSlot, RedisFleet } from '@polite-crawler/redis';
-import { TestRedis } from './helpers/redis-server.js';
+import { useRedisRig } from './helpers/redis-rig.js';
 
-let redis: TestRedis;
-let prefixCount = 0;
-const fleets: RedisFleet[] = [];
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterAll(async () => {
-  await redis.stop();
-});
-afterEach(async () => {
-  await Promise.all(fleets.splice(0).map((fleet) => fleet.close()));
-  if (!redis.running) await redis.restart();
-  redis.resume();
-});
-
-async function fleetsOf(count: number, options: Parameters<typeof createRedisFleet>[0] = {}) {
-  const keyPrefix = `t${++prefixCount}:`;
-  const made: RedisFleet[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const fleet = await createRedisFleet({
-      url: redis.url,
-      keyPrefix,
-      leaseTtl: 3_000,
-      ...options,
-    });
-    fleets.push(fleet);
-    made.push(fleet);
-  }
-  return { keyPrefix, fleets: made };
-}
+const rig = useRedisRig('t', { defaults: { leaseTtl: 3_000 } });
 
 const origin = 'http://127.0.0.1:1';
 
@@ -46,7 +16,7 @@ describe('grant and release', () => {
   it('grants a free origin at once and spaces the next start by the interval, across processes', async () => {
     const {
       fleets: [a, b],
-    } = await fleetsOf(2);
+    } = await rig.fleets(2);
     const pa = a!.policyOptions.pacer;
     const pb = b!.policyOptions.pacer;
     const rules = { concurrency: 2, interval: 120 };
@@ -65,7 +35,7 @@ describe('grant and release', () => {
   it('holds concurrency across processes: a third request waits for a release', async () => {
     const {
       fleets: [a, b],
-    } = await fleetsOf(2);
+    } = await rig.fleets(2);
     const pa = a!.policyOptions.pacer;
     const pb = b!.policyOptions.pacer;
     const rules = { concurrency: 2, interval: 0 };
@@ -78,7 +48,7 @@ describe('grant and release', () => {
     });
     // Redis itself says two leases are held and one request is queued.
     await expect
-      .poll(() => redis.command<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`]))
+      .poll(() => rig.redis.command<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`]))
       .toBe(1);
     expect(thirdGranted).toBe(false);
     const held = await leasesIn(`${prefixOf(a!)}{${origin}}:pace`);
@@ -93,7 +63,7 @@ describe('grant and release', () => {
   it('applies the strictest settings of the processes asking', async () => {
     const {
       fleets: [a, b],
-    } = await fleetsOf(2);
+    } = await rig.fleets(2);
     const lax = a!.policyOptions.pacer;
     const strict = b!.policyOptions.pacer;
     const s1 = await strict.acquire(origin, { concurrency: 1, interval: 200 });
@@ -107,7 +77,7 @@ describe('grant and release', () => {
   it('pauses an origin fleet-wide (Retry-After): no start before the pause ends', async () => {
     const {
       fleets: [a, b],
-    } = await fleetsOf(2);
+    } = await rig.fleets(2);
     const pa = a!.policyOptions.pacer;
     const pb = b!.policyOptions.pacer;
     const s1 = await pa.acquire(origin, { concurrency: 1, interval: 0 });
@@ -116,10 +86,12 @@ describe('grant and release', () => {
     const pausedUntil = Number(
       await expect
         .poll(() =>
-          redis.command<string | null>(['HGET', `${prefixOf(a!)}{${origin}}:pace`, 'pause']),
+          rig.redis.command<string | null>(['HGET', `${prefixOf(a!)}{${origin}}:pace`, 'pause']),
         )
         .not.toBeNull()
-        .then(() => redis.command<string>(['HGET', `${prefixOf(a!)}{${origin}}:pace`, 'pause'])),
+        .then(() =>
+          rig.redis.command<string>(['HGET', `${prefixOf(a!)}{${origin}}:pace`, 'pause']),
+        ),
     );
     const s2 = await pb.acquire(origin, { concurrency: 1, interval: 0 });
     expect(s2.startedAt).toBeGreaterThanOrEqual(pausedUntil);
@@ -129,7 +101,7 @@ describe('grant and release', () => {
   it('serves queued requests first come, first served across processes', async () => {
     const {
       fleets: [a, b],
-    } = await fleetsOf(2);
+    } = await rig.fleets(2);
     const pa = a!.policyOptions.pacer;
     const pb = b!.policyOptions.pacer;
     const rules = { concurrency: 1, interval: 0 };
@@ -150,7 +122,7 @@ describe('grant and release', () => {
           slot.release();
         }),
       );
-      await expect.poll(() => redis.command<number>(['ZCARD', queuePrefix])).toBe(count + 1);
+      await expect.poll(() => rig.redis.command<number>(['ZCARD', queuePrefix])).toBe(count + 1);
     }
     holder.release();
     await Promise.all(waits);
@@ -160,16 +132,16 @@ describe('grant and release', () => {
   it('idle origins leave nothing behind: every key of an origin has a TTL', async () => {
     const {
       fleets: [a],
-    } = await fleetsOf(1);
+    } = await rig.fleets(1);
     const slot = await a!.policyOptions.pacer.acquire(origin, { concurrency: 1, interval: 50 });
     slot.release();
-    const all = await redis.command<string[]>(['KEYS', `${prefixOf(a!)}*`]);
+    const all = await rig.redis.command<string[]>(['KEYS', `${prefixOf(a!)}*`]);
     // One key per fleet has no TTL on purpose: the record of key losses (a few bytes).
     expect(all).toContain(`${prefixOf(a!)}fleet`);
     const keys = all.filter((key) => key !== `${prefixOf(a!)}fleet`);
     expect(keys.length).toBeGreaterThan(0);
     for (const key of keys) {
-      const ttl = await redis.command<number>(['PTTL', key]);
+      const ttl = await rig.redis.command<number>(['PTTL', key]);
       expect(ttl, key).toBeGreaterThan(0);
       expect(ttl, key).toBeLessThanOrEqual(3_000 + 50);
     }
@@ -180,7 +152,7 @@ describe('leases', () => {
   it('a live holder keeps its slot past leaseTtl (renewal)', async () => {
     const {
       fleets: [a, b],
-    } = await fleetsOf(2, { leaseTtl: 300 });
+    } = await rig.fleets(2, { leaseTtl: 300 });
     const held = await a!.policyOptions.pacer.acquire(origin, {
       concurrency: 1,
       interval: 0,
@@ -204,7 +176,7 @@ describe('leases', () => {
   it('close() gives back every held slot', async () => {
     const {
       fleets: [a, b],
-    } = await fleetsOf(2);
+    } = await rig.fleets(2);
     const pacer = a!.policyOptions.pacer;
     await pacer.acquire(origin, { concurrency: 1, interval: 0 });
     const waiting = b!.policyOptions.pacer.acquire(origin, { concurrency: 1, interval: 0 });
@@ -217,17 +189,17 @@ describe('leases', () => {
   it('rejects a waiter with its signal reason and frees its place in the queue', async () => {
     const {
       fleets: [a],
-    } = await fleetsOf(1);
+    } = await rig.fleets(1);
     const pacer = a!.policyOptions.pacer;
     const held = await pacer.acquire(origin, { concurrency: 1, interval: 0 });
     const controller = new AbortController();
     const waiting = pacer.acquire(origin, { concurrency: 1, interval: 0 }, controller.signal);
     const queue = `${prefixOf(a!)}{${origin}}:queue`;
-    await expect.poll(() => redis.command<number>(['ZCARD', queue])).toBe(1);
+    await expect.poll(() => rig.redis.command<number>(['ZCARD', queue])).toBe(1);
     const reason = new Error('stop');
     controller.abort(reason);
     await expect(waiting).rejects.toBe(reason);
-    await expect.poll(() => redis.command<number>(['ZCARD', queue])).toBe(0);
+    await expect.poll(() => rig.redis.command<number>(['ZCARD', queue])).toBe(0);
     held.release();
   });
 });
@@ -237,19 +209,19 @@ describe('Redis unavailable', () => {
     const events: FleetEvent['type'][] = [];
     const {
       fleets: [a],
-    } = await fleetsOf(1, {
+    } = await rig.fleets(1, {
       unavailableTimeout: 200,
       onEvent: (event) => events.push(event.type),
     });
     const pacer = a!.policyOptions.pacer;
-    await redis.kill();
+    await rig.redis.kill();
     const error: unknown = await Promise.resolve(
       pacer.acquire(origin, { concurrency: 1, interval: 0 }),
     ).catch((e: unknown) => e);
     expect(isFleetUnavailableError(error)).toBe(true);
     expect(error).toMatchObject({ code: 'ERR_FLEET_UNAVAILABLE', origin });
     expect((error as { waited: number }).waited).toBeGreaterThanOrEqual(200);
-    await redis.restart();
+    await rig.redis.restart();
     // The client reconnects on its own back-off (up to 1 s apart): a request made before that
     // would see Redis silent for more than 200 ms and fail closed again.
     await vi.waitFor(() => expect(a!.state).toBe('available'), { timeout: 5_000 });
@@ -259,14 +231,14 @@ describe('Redis unavailable', () => {
   });
 
   it('resolves createRedisFleet while Redis is down and reports it, then works once it is up', async () => {
-    await redis.kill();
+    await rig.redis.kill();
     const events: FleetEvent['type'][] = [];
     const {
       fleets: [a],
-    } = await fleetsOf(1, { onEvent: (event) => events.push(event.type) });
+    } = await rig.fleets(1, { onEvent: (event) => events.push(event.type) });
     expect(a!.state).toBe('unavailable');
     const waiting = a!.policyOptions.pacer.acquire(origin, { concurrency: 1, interval: 0 });
-    await redis.restart();
+    await rig.redis.restart();
     const slot = await waiting;
     slot.release();
     expect(events).toEqual(['fleet-unavailable', 'fleet-available']);
@@ -275,14 +247,14 @@ describe('Redis unavailable', () => {
   it('a paused (SIGSTOP) Redis never lets a request through: it rejects, the late grant is given back', async () => {
     const {
       fleets: [a],
-    } = await fleetsOf(1, { unavailableTimeout: 200 });
+    } = await rig.fleets(1, { unavailableTimeout: 200 });
     const pacer = a!.policyOptions.pacer;
-    redis.pause();
+    rig.redis.pause();
     const error: unknown = await Promise.resolve(
       pacer.acquire(origin, { concurrency: 1, interval: 0 }),
     ).catch((e: unknown) => e);
     expect(isFleetUnavailableError(error)).toBe(true);
-    redis.resume();
+    rig.redis.resume();
     // The grant Redis ran late was released again: the origin is free for the next request.
     await expect
       .poll(async () => (await leasesIn(`${prefixOf(a!)}{${origin}}:pace`)).length)
@@ -294,13 +266,13 @@ describe('Redis unavailable', () => {
   it('re-creates the leases of running requests after a restart that lost every key', async () => {
     const {
       fleets: [a, b],
-    } = await fleetsOf(2, { leaseTtl: 600 });
+    } = await rig.fleets(2, { leaseTtl: 600 });
     const held = await a!.policyOptions.pacer.acquire(origin, {
       concurrency: 1,
       interval: 0,
     });
-    await redis.kill();
-    await redis.restart();
+    await rig.redis.kill();
+    await rig.redis.restart();
     // Renewal (at once on reconnect) puts a's lease back: b must wait for a's release.
     const pace = `${prefixOf(a!)}{${origin}}:pace`;
     await expect.poll(async () => (await leasesIn(pace)).length, { timeout: 5_000 }).toBe(1);
@@ -312,7 +284,7 @@ describe('Redis unavailable', () => {
         return s;
       });
     await expect
-      .poll(() => redis.command<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`]))
+      .poll(() => rig.redis.command<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`]))
       .toBe(1);
     expect(granted).toBe(false);
     held.release();
@@ -323,16 +295,16 @@ describe('Redis unavailable', () => {
     // wakeFallback 10: the waiter asks again within 10 ms of the loss, long before the interval.
     const {
       fleets: [a, b],
-    } = await fleetsOf(2, { wakeFallback: 10 });
+    } = await rig.fleets(2, { wakeFallback: 10 });
     const rules = { concurrency: 1, interval: 300 };
     const held = await a!.policyOptions.pacer.acquire(origin, rules);
     const waiting = b!.policyOptions.pacer.acquire(origin, rules);
     await expect
-      .poll(() => redis.command<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`]))
+      .poll(() => rig.redis.command<number>(['ZCARD', `${prefixOf(a!)}{${origin}}:queue`]))
       .toBe(1);
     // Every key gone, as after a restart without persistence; a's booking of the next start
     // went with them, and a holds no lease any more that renewal would put back.
-    await redis.command(['FLUSHALL']);
+    await rig.redis.command(['FLUSHALL']);
     held.release();
     const next = await waiting;
     next.release();
@@ -346,7 +318,7 @@ function prefixOf(fleet: RedisFleet): string {
 
 /** The leases held in an origin's pace hash: `[id, expiry (Redis ms)]`. */
 async function leasesIn(pace: string): Promise<[string, number][]> {
-  const reply = await redis.command<unknown>(['HGETALL', pace]);
+  const reply = await rig.redis.command<unknown>(['HGETALL', pace]);
   const entries: [string, unknown][] = Array.isArray(reply)
     ? Array.from({ length: reply.length / 2 }, (_, i) => [String(reply[2 * i]), reply[2 * i + 1]])
     : Object.entries(reply as Record<string, unknown>);

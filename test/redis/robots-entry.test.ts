@@ -3,45 +3,18 @@
  * (not base64 in JSON), and an entry over the size limits is refused on write and never read
  * (a foreign 64 MiB value stays in Redis; the policy fetches robots.txt itself and replaces it).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRobotsPolicy } from '@polite-crawler/fetch';
 import type { StoredRobots } from '@polite-crawler/fetch';
 import {
   FLEET_DEFAULTS,
   ROBOTS_METADATA_MAX_BYTES,
-  createRedisFleet,
   isFleetEntryTooLargeError,
 } from '@polite-crawler/redis';
 import type { RedisFleet } from '@polite-crawler/redis';
-import { TestRedis } from './helpers/redis-server.js';
-import { Site } from './helpers/site.js';
+import { useRedisRig } from './helpers/redis-rig.js';
 
-let redis: TestRedis;
-let prefixCount = 0;
-const fleets: RedisFleet[] = [];
-let site: Site | undefined;
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterAll(async () => {
-  await redis.stop();
-});
-afterEach(async () => {
-  await Promise.all(fleets.splice(0).map((fleet) => fleet.close()));
-  await site?.close();
-  site = undefined;
-});
-
-async function fleetOf(options: Parameters<typeof createRedisFleet>[0] = {}): Promise<RedisFleet> {
-  const fleet = await createRedisFleet({
-    url: redis.url,
-    keyPrefix: `e${++prefixCount}:`,
-    ...options,
-  });
-  fleets.push(fleet);
-  return fleet;
-}
+const rig = useRedisRig('e');
 
 const origin = 'https://example.com';
 const keyOf = (fleet: RedisFleet, of = origin): string => `${fleet.keyPrefix}{${of}}:robots`;
@@ -67,13 +40,13 @@ function okEntry(body: Uint8Array, extra: Partial<StoredRobots['latest']> = {}):
 
 /** Bytes Redis has sent to its clients so far (INFO stats). */
 async function netOutput(): Promise<number> {
-  const info = await redis.command<string>(['INFO', 'stats']);
+  const info = await rig.redis.command<string>(['INFO', 'stats']);
   return Number(/total_net_output_bytes:(\d+)/.exec(info)![1]);
 }
 
 /** Puts a value of `bytes` bytes in field `field` of `key`, made inside Redis (not sent). */
 async function bigField(key: string, field: string, bytes: number): Promise<void> {
-  await redis.command([
+  await rig.redis.command([
     'EVAL',
     "redis.call('HSET', KEYS[1], ARGV[1], string.rep('x', tonumber(ARGV[2]))) return 1",
     '1',
@@ -85,7 +58,7 @@ async function bigField(key: string, field: string, bytes: number): Promise<void
 
 describe('the body is stored as its bytes', () => {
   it('a body that is not UTF-8 round-trips byte for byte, kept raw in the hash (no base64, no JSON)', async () => {
-    const fleet = await fleetOf();
+    const fleet = await rig.fleet();
     // Latin-1 é, a lone 0xFF, a NUL: what a UTF-8 string reply or JSON would change.
     const body = Uint8Array.from([
       ...Buffer.from('User-agent: *\nDisallow: /caf'),
@@ -98,16 +71,18 @@ describe('the body is stored as its bytes', () => {
     await fleet.store.set(origin, entry);
     expect(await fleet.store.get(origin)).toEqual(entry);
     const key = keyOf(fleet);
-    expect(await redis.command<number>(['HSTRLEN', key, 'b'])).toBe(body.byteLength);
-    const fields = await redis.command<string[]>(['HKEYS', key]);
+    expect(await rig.redis.command<number>(['HSTRLEN', key, 'b'])).toBe(body.byteLength);
+    const fields = await rig.redis.command<string[]>(['HKEYS', key]);
     expect(fields.sort()).toEqual(['b', 'g', 'm']);
-    const metadata = JSON.parse(await redis.command<string>(['HGET', key, 'm'])) as StoredRobots;
+    const metadata = JSON.parse(
+      await rig.redis.command<string>(['HGET', key, 'm']),
+    ) as StoredRobots;
     expect(metadata.good).not.toHaveProperty('body');
     expect(metadata.good?.bytes).toBe(body.byteLength);
   });
 
   it('an entry without a copy stores an empty body', async () => {
-    const fleet = await fleetOf();
+    const fleet = await rig.fleet();
     const entry: StoredRobots = {
       version: 1,
       robotsUrl: `${origin}/robots.txt`,
@@ -116,18 +91,18 @@ describe('the body is stored as its bytes', () => {
     };
     await fleet.store.set(origin, entry);
     expect(await fleet.store.get(origin)).toEqual(entry);
-    expect(await redis.command<number>(['HSTRLEN', keyOf(fleet), 'b'])).toBe(0);
+    expect(await rig.redis.command<number>(['HSTRLEN', keyOf(fleet), 'b'])).toBe(0);
   });
 
   it('an entry in the format of earlier versions (base64 in JSON, field e) counts as missing, and the next write replaces it', async () => {
-    const fleet = await fleetOf();
+    const fleet = await rig.fleet();
     const entry = okEntry(Buffer.from('User-agent: *\nDisallow: /\n'));
-    await redis.command(['HSET', keyOf(fleet), 'e', JSON.stringify(entry), 'g', '3']);
+    await rig.redis.command(['HSET', keyOf(fleet), 'e', JSON.stringify(entry), 'g', '3']);
     expect(await fleet.store.get(origin)).toBeUndefined();
     await fleet.store.set(origin, entry);
     expect(await fleet.store.get(origin)).toEqual(entry);
-    expect(await redis.command<number>(['HEXISTS', keyOf(fleet), 'e'])).toBe(0);
-    expect(await redis.command<string>(['HGET', keyOf(fleet), 'g'])).toBe('4');
+    expect(await rig.redis.command<number>(['HEXISTS', keyOf(fleet), 'e'])).toBe(0);
+    expect(await rig.redis.command<string>(['HGET', keyOf(fleet), 'g'])).toBe('4');
   });
 });
 
@@ -139,15 +114,15 @@ describe('size limits', () => {
   });
 
   it('a body at the limit (robotsMaxBytes plus the byte read past it) is written and read', async () => {
-    const fleet = await fleetOf();
+    const fleet = await rig.fleet();
     const entry = okEntry(Buffer.alloc(limit, 0x61));
     await fleet.store.set(origin, entry);
     expect(await fleet.store.get(origin)).toEqual(entry);
-    expect(await redis.command<number>(['HSTRLEN', keyOf(fleet), 'b'])).toBe(limit);
+    expect(await rig.redis.command<number>(['HSTRLEN', keyOf(fleet), 'b'])).toBe(limit);
   });
 
   it('a body one byte past the limit is refused on write with a typed error, and nothing is stored', async () => {
-    const fleet = await fleetOf();
+    const fleet = await rig.fleet();
     const refused = fleet.store.set(origin, okEntry(Buffer.alloc(limit + 1, 0x61)));
     await expect(refused).rejects.toMatchObject({
       code: 'ERR_FLEET_ENTRY_TOO_LARGE',
@@ -156,11 +131,11 @@ describe('size limits', () => {
       limit,
     });
     await refused.catch((error: unknown) => expect(isFleetEntryTooLargeError(error)).toBe(true));
-    expect(await redis.command<number>(['EXISTS', keyOf(fleet)])).toBe(0);
+    expect(await rig.redis.command<number>(['EXISTS', keyOf(fleet)])).toBe(0);
   });
 
   it('a raised robotsMaxBytes raises the body limit with it', async () => {
-    const fleet = await fleetOf({ robotsMaxBytes: 1_048_576 });
+    const fleet = await rig.fleet({ robotsMaxBytes: 1_048_576 });
     const entry = okEntry(Buffer.alloc(1_048_577, 0x61));
     // bytes as the policy would count them with robotsMaxBytes 1 MiB.
     const good = { ...entry.good!, bytes: 1_048_576, truncated: true };
@@ -194,7 +169,7 @@ describe('size limits', () => {
   }
 
   it('metadata at its limit (64 KiB) is written and read; one byte past it is refused', async () => {
-    const fleet = await fleetOf();
+    const fleet = await rig.fleet();
     const atLimit = entryWithMetadataOf(ROBOTS_METADATA_MAX_BYTES);
     await fleet.store.set(origin, atLimit);
     expect(await fleet.store.get(origin)).toEqual(atLimit);
@@ -210,7 +185,7 @@ describe('size limits', () => {
   });
 
   it('a stored body one byte past the limit (written by something else) is never read: missing', async () => {
-    const fleet = await fleetOf();
+    const fleet = await rig.fleet();
     const entry = okEntry(Buffer.alloc(limit, 0x61));
     await fleet.store.set(origin, entry);
     expect(await fleet.store.get(origin)).toEqual(entry);
@@ -219,16 +194,16 @@ describe('size limits', () => {
   });
 
   it('stored metadata one byte past its limit is never read: missing', async () => {
-    const fleet = await fleetOf();
+    const fleet = await rig.fleet();
     await fleet.store.set(origin, okEntry(Buffer.from('User-agent: *\n')));
     await bigField(keyOf(fleet), 'm', ROBOTS_METADATA_MAX_BYTES + 1);
     expect(await fleet.store.get(origin)).toBeUndefined();
   });
 
   it('a 64 MiB string at the key is read as missing without Redis sending it', async () => {
-    const fleet = await fleetOf();
+    const fleet = await rig.fleet();
     const key = keyOf(fleet);
-    await redis.command(['SETRANGE', key, String(64 * 1024 * 1024 - 1), 'x']);
+    await rig.redis.command(['SETRANGE', key, String(64 * 1024 * 1024 - 1), 'x']);
     const before = await netOutput();
     expect(await fleet.store.get(origin)).toBeUndefined();
     // The replies of a few small commands (INFO included), not 64 MiB.
@@ -236,11 +211,11 @@ describe('size limits', () => {
   });
 
   it('a foreign 64 MiB entry fails closed: the policy fetches robots.txt itself, obeys it, and the write replaces the value', async () => {
-    site = await Site.start(1, (path) =>
+    const site = await rig.startSite(1, (path) =>
       path === '/robots.txt' ? { body: 'User-agent: *\nDisallow: /no\n' } : { body: 'x' },
     );
     const target = site.origins[0]!;
-    const fleet = await fleetOf();
+    const fleet = await rig.fleet();
     const key = keyOf(fleet, target);
     // An entry that would allow everything, with a body padded to 64 MiB.
     const forged = {
@@ -260,7 +235,7 @@ describe('size limits', () => {
       // The 64 MiB never left Redis: replies of a few small commands.
       expect((await netOutput()) - before).toBeLessThan(64 * 1024);
       expect(site.of(target, '/robots.txt')).toHaveLength(1);
-      expect(await redis.command<number>(['HSTRLEN', key, 'b'])).toBe(
+      expect(await rig.redis.command<number>(['HSTRLEN', key, 'b'])).toBe(
         'User-agent: *\nDisallow: /no\n'.length,
       );
     } finally {

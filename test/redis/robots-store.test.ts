@@ -2,47 +2,16 @@
  * The fleet's robots.txt store against a real redis-server: entries round-trip, distrusted
  * entries count as absent, and `claimFetch` lets exactly one of many concurrent callers fetch.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRobotsPolicy } from '@polite-crawler/fetch';
 import type { RobotsFetchClaim, StoredRobots } from '@polite-crawler/fetch';
-import { createRedisFleet } from '@polite-crawler/redis';
-import type { RedisFleet } from '@polite-crawler/redis';
-import { TestRedis } from './helpers/redis-server.js';
-import { Site } from './helpers/site.js';
+import { useRedisRig } from './helpers/redis-rig.js';
+import type { RedisRig } from './helpers/redis-rig.js';
 
-let redis: TestRedis;
-let prefixCount = 0;
-const fleets: RedisFleet[] = [];
-let site: Site | undefined;
+const rig = useRedisRig('r', { defaults: { leaseTtl: 1_500 } });
 
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterAll(async () => {
-  await redis.stop();
-});
-afterEach(async () => {
-  await Promise.all(fleets.splice(0).map((fleet) => fleet.close()));
-  await site?.close();
-  site = undefined;
-  if (!redis.running) await redis.restart();
-});
-
-async function fleetsOf(count: number, options: Parameters<typeof createRedisFleet>[0] = {}) {
-  const keyPrefix = `r${++prefixCount}:`;
-  const made: RedisFleet[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const fleet = await createRedisFleet({
-      url: redis.url,
-      keyPrefix,
-      leaseTtl: 1_500,
-      ...options,
-    });
-    fleets.push(fleet);
-    made.push(fleet);
-  }
-  return made;
-}
+const fleetsOf = async (count: number, options?: Parameters<RedisRig['fleets']>[1]) =>
+  (await rig.fleets(count, options)).fleets;
 
 const origin = 'https://example.com';
 const entry: StoredRobots = {
@@ -59,7 +28,7 @@ describe('get, set, delete', () => {
     expect(await store.get(origin)).toBeUndefined();
     await store.set(origin, entry);
     expect(await store.get(origin)).toEqual(entry);
-    const ttl = await redis.command<number>(['PTTL', `${fleet!.keyPrefix}{${origin}}:robots`]);
+    const ttl = await rig.redis.command<number>(['PTTL', `${fleet!.keyPrefix}{${origin}}:robots`]);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(120_000);
     await store.delete(origin);
@@ -73,12 +42,12 @@ describe('get, set, delete', () => {
     ['not an object', '42'],
   ])('distrusts an entry that is %s', async (_name, raw) => {
     const [fleet] = await fleetsOf(1);
-    await redis.command(['HSET', `${fleet!.keyPrefix}{${origin}}:robots`, 'm', raw, 'g', '1']);
+    await rig.redis.command(['HSET', `${fleet!.keyPrefix}{${origin}}:robots`, 'm', raw, 'g', '1']);
     expect(await fleet!.store.get(origin)).toBeUndefined();
   });
 
   it('a tampered entry of the right version is still checked by the policy: robots.txt is fetched again', async () => {
-    site = await Site.start(1, (path) =>
+    const site = await rig.startSite(1, (path) =>
       path === '/robots.txt' ? { body: 'User-agent: *\nDisallow: /no\n' } : { body: 'x' },
     );
     const target = site.origins[0]!;
@@ -90,7 +59,7 @@ describe('get, set, delete', () => {
       latest: { ...entry.latest, status: 'ok' },
       expiresAt: Date.now() + 60_000,
     };
-    await redis.command([
+    await rig.redis.command([
       'HSET',
       `${fleet!.keyPrefix}{${target}}:robots`,
       'm',
@@ -127,10 +96,10 @@ describe('claimFetch', () => {
   it('a claim left by a dead process expires (leaseTtl) and another process fetches', async () => {
     const [a, b] = await fleetsOf(2, { leaseTtl: 300 });
     // The dead holder: a claim set directly, never renewed nor released.
-    await redis.command(['SET', `${a!.keyPrefix}{${origin}}:claim`, 'dead', 'PX', '300']);
+    await rig.redis.command(['SET', `${a!.keyPrefix}{${origin}}:claim`, 'dead', 'PX', '300']);
     const claim = await b!.store.claimFetch!(origin);
     expect(claim.fetch).toBe(true);
-    expect(await redis.command<string>(['GET', `${a!.keyPrefix}{${origin}}:claim`])).not.toBe(
+    expect(await rig.redis.command<string>(['GET', `${a!.keyPrefix}{${origin}}:claim`])).not.toBe(
       'dead',
     );
   });
@@ -161,13 +130,13 @@ describe('claimFetch', () => {
     // A claim waits for an unanswering Redis as long as a page request would (unavailableTimeout),
     // then lets this process fetch robots.txt itself.
     const [a] = await fleetsOf(1, { commandTimeout: 100, unavailableTimeout: 300 });
-    await redis.kill();
+    await rig.redis.kill();
     const claim = await a!.store.claimFetch!(origin);
     expect(claim.fetch).toBe(true);
   });
 
   it('one robots.txt fetch fleet-wide when many policies ask at once', async () => {
-    site = await Site.start(1, (path) =>
+    const site = await rig.startSite(1, (path) =>
       path === '/robots.txt'
         ? { body: 'User-agent: *\nDisallow: /no\n', holdMs: 100 }
         : { body: 'x' },
@@ -190,20 +159,20 @@ describe('claimFetch', () => {
     [
       'FLUSHALL',
       async (): Promise<void> => {
-        await redis.command(['FLUSHALL']);
+        await rig.redis.command(['FLUSHALL']);
       },
     ],
     [
       'an empty restart',
       async (): Promise<void> => {
-        await redis.kill();
-        await redis.restart();
+        await rig.redis.kill();
+        await rig.redis.restart();
       },
     ],
   ] as const)(
     'the claim lost during the fetch (%s): robots.txt at most once more for the origin, with 4 processes waiting',
     async (_name, fault) => {
-      site = await Site.start(1, (path) =>
+      const site = await rig.startSite(1, (path) =>
         path === '/robots.txt'
           ? { body: 'User-agent: *\nDisallow: /no\n', holdMs: 800 }
           : { body: 'x' },
@@ -214,7 +183,7 @@ describe('claimFetch', () => {
         createRobotsPolicy({ userAgent: 'FleetBot/1.0', ...f.policyOptions }),
       );
       const decisions = Promise.all(policies.map((p) => p.check(`${target}/no`)));
-      await expect.poll(() => site!.of(target, '/robots.txt').length).toBe(1);
+      await expect.poll(() => site.of(target, '/robots.txt').length).toBe(1);
       await fault();
       expect((await decisions).every((d) => !d.allowed)).toBe(true);
       expect(site.of(target, '/robots.txt').length).toBeLessThanOrEqual(2);
@@ -226,7 +195,7 @@ describe('claimFetch', () => {
     ['4xx', { status: 404 }, true],
     ['unreachable (5xx)', { status: 503 }, false],
   ] as const)('one fetch fleet-wide for a %s outcome too', async (_name, reply, allowed) => {
-    site = await Site.start(1, (path) => (path === '/robots.txt' ? reply : { body: 'x' }));
+    const site = await rig.startSite(1, (path) => (path === '/robots.txt' ? reply : { body: 'x' }));
     const target = site.origins[0]!;
     const fleetList = await fleetsOf(3);
     const policies = fleetList.map((f) =>
