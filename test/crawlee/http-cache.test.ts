@@ -9,7 +9,7 @@ import { politeCrawlee, robotsOf } from '@polite-crawler/crawlee';
 import type { PageRobots } from '@polite-crawler/crawlee';
 import { isRobotsDeniedError, isRobotsInvalidOptionError } from '@polite-crawler/fetch';
 import { GotScrapingHttpClient } from '@crawlee/core';
-import { FakeClock, until } from '../fetch/helpers/fake-clock.js';
+import { FakeClock } from '../fetch/helpers/fake-clock.js';
 import { caught, thrown } from '../fetch/helpers/thrown.js';
 import { ALLOW_ALL, BIG_BODY, ETAG, ETAG_BODY, startCacheSite } from '../helpers/cache-site.js';
 import type { RecordingServer } from '../helpers/recording-server.js';
@@ -124,20 +124,8 @@ describe('cache through the Crawlee adapter', () => {
     run = newRun({ clock, concurrency: 1 });
     await run.policy.prefetch(site.origin);
     const client = politeHttpClient(run, { cache: true });
-    /** Sends `path`, moving the clock to its start; returns how long it waited. */
-    const step = async (path: string): Promise<number> => {
-      let settled = false;
-      const response = client
-        .sendRequest({ url: `${site!.origin}${path}`, method: 'GET' })
-        .finally(() => {
-          settled = true;
-        });
-      await until(() => settled || clock.pending > 0, `${path} answered or waiting`);
-      const waited = settled ? 0 : clock.deadlines[0]! - clock.now();
-      await clock.advance(waited);
-      await response;
-      return waited;
-    };
+    const step = (path: string): Promise<number> =>
+      clock.waitedFor(() => client.sendRequest({ url: `${site!.origin}${path}`, method: 'GET' }));
     expect(await step('/fresh')).toBe(0); // stored
     expect(await step('/fail')).toBe(0); // 500: the origin backs off 2 s
     expect(await step('/fresh')).toBe(2_000); // from the store, in its turn

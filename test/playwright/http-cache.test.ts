@@ -10,7 +10,7 @@ import { createRobotsPolicy } from '@polite-crawler/fetch';
 import type { RobotsPolicy, RobotsPolicyOptions } from '@polite-crawler/fetch';
 import { createPlaywrightGate } from '@polite-crawler/playwright';
 import type { PlaywrightGateOptions } from '@polite-crawler/playwright';
-import { FakeClock, until } from '../fetch/helpers/fake-clock.js';
+import { FakeClock } from '../fetch/helpers/fake-clock.js';
 import { ALLOW_ALL, ETAG, ETAG_BODY, startCacheSite } from '../helpers/cache-site.js';
 import type { CacheSiteOptions } from '../helpers/cache-site.js';
 import type { RecordingServer } from '../helpers/recording-server.js';
@@ -141,18 +141,8 @@ describe('cache through the Playwright gate', () => {
     );
     await policy.prefetch(site.origin);
     const page = await context.newPage();
-    /** Navigates to `path`, moving the clock to its start; returns how long it waited. */
-    const step = async (path: string): Promise<number> => {
-      let settled = false;
-      const navigation = page.goto(`${site.origin}${path}`).finally(() => {
-        settled = true;
-      });
-      await until(() => settled || clock.pending > 0, `${path} answered or waiting`);
-      const waited = settled ? 0 : clock.deadlines[0]! - clock.now();
-      await clock.advance(waited);
-      await navigation;
-      return waited;
-    };
+    const step = (path: string): Promise<number> =>
+      clock.waitedFor(() => page.goto(`${site.origin}${path}`));
     expect(await step('/fresh')).toBe(0); // stored
     expect(await step('/fail')).toBe(0); // 500: the origin backs off 2 s
     expect(await step('/fresh')).toBe(2_000); // from the store, in its turn

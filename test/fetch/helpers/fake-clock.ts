@@ -75,6 +75,22 @@ export class FakeClock implements Clock {
     await tick();
   }
 
+  /**
+   * Runs `send` (one request) to its end; if it waits on this clock first, moves time to the end
+   * of that wait. Returns how long it waited (0 when it went at once).
+   */
+  async waitedFor(send: () => Promise<unknown>): Promise<number> {
+    let settled = false;
+    const done = send().finally(() => {
+      settled = true;
+    });
+    await this.until(() => settled || this.pending > 0, 'answered or waiting');
+    const waited = settled ? 0 : this.deadlines[0]! - this.#now;
+    await this.advance(waited);
+    await done;
+    return waited;
+  }
+
   /** Waits (by yielding to the event loop, never by time) until `predicate` holds. */
   async until(predicate: () => boolean, what = 'condition', maxTicks = 1_000_000): Promise<void> {
     for (let i = 0; i < maxTicks; i += 1) {
