@@ -1,12 +1,16 @@
+import { createReadStream } from 'node:fs';
 import type { RobotsTxt } from '@polite-crawler/robots-txt';
 import { parseRobotsTxt } from '@polite-crawler/robots-txt';
-import { defaultDispatcher, fetchRobotsTxt, systemClock } from '@polite-crawler/fetch/internal';
+import {
+  defaultDispatcher,
+  fetchRobotsTxt,
+  readCapped,
+  systemClock,
+} from '@polite-crawler/fetch/internal';
 import { CliError } from './cli-error.js';
 import { CLI_DEFAULTS } from './defaults.js';
 import { looksLikeUrl, parseHttpUrl } from './http-url.js';
 import { formatSeconds } from './network-error.js';
-import { readFileCapped } from './read-file-capped.js';
-import { rejectBinary } from './reject-binary.js';
 import { describeFailure } from './robots-report-info.js';
 import { sourceLines } from './source-lines.js';
 
@@ -103,8 +107,7 @@ export async function loadRobots(
       failure: null,
     };
   } else {
-    const file = await readFileCapped(spec, { maxBytes, what: 'robots.txt file' });
-    bytes = file.bytes;
+    bytes = await readFileStart(spec, maxBytes + 1);
     info = {
       source: 'file',
       location: spec,
@@ -122,6 +125,49 @@ export async function loadRobots(
     robots,
     line: (n) => lines.line(n),
   };
+}
+
+/**
+ * The first `count` bytes of a text file (one more than the parser keeps, so that it sees the
+ * cut), never holding more; every failure (missing, unreadable, a directory, binary content)
+ * is one {@link CliError} with exit code 4.
+ */
+async function readFileStart(path: string, count: number): Promise<Uint8Array> {
+  const what = `cannot read robots.txt file ${path}`;
+  const stream = createReadStream(path, { end: count - 1 });
+  let bytes: Uint8Array;
+  try {
+    bytes = (await readCapped(stream, count)).bytes;
+  } catch (error) {
+    throw CliError.input(what, describeFsError(error), error);
+  } finally {
+    stream.destroy();
+  }
+  rejectBinary(bytes, what);
+  return bytes;
+}
+
+const FS_PHRASES: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+};
+
+function describeFsError(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const phrase = typeof code === 'string' ? FS_PHRASES[code] : undefined;
+  return phrase ?? (error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * Refuses input whose first {@link CLI_DEFAULTS.binarySniffBytes} bytes hold a NUL byte: it
+ * is not a text file, and parsing it would only produce noise.
+ */
+function rejectBinary(bytes: Uint8Array, what: string): void {
+  const nul = bytes.subarray(0, CLI_DEFAULTS.binarySniffBytes).indexOf(0);
+  if (nul !== -1) throw CliError.input(what, `not a text file (NUL byte at offset ${nul})`);
 }
 
 function describeStatus(status: number): string {

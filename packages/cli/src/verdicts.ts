@@ -1,12 +1,19 @@
 import type { Explanation } from '@polite-crawler/fetch';
 import { isRobotsInvalidUrlError } from '@polite-crawler/fetch';
+import type { Command } from 'commander';
 import type { CliAgent } from './agent.js';
+import { resolveAgent } from './agent.js';
+import type { AgentOptionValues } from './agent-options.js';
+import { addAgentOptions } from './agent-options.js';
+import { parseHttpUrl } from './http-url.js';
+import { timeoutOption } from './timeout-option.js';
+import { writeJson } from './output/write-json.js';
 import { CliError } from './cli-error.js';
 import { createCliPolicy } from './cli-policy.js';
 import type { CliContext } from './context.js';
 import { CLI_DEFAULTS } from './defaults.js';
 import { mapPool } from './map-pool.js';
-import { startWaitNotice } from './output/wait-notice.js';
+import { startWaitNotice } from './output/progress-line.js';
 import { ExitCode } from './exit-codes.js';
 import type { UrlVerdict } from './output/verdict-json.js';
 import { verdictJson } from './output/verdict-json.js';
@@ -89,18 +96,51 @@ export function verdictFromRobots(loaded: LoadedRobots, url: URL, agent: CliAgen
   });
 }
 
+/** What `check` and `explain` are given: the agent options, `--robots`, `--timeout`, `--json`. */
+export interface VerdictOptionValues extends AgentOptionValues {
+  readonly robots?: string;
+  readonly json?: boolean;
+  readonly timeout: number;
+}
+
 /**
- * The verdicts of `check` and `explain`, in the order of `urls`: from the robots.txt given with
- * `--robots` (a file or URL, read once), or through the policy (each origin's robots.txt, at
- * most {@link CLI_DEFAULTS.checkConcurrency} URLs at once), saying on a terminal what it waits
- * for (`waiting(answered)`) while robots.txt does not answer.
+ * Adds the options `check` and `explain` share to `command`, and its action: the verdicts of
+ * the URLs given, from the robots.txt given with `--robots` (a file or URL, read once) or
+ * through the policy (each origin's robots.txt, at most {@link CLI_DEFAULTS.checkConcurrency}
+ * URLs at once, saying on a terminal what it waits for while robots.txt does not answer), then
+ * `print(urls, verdicts, options)` and the exit code of {@link setVerdictsExit}.
  *
  * @example
  * ```ts
- * const [verdict] = await collectVerdicts([url], agent, { timeout: 10_000 }, context, () => 'waiting');
+ * verdictAction(program.command('check').argument('<url...>'), context, 'robots.txt for every URL',
+ *   (answered, urls) => `${answered} of ${urls.length} answered`, (verdicts) => formatCheck(agent, verdicts, context.out));
  * ```
  */
-export async function collectVerdicts(
+export function verdictAction(
+  command: Command,
+  context: CliContext,
+  robotsHelp: string,
+  waiting: (answered: number, urls: readonly URL[]) => string,
+  print: (agent: CliAgent, verdicts: UrlVerdict[], options: VerdictOptionValues) => string | object,
+): void {
+  addAgentOptions(command)
+    .option('-r, --robots <file|url>', robotsHelp)
+    .addOption(timeoutOption())
+    .option('--json', 'print a JSON document instead of text')
+    .action(async (args: string | string[], options: VerdictOptionValues) => {
+      const agent = resolveAgent(options);
+      const urls = [args].flat().map((arg) => parseHttpUrl(arg, 'URL'));
+      const verdicts = await collectVerdicts(urls, agent, options, context, (answered) =>
+        waiting(answered, urls),
+      );
+      const output = print(agent, verdicts, options);
+      if (typeof output === 'string') context.stdout.write(output);
+      else writeJson(context.stdout, output);
+      setVerdictsExit(context, verdicts);
+    });
+}
+
+async function collectVerdicts(
   urls: readonly URL[],
   agent: CliAgent,
   options: { readonly robots?: string; readonly timeout: number },
@@ -134,13 +174,8 @@ export async function collectVerdicts(
  * (robots.txt unreachable without an HTTP answer: nothing can be fetched there, as `fetch` and
  * `crawl` say with the same code), with one `polite: …` line on stderr; else `denied` (1) when
  * any URL is denied, else `ok`.
- *
- * @example
- * ```ts
- * setVerdictsExit(context, results);
- * ```
  */
-export function setVerdictsExit(context: CliContext, results: readonly UrlVerdict[]): void {
+function setVerdictsExit(context: CliContext, results: readonly UrlVerdict[]): void {
   const unreachable = [
     ...new Map(
       results

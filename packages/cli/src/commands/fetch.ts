@@ -18,7 +18,7 @@ import { pageDispatcher, pageTimeoutOption } from '../page-time-limit.js';
 import type { FetchedJson } from '../output/format-fetch.js';
 import { directivesJson, fetchJson, formatFetch, usageJson } from '../output/format-fetch.js';
 import { writeJson } from '../output/write-json.js';
-import { startWaitNotice } from '../output/wait-notice.js';
+import { startWaitNotice } from '../output/progress-line.js';
 import { usageRuleText } from '../output/verdict-json.js';
 import { neverAnswered, robotsInfoFromReport } from '../robots-report-info.js';
 import { statusPhrase } from '../status-phrase.js';
