@@ -1,12 +1,12 @@
 import { isValidProductToken, isValidPurposeToken } from '@polite-crawler/robots-txt';
 import { CliError } from './cli-error.js';
 
-/** The crawler identity a command works for, validated. */
+/** The crawler identity a command works for, validated; also a robots-txt `Agent`. */
 export interface CliAgent {
   /** The product token matched against `user-agent` lines, e.g. `ExampleBot`. */
   readonly productToken: string;
   /** The purpose token matched against `user-agent-purpose` lines, if any. */
-  readonly purpose: string | undefined;
+  readonly purpose?: string;
   /** The User-Agent header sent with every request. */
   readonly userAgent: string;
 }
@@ -62,5 +62,5 @@ export function resolveAgent(flags: AgentFlags): CliAgent {
       `it must contain the purpose token ${purpose} (draft-illyes-rep-purpose)`,
     );
   }
-  return { productToken: agent, purpose, userAgent };
+  return { productToken: agent, ...(purpose === undefined ? {} : { purpose }), userAgent };
 }

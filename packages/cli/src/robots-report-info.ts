@@ -64,3 +64,16 @@ export function neverAnswered(info: RobotsTxtInfo): string | undefined {
     ? `robots.txt unreachable (${info.failure ?? 'no answer'}); nothing was requested`
     : undefined;
 }
+
+/**
+ * The status of a robots.txt that could not be used, e.g. `HTTP 503` or `connection refused`.
+ *
+ * @example
+ * ```ts
+ * statusPhrase(info); // 'HTTP 503'
+ * ```
+ */
+export function statusPhrase(info: RobotsTxtInfo): string {
+  if (info.httpStatus !== null) return `HTTP ${info.httpStatus}`;
+  return info.failure ?? info.status;
+}

@@ -20,7 +20,6 @@ import { verdictJson } from './output/verdict-json.js';
 import type { LoadedRobots } from './robots-source.js';
 import { loadRobots } from './robots-source.js';
 import { neverAnswered, robotsInfoFromReport } from './robots-report-info.js';
-import { toRobotsAgent } from './robots-agent.js';
 
 /** Verdicts obtained through the polite policy, which fetches each origin's robots.txt. */
 export interface PolicyVerdicts {
@@ -80,8 +79,7 @@ export function createPolicyVerdicts(
  * ```
  */
 export function verdictFromRobots(loaded: LoadedRobots, url: URL, agent: CliAgent): UrlVerdict {
-  const robotsAgent = toRobotsAgent(agent);
-  const verdict = loaded.robots.explain(url, robotsAgent);
+  const verdict = loaded.robots.explain(url, agent);
   return verdictJson({
     decision: {
       url: url.href,
@@ -90,8 +88,8 @@ export function verdictFromRobots(loaded: LoadedRobots, url: URL, agent: CliAgen
       verdict,
       stale: false,
     },
-    contentUsage: loaded.robots.explainContentUsage(url, robotsAgent),
-    crawlDelay: loaded.robots.crawlDelay(robotsAgent),
+    contentUsage: loaded.robots.explainContentUsage(url, agent),
+    crawlDelay: loaded.robots.crawlDelay(agent),
     robotsTxt: loaded.info,
   });
 }

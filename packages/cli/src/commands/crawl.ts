@@ -14,13 +14,8 @@ import { crawlJson, formatCrawl } from '../output/format-crawl.js';
 import { createProgressLine } from '../output/progress-line.js';
 import { writeJson } from '../output/write-json.js';
 import { startOutcome } from '../crawl/start-outcome.js';
-import {
-  REDIS_TIMEOUT_DEFAULT_MS,
-  REDIS_TIMEOUT_LIMIT_MS,
-  REDIS_TIMEOUT_MIN_MS,
-  openCrawlFleet,
-  redisUrlOption,
-} from '../crawl/crawl-fleet.js';
+import { FLEET_DEFAULTS, FLEET_OPTION_BOUNDS } from '@polite-crawler/redis';
+import { openCrawlFleet, redisUrlOption } from '../crawl/crawl-fleet.js';
 
 interface CrawlOptionValues extends AgentOptionValues {
   readonly maxPages: number;
@@ -88,8 +83,9 @@ export function registerCrawlCommand(program: Command, context: CliContext): voi
     .option(
       '--redis-timeout <ms>',
       'with --redis: longest a request waits while Redis answers nothing; then it fails unsent',
-      intOption(REDIS_TIMEOUT_MIN_MS, REDIS_TIMEOUT_LIMIT_MS),
-      REDIS_TIMEOUT_DEFAULT_MS,
+      // The fleet's own bounds and default for `unavailableTimeout`.
+      intOption(...FLEET_OPTION_BOUNDS.unavailableTimeout),
+      FLEET_DEFAULTS.unavailableTimeout,
     )
     .option('--json', 'print a JSON document instead of text (no progress line)')
     .action(async (arg: string, options: CrawlOptionValues) => {

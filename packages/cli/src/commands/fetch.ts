@@ -20,8 +20,7 @@ import { directivesJson, fetchJson, formatFetch, usageJson } from '../output/for
 import { writeJson } from '../output/write-json.js';
 import { startWaitNotice } from '../output/progress-line.js';
 import { usageRuleText } from '../output/verdict-json.js';
-import { neverAnswered, robotsInfoFromReport } from '../robots-report-info.js';
-import { statusPhrase } from '../status-phrase.js';
+import { neverAnswered, robotsInfoFromReport, statusPhrase } from '../robots-report-info.js';
 
 interface FetchOptionValues extends AgentOptionValues {
   readonly pageTimeout: number;

@@ -13,8 +13,7 @@ import type { CliAgent } from '../agent.js';
 import { createCliPolicy } from '../cli-policy.js';
 import { describeNetworkError } from '../network-error.js';
 import { pageDispatcher } from '../page-time-limit.js';
-import { statusPhrase } from '../status-phrase.js';
-import { robotsInfoFromReport } from '../robots-report-info.js';
+import { robotsInfoFromReport, statusPhrase } from '../robots-report-info.js';
 import { deniedInfo } from '../denied-info.js';
 import type {
   CrawledOrigin,

@@ -1,5 +1,5 @@
 import type { RobotsTxtInfo } from '../robots-source.js';
-import { statusPhrase } from '../status-phrase.js';
+import { statusPhrase } from '../robots-report-info.js';
 import type { DeniedInfo } from '../crawl/crawl-report.js';
 import type { SourceLine, UrlVerdict } from './verdict-json.js';
 import { plural } from './plural.js';
