@@ -77,7 +77,7 @@ export function createProgressLine(
       last = time;
       line.draw(renderProgress(progress, time));
     },
-    clear: line.clear,
+    clear: () => line.clear(),
   };
 }
 
