@@ -2,9 +2,8 @@ import type { Explanation } from '@polite-crawler/fetch';
 import { isRobotsInvalidUrlError } from '@polite-crawler/fetch';
 import type { Command } from 'commander';
 import type { CliAgent } from './agent.js';
-import { resolveAgent } from './agent.js';
-import type { AgentOptionValues } from './agent-options.js';
-import { addAgentOptions } from './agent-options.js';
+import { addAgentOptions, resolveAgent } from './agent.js';
+import type { AgentFlags } from './agent.js';
 import { parseHttpUrl } from './http-url.js';
 import { timeoutOption } from './timeout-option.js';
 import { writeJson } from './output/write-json.js';
@@ -95,7 +94,7 @@ export function verdictFromRobots(loaded: LoadedRobots, url: URL, agent: CliAgen
 }
 
 /** What `check` and `explain` are given: the agent options, `--robots`, `--timeout`, `--json`. */
-export interface VerdictOptionValues extends AgentOptionValues {
+export interface VerdictOptionValues extends AgentFlags {
   readonly robots?: string;
   readonly json?: boolean;
   readonly timeout: number;
@@ -106,12 +105,14 @@ export interface VerdictOptionValues extends AgentOptionValues {
  * the URLs given, from the robots.txt given with `--robots` (a file or URL, read once) or
  * through the policy (each origin's robots.txt, at most {@link CLI_DEFAULTS.checkConcurrency}
  * URLs at once, saying on a terminal what it waits for while robots.txt does not answer), then
- * `print(urls, verdicts, options)` and the exit code of {@link setVerdictsExit}.
+ * what `print` returns (text as it is, anything else as JSON) and the exit code of
+ * {@link setVerdictsExit}.
  *
  * @example
  * ```ts
  * verdictAction(program.command('check').argument('<url...>'), context, 'robots.txt for every URL',
- *   (answered, urls) => `${answered} of ${urls.length} answered`, (verdicts) => formatCheck(agent, verdicts, context.out));
+ *   (answered, urls) => `${answered} of ${urls.length} answered`,
+ *   (agent, verdicts, options) => (options.json === true ? checkJson(agent, verdicts) : formatCheck(agent, verdicts, context.out)));
  * ```
  */
 export function verdictAction(

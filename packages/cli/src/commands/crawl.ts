@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { resolveAgent } from '../agent.js';
-import type { AgentOptionValues } from '../agent-options.js';
-import { addAgentOptions } from '../agent-options.js';
+import { addAgentOptions, resolveAgent } from '../agent.js';
+import type { AgentFlags } from '../agent.js';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../context.js';
 import { crawlSite } from '../crawl/crawler.js';
@@ -17,7 +16,7 @@ import { startOutcome } from '../crawl/start-outcome.js';
 import { FLEET_DEFAULTS, FLEET_OPTION_BOUNDS } from '@polite-crawler/redis';
 import { openCrawlFleet, redisUrlOption } from '../crawl/crawl-fleet.js';
 
-interface CrawlOptionValues extends AgentOptionValues {
+interface CrawlOptionValues extends AgentFlags {
   readonly maxPages: number;
   readonly concurrency: number;
   readonly delay: number;

@@ -2,9 +2,8 @@ import type { PoliteResponse } from '@polite-crawler/fetch';
 import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
 import { readCapped } from '@polite-crawler/fetch/internal';
 import type { Command } from 'commander';
-import { resolveAgent } from '../agent.js';
-import type { AgentOptionValues } from '../agent-options.js';
-import { addAgentOptions } from '../agent-options.js';
+import { addAgentOptions, resolveAgent } from '../agent.js';
+import type { AgentFlags } from '../agent.js';
 import { CliError } from '../cli-error.js';
 import { createCliPolicy } from '../cli-policy.js';
 import type { CliContext } from '../context.js';
@@ -22,7 +21,7 @@ import { startWaitNotice } from '../output/progress-line.js';
 import { usageRuleText } from '../output/verdict-json.js';
 import { neverAnswered, robotsInfoFromReport, statusPhrase } from '../robots-report-info.js';
 
-interface FetchOptionValues extends AgentOptionValues {
+interface FetchOptionValues extends AgentFlags {
   readonly pageTimeout: number;
   readonly json?: boolean;
 }
