@@ -1,5 +1,5 @@
-import type { RobotsFetchFailure, RobotsTxtReport } from '@polite-crawler/fetch';
-import { phraseForErrorCode } from './network-error.js';
+import type { RobotsTxtReport } from '@polite-crawler/fetch';
+import { describeFailure } from './network-error.js';
 import type { RobotsTxtInfo } from './robots-source.js';
 
 /**
@@ -22,32 +22,6 @@ export function robotsInfoFromReport(report: RobotsTxtReport): RobotsTxtInfo {
     truncated: report.truncated,
     failure: report.latest.failure === undefined ? null : describeFailure(report.latest.failure),
   };
-}
-
-const KIND_PHRASES: Partial<Record<RobotsFetchFailure['kind'], string>> = {
-  dns: 'host not found',
-  connect: 'connection failed',
-  reset: 'connection reset',
-  timeout: 'timed out',
-  'too-many-redirects': 'too many redirects',
-  'redirect-loop': 'redirect loop',
-};
-
-/**
- * A short phrase for why robots.txt could not be fetched: `connection refused`,
- * `host not found`, `HTTP 503`, `TLS failure: …`.
- *
- * @example
- * ```ts
- * describeFailure({ kind: 'connect', message: 'connect ECONNREFUSED 127.0.0.1:9', code: 'ECONNREFUSED' });
- * // 'connection refused'
- * ```
- */
-export function describeFailure(failure: RobotsFetchFailure): string {
-  const byCode = failure.code === undefined ? undefined : phraseForErrorCode(failure.code);
-  if (byCode !== undefined) return byCode;
-  if (failure.kind === 'tls') return `TLS failure: ${failure.message}`;
-  return KIND_PHRASES[failure.kind] ?? failure.message;
 }
 
 /**

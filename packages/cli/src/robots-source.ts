@@ -10,8 +10,7 @@ import {
 import { CliError } from './cli-error.js';
 import { CLI_DEFAULTS } from './defaults.js';
 import { looksLikeUrl, parseHttpUrl } from './http-url.js';
-import { formatSeconds } from './network-error.js';
-import { describeFailure } from './robots-report-info.js';
+import { describeFailure, formatSeconds } from './network-error.js';
 import { sourceLines } from './source-lines.js';
 
 /**
