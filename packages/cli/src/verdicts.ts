@@ -18,7 +18,7 @@ import type { UrlVerdict } from './output/verdict-json.js';
 import { verdictJson } from './output/verdict-json.js';
 import type { LoadedRobots } from './robots-source.js';
 import { loadRobots } from './robots-source.js';
-import { neverAnswered, robotsInfoFromReport } from './robots-report-info.js';
+import { neverAnswered, robotsInfoFromReport } from './robots-source.js';
 
 /** Verdicts obtained through the polite policy, which fetches each origin's robots.txt. */
 export interface PolicyVerdicts {

@@ -12,7 +12,8 @@ import { pageTimeoutOption } from '../page-time-limit.js';
 import { crawlJson, formatCrawl } from '../output/format-crawl.js';
 import { createProgressLine } from '../output/progress-line.js';
 import { writeJson } from '../output/write-json.js';
-import { startOutcome } from '../crawl/start-outcome.js';
+import type { CrawlReport } from '../crawl/crawl-report.js';
+import { neverAnswered } from '../robots-source.js';
 import { FLEET_DEFAULTS, FLEET_OPTION_BOUNDS } from '@polite-crawler/redis';
 import { openCrawlFleet, redisUrlOption } from '../crawl/crawl-fleet.js';
 
@@ -136,4 +137,36 @@ export function registerCrawlCommand(program: Command, context: CliContext): voi
             ? ExitCode.denied
             : ExitCode.input;
     });
+}
+
+/** What became of a crawl's start URL, for the exit code. */
+type StartOutcome =
+  | { readonly kind: 'fetched' }
+  | { readonly kind: 'denied' }
+  | { readonly kind: 'error' }
+  /** The start origin could not be reached at all (no HTTP answer even for robots.txt). */
+  | { readonly kind: 'unreachable'; readonly why: string };
+
+/**
+ * Classifies the start URL of a finished crawl: fetched (any 2xx page), denied by
+ * robots.txt, failed, or on an origin that never answered.
+ *
+ * @example
+ * ```ts
+ * if (startOutcome(report).kind === 'denied') process.exitCode = 1;
+ * ```
+ */
+function startOutcome(report: CrawlReport): StartOutcome {
+  const page = report.pages.find((candidate) => candidate.foundOn === null);
+  if (page === undefined) return { kind: 'error' };
+  if (page.outcome === 'denied') {
+    const origin = report.origins.find(
+      (candidate) => candidate.origin === new URL(page.url).origin,
+    );
+    const why = origin === undefined ? undefined : neverAnswered(origin.robotsTxt);
+    return page.denied?.reason === 'unreachable' && why !== undefined
+      ? { kind: 'unreachable', why }
+      : { kind: 'denied' };
+  }
+  return page.outcome === 'error' ? { kind: 'error' } : { kind: 'fetched' };
 }

@@ -7,9 +7,9 @@ import type { AgentFlags } from '../agent.js';
 import { CliError } from '../cli-error.js';
 import { createCliPolicy } from '../cli-policy.js';
 import type { CliContext } from '../context.js';
-import type { DeniedInfo } from '../crawl/crawl-report.js';
+import type { DeniedInfo } from '../output/verdict-json.js';
 import { CLI_DEFAULTS } from '../defaults.js';
-import { deniedInfo } from '../denied-info.js';
+import { deniedInfo } from '../output/verdict-json.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseHttpUrl } from '../http-url.js';
 import { describeNetworkError } from '../network-error.js';
@@ -19,7 +19,7 @@ import { directivesJson, fetchJson, formatFetch, usageJson } from '../output/for
 import { writeJson } from '../output/write-json.js';
 import { startWaitNotice } from '../output/progress-line.js';
 import { usageRuleText } from '../output/verdict-json.js';
-import { neverAnswered, robotsInfoFromReport, statusPhrase } from '../robots-report-info.js';
+import { neverAnswered, robotsInfoFromReport, statusPhrase } from '../robots-source.js';
 
 interface FetchOptionValues extends AgentFlags {
   readonly pageTimeout: number;

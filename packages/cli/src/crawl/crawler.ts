@@ -13,8 +13,8 @@ import type { CliAgent } from '../agent.js';
 import { createCliPolicy } from '../cli-policy.js';
 import { describeNetworkError } from '../network-error.js';
 import { pageDispatcher } from '../page-time-limit.js';
-import { robotsInfoFromReport, statusPhrase } from '../robots-report-info.js';
-import { deniedInfo } from '../denied-info.js';
+import { robotsInfoFromReport, statusPhrase } from '../robots-source.js';
+import { deniedInfo } from '../output/verdict-json.js';
 import type {
   CrawledOrigin,
   CrawledPage,

@@ -3,7 +3,7 @@ import type { CrawledPage, CrawlReport } from '../crawl/crawl-report.js';
 import type { AgentJson } from './agent-json.js';
 import { agentJson, agentLabel } from './agent-json.js';
 import { describeDenied, describeSource } from './describe-verdict.js';
-import { statusPhrase } from '../robots-report-info.js';
+import { statusPhrase } from '../robots-source.js';
 import type { Style } from './style.js';
 import { renderTable } from './table.js';
 import { plural } from './plural.js';

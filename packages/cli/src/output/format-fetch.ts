@@ -2,7 +2,7 @@ import type { RobotsDirectives, UsagePreferences, UsageSource } from '@polite-cr
 import type { RobotsTagRule } from '@polite-crawler/robots-tag';
 import { USAGE_CATEGORIES, type UsageCategory } from '@polite-crawler/robots-txt';
 import type { CliAgent } from '../agent.js';
-import type { DeniedInfo } from '../crawl/crawl-report.js';
+import type { DeniedInfo } from './verdict-json.js';
 import type { AgentJson } from './agent-json.js';
 import { agentJson } from './agent-json.js';
 import { describeDenied, quoteLine } from './describe-verdict.js';
