@@ -16,7 +16,6 @@ import { startWaitNotice } from './output/progress-line.js';
 import { ExitCode } from './exit-codes.js';
 import type { UrlVerdict } from './output/verdict-json.js';
 import { verdictJson } from './output/verdict-json.js';
-import type { LoadedRobots } from './robots-source.js';
 import { loadRobots } from './robots-source.js';
 import { neverAnswered, robotsInfoFromReport } from './robots-source.js';
 
@@ -66,31 +65,6 @@ export function createPolicyVerdicts(
     },
     close: () => policy.close(),
   };
-}
-
-/**
- * The verdict of a robots.txt read with `--robots` for one URL.
- *
- * @example
- * ```ts
- * const loaded = await loadRobots('./robots.txt', { userAgent: agent.userAgent });
- * verdictFromRobots(loaded, new URL('https://example.com/private'), agent).allowed;
- * ```
- */
-export function verdictFromRobots(loaded: LoadedRobots, url: URL, agent: CliAgent): UrlVerdict {
-  const verdict = loaded.robots.explain(url, agent);
-  return verdictJson({
-    decision: {
-      url: url.href,
-      allowed: verdict.allowed,
-      reason: verdict.allowed ? 'allowed' : 'disallowed',
-      verdict,
-      stale: false,
-    },
-    contentUsage: loaded.robots.explainContentUsage(url, agent),
-    crawlDelay: loaded.robots.crawlDelay(agent),
-    robotsTxt: loaded.info,
-  });
 }
 
 /** What `check` and `explain` are given: the agent options, `--robots`, `--timeout`, `--json`. */
@@ -151,7 +125,22 @@ async function collectVerdicts(
       userAgent: agent.userAgent,
       timeoutMs: options.timeout,
     });
-    return urls.map((url) => verdictFromRobots(loaded, url, agent));
+    return urls.map((url) => {
+      const verdict = loaded.robots.explain(url, agent);
+      const { allowed } = verdict;
+      return verdictJson({
+        decision: {
+          url: url.href,
+          allowed,
+          reason: allowed ? 'allowed' : 'disallowed',
+          verdict,
+          stale: false,
+        },
+        contentUsage: loaded.robots.explainContentUsage(url, agent),
+        crawlDelay: loaded.robots.crawlDelay(agent),
+        robotsTxt: loaded.info,
+      });
+    });
   }
   const verdicts = createPolicyVerdicts(agent, options.timeout);
   let answered = 0;

@@ -110,7 +110,6 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
           };
         }
       } finally {
-        await politeFetch.close();
         await policy.close();
         await dispatcher.close();
       }

@@ -302,7 +302,6 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
       durationMs: Date.now() - startedAt,
     };
   } finally {
-    await politeFetch.close();
     await policy.close();
     await dispatcher.close();
   }
