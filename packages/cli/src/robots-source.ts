@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import type { RobotsTxtReport } from '@polite-crawler/fetch';
+import type { CacheState, RobotsTxtReport } from '@polite-crawler/fetch';
 import type { RobotsTxt } from '@polite-crawler/robots-txt';
 import { parseRobotsTxt } from '@polite-crawler/robots-txt';
 import {
@@ -15,26 +15,21 @@ import { describeFailure, formatSeconds } from './network-error.js';
 import { sourceLines } from './source-lines.js';
 
 /**
- * Where a robots.txt came from and how it was obtained. JSON-serialisable: this is the
- * `robotsTxt` object of every `--json` output (see the README).
+ * Where a robots.txt came from and how it was obtained: the library's `RobotsTxtReport` (its
+ * `status`, `redirects`, `truncated`), for a file or a `--robots` URL too. JSON-serialisable:
+ * this is the `robotsTxt` object of every `--json` output (see the README).
  */
-export interface RobotsTxtInfo {
+export interface RobotsTxtInfo extends Pick<RobotsTxtReport, 'status' | 'redirects' | 'truncated'> {
   /** `file`: read from disk; `url`: fetched by the CLI from `--robots <url>`; `policy`: fetched through the polite policy. */
   readonly source: 'file' | 'url' | 'policy';
   /** The file path, or the robots.txt URL. */
   readonly location: string;
-  /** How the rules in force were obtained (RFC 9309 §2.3.1). */
-  readonly status: 'ok' | 'unavailable' | 'unreachable';
   /** HTTP status, for `url` and `policy`. */
   readonly httpStatus: number | null;
-  /** Redirect targets followed, in order. */
-  readonly redirects: readonly string[];
-  /** The policy's cache state (`hit`, `miss`, `revalidated`, `stale`), for `policy`. */
-  readonly cache: string | null;
-  /** Bytes parsed (at most the byte limit). */
+  /** The policy's cache state, for `policy`. */
+  readonly cache: CacheState | null;
+  /** Bytes parsed (at most the byte limit): the report's `parsedBytes`. */
   readonly bytes: number;
-  /** Whether input past the byte limit was ignored. */
-  readonly truncated: boolean;
   /** Why robots.txt could not be read, when `status` is not `ok`. */
   readonly failure: string | null;
 }
