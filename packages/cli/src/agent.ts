@@ -1,17 +1,18 @@
 import { isValidProductToken, isValidPurposeToken } from '@polite-crawler/robots-txt';
+import type { Command } from 'commander';
 import { CliError } from './cli-error.js';
 
-/** The crawler identity a command works for, validated. */
+/** The crawler identity a command works for, validated; also a robots-txt `Agent`. */
 export interface CliAgent {
   /** The product token matched against `user-agent` lines, e.g. `ExampleBot`. */
   readonly productToken: string;
   /** The purpose token matched against `user-agent-purpose` lines, if any. */
-  readonly purpose: string | undefined;
+  readonly purpose?: string;
   /** The User-Agent header sent with every request. */
   readonly userAgent: string;
 }
 
-/** The raw `--agent`, `--purpose` and `--user-agent` values. */
+/** The raw `--agent`, `--purpose` and `--user-agent` values (see {@link addAgentOptions}). */
 export interface AgentFlags {
   readonly agent: string;
   readonly purpose?: string | undefined;
@@ -62,5 +63,29 @@ export function resolveAgent(flags: AgentFlags): CliAgent {
       `it must contain the purpose token ${purpose} (draft-illyes-rep-purpose)`,
     );
   }
-  return { productToken: agent, purpose, userAgent };
+  return { productToken: agent, ...(purpose === undefined ? {} : { purpose }), userAgent };
+}
+
+/**
+ * Adds `--agent` (required), `--purpose` and `--user-agent` to a command.
+ *
+ * @example
+ * ```ts
+ * addAgentOptions(program.command('check'));
+ * ```
+ */
+export function addAgentOptions(command: Command): Command {
+  return command
+    .requiredOption(
+      '-a, --agent <token>',
+      'the crawler’s product token, matched against user-agent lines (e.g. ExampleBot)',
+    )
+    .option(
+      '-p, --purpose <token>',
+      'the crawler’s purpose token, matched against user-agent-purpose lines',
+    )
+    .option(
+      '-u, --user-agent <string>',
+      'the User-Agent header sent (must contain the agent and purpose tokens; default "<agent>/1.0 (polite-crawler CLI; +https://github.com/polite-crawler/polite-crawler[; <purpose>])")',
+    );
 }

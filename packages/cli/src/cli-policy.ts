@@ -3,20 +3,8 @@ import { createRobotsPolicy, isRobotsInvalidOptionError } from '@polite-crawler/
 import type { CliAgent } from './agent.js';
 import { CliError } from './cli-error.js';
 
-/** Policy options the commands choose themselves (pacing, events). */
-export type CliPolicySettings = Pick<
-  RobotsPolicyOptions,
-  | 'minInterval'
-  | 'maxCrawlDelay'
-  | 'concurrency'
-  | 'onEvent'
-  | 'robotsTimeout'
-  | 'robotsHeadersTimeout'
-  | 'robotsBodyTimeout'
-  | 'dispatcher'
-  | 'pacer'
-  | 'store'
->;
+/** Policy options the commands choose themselves (pacing, timeouts, events): all but the identity. */
+export type CliPolicySettings = Omit<RobotsPolicyOptions, 'userAgent' | 'productToken' | 'purpose'>;
 
 /**
  * The robots policy for a command: the agent's identity and the command's settings (pacing,

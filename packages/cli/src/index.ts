@@ -9,7 +9,6 @@ export type {
   CrawledPage,
   CrawlProgress,
   CrawlReport,
-  DeniedInfo,
   PageOutcome,
   SkippedLink,
   SkipReason,
@@ -40,4 +39,10 @@ export { createStyle, wantsColor } from './output/style.js';
 export { createProgram } from './program.js';
 export type { RobotsTxtInfo } from './robots-source.js';
 export { run } from './run.js';
-export type { RuleInfo, SourceLine, UrlVerdict, UrlVerdictReason } from './output/verdict-json.js';
+export type {
+  DeniedInfo,
+  RuleInfo,
+  SourceLine,
+  UrlVerdict,
+  UrlVerdictReason,
+} from './output/verdict-json.js';

@@ -1,5 +1,7 @@
+import type { RobotsFetchFailure } from '@polite-crawler/fetch';
+
 /**
- * A short, human reason for a failed request: `connection refused`, `timed out after 10 s`,
+ * A short, human reason for a failed request: `connection refused`, `timed out`,
  * `host not found`, … — never a stack trace.
  *
  * @example
@@ -7,7 +9,7 @@
  * try { await fetch(url); } catch (error) { console.error(describeNetworkError(error)); }
  * ```
  */
-export function describeNetworkError(error: unknown, timeoutMs?: number): string {
+export function describeNetworkError(error: unknown): string {
   const chain: unknown[] = [];
   let current: unknown = error;
   while (current !== undefined && current !== null && chain.length < 8) {
@@ -17,11 +19,9 @@ export function describeNetworkError(error: unknown, timeoutMs?: number): string
   for (const item of chain) {
     if (typeof item !== 'object' || item === null) continue;
     const name = 'name' in item ? item.name : undefined;
-    if (name === 'TimeoutError') {
-      return timeoutMs === undefined ? 'timed out' : `timed out after ${formatSeconds(timeoutMs)}`;
-    }
+    if (name === 'TimeoutError') return 'timed out';
     const code = 'code' in item ? item.code : undefined;
-    const phrase = typeof code === 'string' ? phraseForErrorCode(code) : undefined;
+    const phrase = typeof code === 'string' ? CODE_PHRASES[code] : undefined;
     if (phrase !== undefined) return phrase;
   }
   const last = chain.at(-1);
@@ -56,15 +56,28 @@ const CODE_PHRASES: Readonly<Record<string, string>> = {
   ENETUNREACH: 'network unreachable',
 };
 
+const KIND_PHRASES: Partial<Record<RobotsFetchFailure['kind'], string>> = {
+  dns: 'host not found',
+  connect: 'connection failed',
+  reset: 'connection reset',
+  timeout: 'timed out',
+  'too-many-redirects': 'too many redirects',
+  'redirect-loop': 'redirect loop',
+};
+
 /**
- * A short phrase for a Node or undici error code (`ECONNREFUSED` → `connection refused`),
- * or undefined for a code without one.
+ * A short phrase for why robots.txt could not be fetched: `connection refused`,
+ * `host not found`, `HTTP 503`, `TLS failure: …`.
  *
  * @example
  * ```ts
- * phraseForErrorCode('ENOTFOUND'); // 'host not found'
+ * describeFailure({ kind: 'connect', message: 'connect ECONNREFUSED 127.0.0.1:9', code: 'ECONNREFUSED' });
+ * // 'connection refused'
  * ```
  */
-export function phraseForErrorCode(code: string): string | undefined {
-  return CODE_PHRASES[code];
+export function describeFailure(failure: RobotsFetchFailure): string {
+  const byCode = failure.code === undefined ? undefined : CODE_PHRASES[failure.code];
+  if (byCode !== undefined) return byCode;
+  if (failure.kind === 'tls') return `TLS failure: ${failure.message}`;
+  return KIND_PHRASES[failure.kind] ?? failure.message;
 }

@@ -1,36 +1,35 @@
+import { createReadStream } from 'node:fs';
+import type { CacheState, RobotsTxtReport } from '@polite-crawler/fetch';
 import type { RobotsTxt } from '@polite-crawler/robots-txt';
 import { parseRobotsTxt } from '@polite-crawler/robots-txt';
-import { defaultDispatcher, fetchRobotsTxt, systemClock } from '@polite-crawler/fetch/internal';
+import {
+  defaultDispatcher,
+  fetchRobotsTxt,
+  readCapped,
+  systemClock,
+} from '@polite-crawler/fetch/internal';
 import { CliError } from './cli-error.js';
 import { CLI_DEFAULTS } from './defaults.js';
 import { looksLikeUrl, parseHttpUrl } from './http-url.js';
-import { formatSeconds } from './network-error.js';
-import { readFileCapped } from './read-file-capped.js';
-import { rejectBinary } from './reject-binary.js';
-import { describeFailure } from './robots-report-info.js';
+import { describeFailure, formatSeconds } from './network-error.js';
 import { sourceLines } from './source-lines.js';
 
 /**
- * Where a robots.txt came from and how it was obtained. JSON-serialisable: this is the
- * `robotsTxt` object of every `--json` output (see the README).
+ * Where a robots.txt came from and how it was obtained: the library's `RobotsTxtReport` (its
+ * `status`, `redirects`, `truncated`), for a file or a `--robots` URL too. JSON-serialisable:
+ * this is the `robotsTxt` object of every `--json` output (see the README).
  */
-export interface RobotsTxtInfo {
+export interface RobotsTxtInfo extends Pick<RobotsTxtReport, 'status' | 'redirects' | 'truncated'> {
   /** `file`: read from disk; `url`: fetched by the CLI from `--robots <url>`; `policy`: fetched through the polite policy. */
   readonly source: 'file' | 'url' | 'policy';
   /** The file path, or the robots.txt URL. */
   readonly location: string;
-  /** How the rules in force were obtained (RFC 9309 §2.3.1). */
-  readonly status: 'ok' | 'unavailable' | 'unreachable';
   /** HTTP status, for `url` and `policy`. */
   readonly httpStatus: number | null;
-  /** Redirect targets followed, in order. */
-  readonly redirects: readonly string[];
-  /** The policy's cache state (`hit`, `miss`, `revalidated`, `stale`), for `policy`. */
-  readonly cache: string | null;
-  /** Bytes parsed (at most the byte limit). */
+  /** The policy's cache state, for `policy`. */
+  readonly cache: CacheState | null;
+  /** Bytes parsed (at most the byte limit): the report's `parsedBytes`. */
   readonly bytes: number;
-  /** Whether input past the byte limit was ignored. */
-  readonly truncated: boolean;
   /** Why robots.txt could not be read, when `status` is not `ok`. */
   readonly failure: string | null;
 }
@@ -41,6 +40,56 @@ export interface LoadedRobots {
   readonly robots: RobotsTxt;
   /** The text of a 1-based line of the parsed input. */
   readonly line: (n: number) => string | undefined;
+}
+
+/**
+ * The CLI's {@link RobotsTxtInfo} for a robots.txt the policy obtained.
+ *
+ * @example
+ * ```ts
+ * robotsInfoFromReport((await policy.explain(url)).robotsTxt).cache; // 'miss'
+ * ```
+ */
+export function robotsInfoFromReport(report: RobotsTxtReport): RobotsTxtInfo {
+  return {
+    source: 'policy',
+    location: report.url,
+    status: report.status,
+    httpStatus: report.httpStatus ?? null,
+    redirects: report.redirects,
+    cache: report.cache,
+    bytes: report.parsedBytes,
+    truncated: report.truncated,
+    failure: report.latest.failure === undefined ? null : describeFailure(report.latest.failure),
+  };
+}
+
+/**
+ * Why nothing could be requested from an origin whose robots.txt never answered (unreachable
+ * without an HTTP status: `fetch` and `crawl` exit 4 with it), or undefined when it answered.
+ *
+ * @example
+ * ```ts
+ * neverAnswered(info); // 'robots.txt unreachable (connection refused); nothing was requested'
+ * ```
+ */
+export function neverAnswered(info: RobotsTxtInfo): string | undefined {
+  return info.status === 'unreachable' && info.httpStatus === null
+    ? `robots.txt unreachable (${info.failure ?? 'no answer'}); nothing was requested`
+    : undefined;
+}
+
+/**
+ * The status of a robots.txt that could not be used, e.g. `HTTP 503` or `connection refused`.
+ *
+ * @example
+ * ```ts
+ * statusPhrase(info); // 'HTTP 503'
+ * ```
+ */
+export function statusPhrase(info: RobotsTxtInfo): string {
+  if (info.httpStatus !== null) return `HTTP ${info.httpStatus}`;
+  return info.failure ?? info.status;
 }
 
 /**
@@ -103,8 +152,7 @@ export async function loadRobots(
       failure: null,
     };
   } else {
-    const file = await readFileCapped(spec, { maxBytes, what: 'robots.txt file' });
-    bytes = file.bytes;
+    bytes = await readFileStart(spec, maxBytes + 1);
     info = {
       source: 'file',
       location: spec,
@@ -122,6 +170,49 @@ export async function loadRobots(
     robots,
     line: (n) => lines.line(n),
   };
+}
+
+/**
+ * The first `count` bytes of a text file (one more than the parser keeps, so that it sees the
+ * cut), never holding more; every failure (missing, unreadable, a directory, binary content)
+ * is one {@link CliError} with exit code 4.
+ */
+async function readFileStart(path: string, count: number): Promise<Uint8Array> {
+  const what = `cannot read robots.txt file ${path}`;
+  const stream = createReadStream(path, { end: count - 1 });
+  let bytes: Uint8Array;
+  try {
+    bytes = (await readCapped(stream, count)).bytes;
+  } catch (error) {
+    throw CliError.input(what, describeFsError(error), error);
+  } finally {
+    stream.destroy();
+  }
+  rejectBinary(bytes, what);
+  return bytes;
+}
+
+const FS_PHRASES: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+};
+
+function describeFsError(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const phrase = typeof code === 'string' ? FS_PHRASES[code] : undefined;
+  return phrase ?? (error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * Refuses input whose first {@link CLI_DEFAULTS.binarySniffBytes} bytes hold a NUL byte: it
+ * is not a text file, and parsing it would only produce noise.
+ */
+function rejectBinary(bytes: Uint8Array, what: string): void {
+  const nul = bytes.subarray(0, CLI_DEFAULTS.binarySniffBytes).indexOf(0);
+  if (nul !== -1) throw CliError.input(what, `not a text file (NUL byte at offset ${nul})`);
 }
 
 function describeStatus(status: number): string {

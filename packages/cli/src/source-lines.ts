@@ -10,18 +10,12 @@ const BOM = '\uFEFF';
  * lines.line(2); // 'Disallow: /x'
  * ```
  */
-export function sourceLines(body: string | Uint8Array): {
-  line(n: number): string | undefined;
-  readonly count: number;
-} {
+export function sourceLines(body: string | Uint8Array): { line(n: number): string | undefined } {
   let text =
     typeof body === 'string'
       ? body
       : new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(body);
   if (text.startsWith(BOM)) text = text.slice(1);
   const lines = text.split(/\r\n|\r|\n/);
-  return {
-    count: lines.length,
-    line: (n) => (Number.isInteger(n) && n >= 1 ? lines[n - 1] : undefined),
-  };
+  return { line: (n) => (Number.isInteger(n) && n >= 1 ? lines[n - 1] : undefined) };
 }

@@ -1,19 +1,23 @@
 import type { Explanation } from '@polite-crawler/fetch';
 import { isRobotsInvalidUrlError } from '@polite-crawler/fetch';
+import type { Command } from 'commander';
 import type { CliAgent } from './agent.js';
+import { addAgentOptions, resolveAgent } from './agent.js';
+import type { AgentFlags } from './agent.js';
+import { parseHttpUrl } from './http-url.js';
+import { timeoutOption } from './timeout-option.js';
+import { writeJson } from './output/write-json.js';
 import { CliError } from './cli-error.js';
 import { createCliPolicy } from './cli-policy.js';
 import type { CliContext } from './context.js';
 import { CLI_DEFAULTS } from './defaults.js';
 import { mapPool } from './map-pool.js';
-import { startWaitNotice } from './output/wait-notice.js';
+import { startWaitNotice } from './output/progress-line.js';
 import { ExitCode } from './exit-codes.js';
 import type { UrlVerdict } from './output/verdict-json.js';
 import { verdictJson } from './output/verdict-json.js';
-import type { LoadedRobots } from './robots-source.js';
 import { loadRobots } from './robots-source.js';
-import { neverAnswered, robotsInfoFromReport } from './robots-report-info.js';
-import { toRobotsAgent } from './robots-agent.js';
+import { neverAnswered, robotsInfoFromReport } from './robots-source.js';
 
 /** Verdicts obtained through the polite policy, which fetches each origin's robots.txt. */
 export interface PolicyVerdicts {
@@ -63,44 +67,53 @@ export function createPolicyVerdicts(
   };
 }
 
-/**
- * The verdict of a robots.txt read with `--robots` for one URL.
- *
- * @example
- * ```ts
- * const loaded = await loadRobots('./robots.txt', { userAgent: agent.userAgent });
- * verdictFromRobots(loaded, new URL('https://example.com/private'), agent).allowed;
- * ```
- */
-export function verdictFromRobots(loaded: LoadedRobots, url: URL, agent: CliAgent): UrlVerdict {
-  const robotsAgent = toRobotsAgent(agent);
-  const verdict = loaded.robots.explain(url, robotsAgent);
-  return verdictJson({
-    decision: {
-      url: url.href,
-      allowed: verdict.allowed,
-      reason: verdict.allowed ? 'allowed' : 'disallowed',
-      verdict,
-      stale: false,
-    },
-    contentUsage: loaded.robots.explainContentUsage(url, robotsAgent),
-    crawlDelay: loaded.robots.crawlDelay(robotsAgent),
-    robotsTxt: loaded.info,
-  });
+/** What `check` and `explain` are given: the agent options, `--robots`, `--timeout`, `--json`. */
+export interface VerdictOptionValues extends AgentFlags {
+  readonly robots?: string;
+  readonly json?: boolean;
+  readonly timeout: number;
 }
 
 /**
- * The verdicts of `check` and `explain`, in the order of `urls`: from the robots.txt given with
- * `--robots` (a file or URL, read once), or through the policy (each origin's robots.txt, at
- * most {@link CLI_DEFAULTS.checkConcurrency} URLs at once), saying on a terminal what it waits
- * for (`waiting(answered)`) while robots.txt does not answer.
+ * Adds the options `check` and `explain` share to `command`, and its action: the verdicts of
+ * the URLs given, from the robots.txt given with `--robots` (a file or URL, read once) or
+ * through the policy (each origin's robots.txt, at most {@link CLI_DEFAULTS.checkConcurrency}
+ * URLs at once, saying on a terminal what it waits for while robots.txt does not answer), then
+ * what `print` returns (text as it is, anything else as JSON) and the exit code of
+ * {@link setVerdictsExit}.
  *
  * @example
  * ```ts
- * const [verdict] = await collectVerdicts([url], agent, { timeout: 10_000 }, context, () => 'waiting');
+ * verdictAction(program.command('check').argument('<url...>'), context, 'robots.txt for every URL',
+ *   (answered, urls) => `${answered} of ${urls.length} answered`,
+ *   (agent, verdicts, options) => (options.json === true ? checkJson(agent, verdicts) : formatCheck(agent, verdicts, context.out)));
  * ```
  */
-export async function collectVerdicts(
+export function verdictAction(
+  command: Command,
+  context: CliContext,
+  robotsHelp: string,
+  waiting: (answered: number, urls: readonly URL[]) => string,
+  print: (agent: CliAgent, verdicts: UrlVerdict[], options: VerdictOptionValues) => string | object,
+): void {
+  addAgentOptions(command)
+    .option('-r, --robots <file|url>', robotsHelp)
+    .addOption(timeoutOption())
+    .option('--json', 'print a JSON document instead of text')
+    .action(async (args: string | string[], options: VerdictOptionValues) => {
+      const agent = resolveAgent(options);
+      const urls = [args].flat().map((arg) => parseHttpUrl(arg, 'URL'));
+      const verdicts = await collectVerdicts(urls, agent, options, context, (answered) =>
+        waiting(answered, urls),
+      );
+      const output = print(agent, verdicts, options);
+      if (typeof output === 'string') context.stdout.write(output);
+      else writeJson(context.stdout, output);
+      setVerdictsExit(context, verdicts);
+    });
+}
+
+async function collectVerdicts(
   urls: readonly URL[],
   agent: CliAgent,
   options: { readonly robots?: string; readonly timeout: number },
@@ -112,7 +125,22 @@ export async function collectVerdicts(
       userAgent: agent.userAgent,
       timeoutMs: options.timeout,
     });
-    return urls.map((url) => verdictFromRobots(loaded, url, agent));
+    return urls.map((url) => {
+      const verdict = loaded.robots.explain(url, agent);
+      const { allowed } = verdict;
+      return verdictJson({
+        decision: {
+          url: url.href,
+          allowed,
+          reason: allowed ? 'allowed' : 'disallowed',
+          verdict,
+          stale: false,
+        },
+        contentUsage: loaded.robots.explainContentUsage(url, agent),
+        crawlDelay: loaded.robots.crawlDelay(agent),
+        robotsTxt: loaded.info,
+      });
+    });
   }
   const verdicts = createPolicyVerdicts(agent, options.timeout);
   let answered = 0;
@@ -134,13 +162,8 @@ export async function collectVerdicts(
  * (robots.txt unreachable without an HTTP answer: nothing can be fetched there, as `fetch` and
  * `crawl` say with the same code), with one `polite: …` line on stderr; else `denied` (1) when
  * any URL is denied, else `ok`.
- *
- * @example
- * ```ts
- * setVerdictsExit(context, results);
- * ```
  */
-export function setVerdictsExit(context: CliContext, results: readonly UrlVerdict[]): void {
+function setVerdictsExit(context: CliContext, results: readonly UrlVerdict[]): void {
   const unreachable = [
     ...new Map(
       results

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { resolveAgent } from '../agent.js';
-import type { AgentOptionValues } from '../agent-options.js';
-import { addAgentOptions } from '../agent-options.js';
+import { addAgentOptions, resolveAgent } from '../agent.js';
+import type { AgentFlags } from '../agent.js';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../context.js';
 import { crawlSite } from '../crawl/crawler.js';
@@ -13,16 +12,12 @@ import { pageTimeoutOption } from '../page-time-limit.js';
 import { crawlJson, formatCrawl } from '../output/format-crawl.js';
 import { createProgressLine } from '../output/progress-line.js';
 import { writeJson } from '../output/write-json.js';
-import { startOutcome } from '../crawl/start-outcome.js';
-import {
-  REDIS_TIMEOUT_DEFAULT_MS,
-  REDIS_TIMEOUT_LIMIT_MS,
-  REDIS_TIMEOUT_MIN_MS,
-  openCrawlFleet,
-  redisUrlOption,
-} from '../crawl/crawl-fleet.js';
+import type { CrawlReport } from '../crawl/crawl-report.js';
+import { neverAnswered } from '../robots-source.js';
+import { FLEET_DEFAULTS, FLEET_OPTION_BOUNDS } from '@polite-crawler/redis';
+import { openCrawlFleet, redisUrlOption } from '../crawl/crawl-fleet.js';
 
-interface CrawlOptionValues extends AgentOptionValues {
+interface CrawlOptionValues extends AgentFlags {
   readonly maxPages: number;
   readonly concurrency: number;
   readonly delay: number;
@@ -88,8 +83,9 @@ export function registerCrawlCommand(program: Command, context: CliContext): voi
     .option(
       '--redis-timeout <ms>',
       'with --redis: longest a request waits while Redis answers nothing; then it fails unsent',
-      intOption(REDIS_TIMEOUT_MIN_MS, REDIS_TIMEOUT_LIMIT_MS),
-      REDIS_TIMEOUT_DEFAULT_MS,
+      // The fleet's own bounds and default for `unavailableTimeout`.
+      intOption(...FLEET_OPTION_BOUNDS.unavailableTimeout),
+      FLEET_DEFAULTS.unavailableTimeout,
     )
     .option('--json', 'print a JSON document instead of text (no progress line)')
     .action(async (arg: string, options: CrawlOptionValues) => {
@@ -141,4 +137,36 @@ export function registerCrawlCommand(program: Command, context: CliContext): voi
             ? ExitCode.denied
             : ExitCode.input;
     });
+}
+
+/** What became of a crawl's start URL, for the exit code. */
+type StartOutcome =
+  | { readonly kind: 'fetched' }
+  | { readonly kind: 'denied' }
+  | { readonly kind: 'error' }
+  /** The start origin could not be reached at all (no HTTP answer even for robots.txt). */
+  | { readonly kind: 'unreachable'; readonly why: string };
+
+/**
+ * Classifies the start URL of a finished crawl: fetched (any 2xx page), denied by
+ * robots.txt, failed, or on an origin that never answered.
+ *
+ * @example
+ * ```ts
+ * if (startOutcome(report).kind === 'denied') process.exitCode = 1;
+ * ```
+ */
+function startOutcome(report: CrawlReport): StartOutcome {
+  const page = report.pages.find((candidate) => candidate.foundOn === null);
+  if (page === undefined) return { kind: 'error' };
+  if (page.outcome === 'denied') {
+    const origin = report.origins.find(
+      (candidate) => candidate.origin === new URL(page.url).origin,
+    );
+    const why = origin === undefined ? undefined : neverAnswered(origin.robotsTxt);
+    return page.denied?.reason === 'unreachable' && why !== undefined
+      ? { kind: 'unreachable', why }
+      : { kind: 'denied' };
+  }
+  return page.outcome === 'error' ? { kind: 'error' } : { kind: 'fetched' };
 }

@@ -31,11 +31,7 @@ export function registerDemoCommand(program: Command, context: CliContext): void
       'crawl a local demo site (127.0.0.1, no internet) and show what a polite crawler does',
     )
     .action(async () => {
-      const agent: CliAgent = {
-        productToken: DEMO_AGENT.productToken,
-        purpose: DEMO_AGENT.purpose,
-        userAgent: DEMO_AGENT.userAgent,
-      };
+      const agent: CliAgent = DEMO_AGENT;
       const site = await startDemoSite();
       const show = (url: string): string =>
         url.startsWith(site.originA)

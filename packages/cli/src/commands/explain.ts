@@ -1,19 +1,7 @@
 import type { Command } from 'commander';
-import { resolveAgent } from '../agent.js';
-import type { AgentOptionValues } from '../agent-options.js';
-import { addAgentOptions } from '../agent-options.js';
 import type { CliContext } from '../context.js';
-import { parseHttpUrl } from '../http-url.js';
-import { timeoutOption } from '../timeout-option.js';
 import { explainJson, formatExplain } from '../output/format-explain.js';
-import { writeJson } from '../output/write-json.js';
-import { collectVerdicts, setVerdictsExit } from '../verdicts.js';
-
-interface ExplainOptionValues extends AgentOptionValues {
-  readonly robots?: string;
-  readonly json?: boolean;
-  readonly timeout: number;
-}
+import { verdictAction } from '../verdicts.js';
 
 /**
  * Registers `polite explain <url> --agent <token> [--purpose] [--robots] [--user-agent] [--json]`:
@@ -32,24 +20,14 @@ export function registerExplainCommand(program: Command, context: CliContext): v
       'explain a verdict: how robots.txt was obtained, which group and which line decided',
     )
     .argument('<url>', 'an absolute http(s) URL');
-  addAgentOptions(command);
-  command
-    .option('-r, --robots <file|url>', 'use this robots.txt instead of fetching the origin’s')
-    .addOption(timeoutOption())
-    .option('--json', 'print a JSON document instead of text')
-    .action(async (arg: string, options: ExplainOptionValues) => {
-      const agent = resolveAgent(options);
-      const url = parseHttpUrl(arg, 'URL');
-      const results = await collectVerdicts(
-        [url],
-        agent,
-        options,
-        context,
-        () => `waiting for ${url.origin}/robots.txt`,
-      );
-      const verdict = results[0]!;
-      if (options.json === true) writeJson(context.stdout, explainJson(agent, verdict));
-      else context.stdout.write(formatExplain(agent, verdict, context.out));
-      setVerdictsExit(context, results);
-    });
+  verdictAction(
+    command,
+    context,
+    'use this robots.txt instead of fetching the origin’s',
+    (_answered, [url]) => `waiting for ${url?.origin ?? ''}/robots.txt`,
+    (agent, [verdict], options) =>
+      options.json === true
+        ? explainJson(agent, verdict!)
+        : formatExplain(agent, verdict!, context.out),
+  );
 }

@@ -2,15 +2,14 @@ import type { PoliteResponse } from '@polite-crawler/fetch';
 import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
 import { readCapped } from '@polite-crawler/fetch/internal';
 import type { Command } from 'commander';
-import { resolveAgent } from '../agent.js';
-import type { AgentOptionValues } from '../agent-options.js';
-import { addAgentOptions } from '../agent-options.js';
+import { addAgentOptions, resolveAgent } from '../agent.js';
+import type { AgentFlags } from '../agent.js';
 import { CliError } from '../cli-error.js';
 import { createCliPolicy } from '../cli-policy.js';
 import type { CliContext } from '../context.js';
-import type { DeniedInfo } from '../crawl/crawl-report.js';
+import type { DeniedInfo } from '../output/verdict-json.js';
 import { CLI_DEFAULTS } from '../defaults.js';
-import { deniedInfo } from '../denied-info.js';
+import { deniedInfo } from '../output/verdict-json.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseHttpUrl } from '../http-url.js';
 import { describeNetworkError } from '../network-error.js';
@@ -18,12 +17,11 @@ import { pageDispatcher, pageTimeoutOption } from '../page-time-limit.js';
 import type { FetchedJson } from '../output/format-fetch.js';
 import { directivesJson, fetchJson, formatFetch, usageJson } from '../output/format-fetch.js';
 import { writeJson } from '../output/write-json.js';
-import { startWaitNotice } from '../output/wait-notice.js';
+import { startWaitNotice } from '../output/progress-line.js';
 import { usageRuleText } from '../output/verdict-json.js';
-import { neverAnswered, robotsInfoFromReport } from '../robots-report-info.js';
-import { statusPhrase } from '../status-phrase.js';
+import { neverAnswered, robotsInfoFromReport, statusPhrase } from '../robots-source.js';
 
-interface FetchOptionValues extends AgentOptionValues {
+interface FetchOptionValues extends AgentFlags {
   readonly pageTimeout: number;
   readonly json?: boolean;
 }
@@ -112,7 +110,6 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
           };
         }
       } finally {
-        await politeFetch.close();
         await policy.close();
         await dispatcher.close();
       }

@@ -1,14 +1,6 @@
 import { InvalidArgumentError } from 'commander';
-import { FLEET_DEFAULTS, FLEET_OPTION_BOUNDS, createRedisFleet } from '@polite-crawler/redis';
+import { createRedisFleet } from '@polite-crawler/redis';
 import type { RedisFleet } from '@polite-crawler/redis';
-
-/** The largest `--redis-timeout`, ms (the fleet's own bound on `unavailableTimeout`). */
-export const REDIS_TIMEOUT_LIMIT_MS = FLEET_OPTION_BOUNDS.unavailableTimeout[1];
-/** The smallest `--redis-timeout` the fleet accepts (its `unavailableTimeout` floor). */
-export const REDIS_TIMEOUT_MIN_MS = FLEET_OPTION_BOUNDS.unavailableTimeout[0];
-
-/** The default `--redis-timeout`, ms: the fleet's `unavailableTimeout`. */
-export const REDIS_TIMEOUT_DEFAULT_MS = FLEET_DEFAULTS.unavailableTimeout;
 
 /**
  * A commander argument parser for `--redis <url>`: a `redis://` or `rediss://` URL that parses,

@@ -1,23 +1,9 @@
 import type { UsageCategory } from '@polite-crawler/robots-txt';
 import type { RobotsTxtInfo } from '../robots-source.js';
-import type { RuleInfo } from '../output/verdict-json.js';
+import type { DeniedInfo } from '../output/verdict-json.js';
 
 /** What happened to one URL the crawler took from its queue. */
 export type PageOutcome = 'fetched' | 'noindex' | 'denied' | 'error';
-
-/** Why robots.txt refused a URL. */
-export interface DeniedInfo {
-  /** `disallowed`: a rule; `unreachable`: robots.txt could not be fetched; `redirect-disallowed`: a redirect target is refused. */
-  readonly reason: 'disallowed' | 'unreachable' | 'redirect-disallowed';
-  /** The refused URL (for `redirect-disallowed`, the redirect target: it was never requested). */
-  readonly url: string;
-  /** The deciding rule, with its line and text, when a rule decided. */
-  readonly rule: RuleInfo | null;
-  /** The robots.txt that refused it. */
-  readonly robotsTxt: string;
-  /** For `unreachable`: why robots.txt could not be read, e.g. `HTTP 503` or `connection refused`. */
-  readonly unreachable: string | null;
-}
 
 /** One URL the crawler took from its queue. JSON-serialisable (`crawl --json` → `pages`). */
 export interface CrawledPage {

@@ -13,9 +13,8 @@ import type { CliAgent } from '../agent.js';
 import { createCliPolicy } from '../cli-policy.js';
 import { describeNetworkError } from '../network-error.js';
 import { pageDispatcher } from '../page-time-limit.js';
-import { statusPhrase } from '../status-phrase.js';
-import { robotsInfoFromReport } from '../robots-report-info.js';
-import { deniedInfo } from '../denied-info.js';
+import { robotsInfoFromReport, statusPhrase } from '../robots-source.js';
+import { deniedInfo } from '../output/verdict-json.js';
 import type {
   CrawledOrigin,
   CrawledPage,
@@ -303,7 +302,6 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
       durationMs: Date.now() - startedAt,
     };
   } finally {
-    await politeFetch.close();
     await policy.close();
     await dispatcher.close();
   }

@@ -26,11 +26,10 @@ const NOFOLLOW_ONLY = new Set(['/login', '/hidden-by-nofollow']);
  */
 export function checkServerLog(requests: readonly DemoRequest[]): ServerLogCheck {
   const robots = parseRobotsTxt(demoRobotsTxt());
-  const agent = { productToken: DEMO_AGENT.productToken, purpose: DEMO_AGENT.purpose };
   const violations = requests.filter((request) => {
     if (request.path === '/robots.txt') return false;
     if (request.site === 'B') return true;
-    return NOFOLLOW_ONLY.has(request.path) || !robots.isAllowed(request.path, agent);
+    return NOFOLLOW_ONLY.has(request.path) || !robots.isAllowed(request.path, DEMO_AGENT);
   });
   return {
     requestsA: requests.filter((request) => request.site === 'A').length,

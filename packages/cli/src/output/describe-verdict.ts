@@ -1,6 +1,6 @@
 import type { RobotsTxtInfo } from '../robots-source.js';
-import { statusPhrase } from '../status-phrase.js';
-import type { DeniedInfo } from '../crawl/crawl-report.js';
+import { statusPhrase } from '../robots-source.js';
+import type { DeniedInfo } from './verdict-json.js';
 import type { SourceLine, UrlVerdict } from './verdict-json.js';
 import { plural } from './plural.js';
 

@@ -3,7 +3,7 @@ import type { CrawledPage, CrawlReport } from '../crawl/crawl-report.js';
 import type { AgentJson } from './agent-json.js';
 import { agentJson, agentLabel } from './agent-json.js';
 import { describeDenied, describeSource } from './describe-verdict.js';
-import { statusPhrase } from '../status-phrase.js';
+import { statusPhrase } from '../robots-source.js';
 import type { Style } from './style.js';
 import { renderTable } from './table.js';
 import { plural } from './plural.js';
@@ -27,8 +27,6 @@ export function crawlJson(agent: CliAgent, report: CrawlReport): CrawlJson {
 export interface FormatCrawlOptions {
   /** How a URL is shown (the demo replaces its ports with site names). @default the URL */
   readonly showUrl?: (url: string) => string;
-  /** Show how long the crawl took. @default true */
-  readonly showDuration?: boolean;
 }
 
 /**
@@ -48,8 +46,7 @@ export function formatCrawl(
 ): string {
   const show = options.showUrl ?? ((url: string) => url);
   const lines: string[] = [];
-  const duration =
-    options.showDuration === false ? '' : ` in ${(report.durationMs / 1000).toFixed(1)} s`;
+  const duration = ` in ${(report.durationMs / 1000).toFixed(1)} s`;
   lines.push(
     style.bold(
       `Crawled ${show(report.start)} as ${agentLabel(agent)}: ${plural(report.pages.length, 'URL')}${duration}`,

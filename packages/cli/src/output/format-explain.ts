@@ -3,7 +3,7 @@ import type { UrlVerdict } from './verdict-json.js';
 import type { AgentJson } from './agent-json.js';
 import { agentJson, agentLabel } from './agent-json.js';
 import { quoteLine } from './describe-verdict.js';
-import { statusPhrase } from '../status-phrase.js';
+import { statusPhrase } from '../robots-source.js';
 import type { Style } from './style.js';
 import { categoryLines } from './usage-lines.js';
 import { plural } from './plural.js';

@@ -1,7 +1,8 @@
 import type { RobotsDirectives, UsagePreferences, UsageSource } from '@polite-crawler/fetch';
+import type { RobotsTagRule } from '@polite-crawler/robots-tag';
 import { USAGE_CATEGORIES, type UsageCategory } from '@polite-crawler/robots-txt';
 import type { CliAgent } from '../agent.js';
-import type { DeniedInfo } from '../crawl/crawl-report.js';
+import type { DeniedInfo } from './verdict-json.js';
 import type { AgentJson } from './agent-json.js';
 import { agentJson } from './agent-json.js';
 import { describeDenied, quoteLine } from './describe-verdict.js';
@@ -9,35 +10,24 @@ import type { Style } from './style.js';
 import { categoryLines } from './usage-lines.js';
 import { plural } from './plural.js';
 
-/** The robots directives in `polite fetch --json` (`response.robots`). */
-export interface DirectivesJson {
-  /** True for a `noindex` rule and for an `unavailable_after` that has passed. */
-  readonly noindex: boolean;
-  /** Why `noindex` is true: `rule` or `unavailable_after`; null when it is false. */
-  readonly noindexReason: 'rule' | 'unavailable_after' | null;
-  readonly nofollow: boolean;
-  readonly nosnippet: boolean;
-  readonly noarchive: boolean;
-  readonly noimageindex: boolean;
-  readonly notranslate: boolean;
-  readonly indexIfEmbedded: boolean;
-  /** Characters; 0 = no snippet, -1 = no limit; null when not set. */
-  readonly maxSnippet: number | null;
-  readonly maxImagePreview: string | null;
-  /** Seconds; null when not set. */
-  readonly maxVideoPreview: number | null;
-  /** ISO 8601 date, or null. */
+/** `T` with each optional field present, `null` when absent (as JSON has no `undefined`). */
+type NullWhenAbsent<T> = {
+  readonly [K in keyof T]-?: undefined extends T[K] ? Exclude<T[K], undefined> | null : T[K];
+};
+
+/**
+ * The robots directives in `polite fetch --json` (`response.robots`): the library's
+ * `RobotsDirectives` with `null` for what is not set, `unavailableAfter` as an ISO 8601 date,
+ * and every rule that applied to this agent (without where in the input it was read).
+ */
+export type DirectivesJson = NullWhenAbsent<
+  Omit<RobotsDirectives, 'unavailableAfter' | 'freshness' | 'rules'>
+> & {
   readonly unavailableAfter: string | null;
-  /** Every rule that applied to this agent, with where it came from. */
-  readonly rules: readonly {
-    readonly token: string;
-    readonly name: string;
-    readonly value: string | null;
-    readonly source: 'header' | 'meta';
-    readonly syntax: 'structured' | 'legacy';
-    readonly known: boolean;
-  }[];
-}
+  readonly rules: readonly NullWhenAbsent<
+    Pick<RobotsTagRule, 'token' | 'name' | 'value' | 'source' | 'syntax' | 'known'>
+  >[];
+};
 
 /**
  * One statement that set a usage preference (robots-txt's `UsageSource`): a robots.txt

@@ -53,8 +53,7 @@ function hostOf(origin: string): string {
 }
 
 /**
- * A {@link ProgressLine} on `stream` when it is a terminal; a silent one otherwise, so that
- * piped output never holds carriage returns or escape sequences.
+ * A {@link ProgressLine} on `stream` when it is a terminal; a silent one otherwise.
  *
  * @example
  * ```ts
@@ -68,8 +67,7 @@ export function createProgressLine(
   style: Style,
   now: () => number = Date.now,
 ): ProgressLine {
-  if (stream.isTTY !== true) return { update: () => undefined, clear: () => undefined };
-  let shown = false;
+  const line = liveLine(stream, style);
   let last = Number.NEGATIVE_INFINITY;
   return {
     update(progress) {
@@ -77,11 +75,68 @@ export function createProgressLine(
       // Redrawing more often than the eye can follow only costs terminal bandwidth.
       if (time - last < PROGRESS_REDRAW_MS) return;
       last = time;
+      line.draw(renderProgress(progress, time));
+    },
+    clear: () => line.clear(),
+  };
+}
+
+/** How long a command waits in silence before saying what it waits for, ms. */
+export const WAIT_NOTICE_DELAY_MS = 500;
+
+/**
+ * While a command waits on the network (robots.txt that does not answer may take the whole
+ * `--timeout`), says so on `stream` when it is a terminal: after {@link WAIT_NOTICE_DELAY_MS},
+ * `describe()` and the seconds waited on the live line, redrawn each second; `stop()` erases it.
+ *
+ * @example
+ * ```ts
+ * const notice = startWaitNotice(process.stderr, style, () => 'waiting for robots.txt');
+ * try { await work; } finally { notice.stop(); }
+ * ```
+ */
+export function startWaitNotice(
+  stream: OutputStream,
+  style: Style,
+  describe: () => string,
+): { stop(): void } {
+  const line = liveLine(stream, style);
+  if (!line.live) return { stop: () => undefined };
+  const started = Date.now();
+  const draw = (): void =>
+    line.draw(`${describe()} · ${Math.floor((Date.now() - started) / 1000)} s`);
+  let interval: NodeJS.Timeout | undefined;
+  const delay = setTimeout(() => {
+    draw();
+    interval = setInterval(draw, 1_000).unref();
+  }, WAIT_NOTICE_DELAY_MS).unref();
+  return {
+    stop() {
+      clearTimeout(delay);
+      clearInterval(interval);
+      line.clear();
+    },
+  };
+}
+
+/**
+ * One self-overwriting, dimmed line on `stream`, cut to the terminal's width; nothing at all
+ * when `stream` is not a terminal, so that piped output never holds carriage returns or escape
+ * sequences.
+ */
+function liveLine(
+  stream: OutputStream,
+  style: Style,
+): { readonly live: boolean; draw(text: string): void; clear(): void } {
+  let shown = false;
+  return {
+    live: stream.isTTY === true,
+    draw(text) {
+      if (stream.isTTY !== true) return;
       const columns = stream.columns !== undefined && stream.columns > 0 ? stream.columns : 80;
       const width = Math.max(20, columns - 1);
-      let text = renderProgress(progress, time);
-      if (visibleLength(text) > width) text = `${text.slice(0, width - 1)}…`;
-      stream.write(`\r\u001b[2K${style.dim(text)}`);
+      const cut = visibleLength(text) > width ? `${text.slice(0, width - 1)}…` : text;
+      stream.write(`\r\u001b[2K${style.dim(cut)}`);
       shown = true;
     },
     clear() {

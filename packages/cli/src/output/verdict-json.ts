@@ -1,4 +1,4 @@
-import type { Decision } from '@polite-crawler/fetch';
+import type { Decision, DeniedReason, RobotsDeniedError } from '@polite-crawler/fetch';
 import type {
   ContentUsageReason,
   ContentUsageVerdict,
@@ -113,10 +113,7 @@ export function verdictJson(answer: UrlAnswer): UrlVerdict {
     groups:
       verdict?.groupLines.map((line, i) => ({ line, text: verdict.groupLineTexts[i]! })) ?? [],
     groupCount: verdict?.groups.length ?? 0,
-    rule:
-      rule === undefined
-        ? null
-        : { kind: rule.kind, pattern: rule.pattern, line: rule.line, text: rule.text },
+    rule: ruleInfo(rule),
     path: verdict?.path ?? null,
     stale: decision.stale,
     crawlDelay: answer.crawlDelay ?? null,
@@ -124,6 +121,44 @@ export function verdictJson(answer: UrlAnswer): UrlVerdict {
     robotsTxt: answer.robotsTxt,
   };
 }
+
+/** Why robots.txt refused a URL (`fetch --json` and `crawl --json`: `denied`). */
+export interface DeniedInfo {
+  /** The library's `DeniedReason`: a rule, robots.txt unreachable, or a refused redirect target. */
+  readonly reason: DeniedReason;
+  /** The refused URL (for `redirect-disallowed`, the redirect target: it was never requested). */
+  readonly url: string;
+  /** The deciding rule, with its line and text, when a rule decided. */
+  readonly rule: RuleInfo | null;
+  /** The robots.txt that refused it. */
+  readonly robotsTxt: string;
+  /** For `unreachable`: why robots.txt could not be read, e.g. `HTTP 503` or `connection refused`. */
+  readonly unreachable: string | null;
+}
+
+/**
+ * The {@link DeniedInfo} (JSON) for a refused request; the deciding rule's line and text
+ * come with the error.
+ *
+ * @example
+ * ```ts
+ * deniedInfo(error).rule?.text; // 'Disallow: /private/'
+ * ```
+ */
+export function deniedInfo(error: RobotsDeniedError): DeniedInfo {
+  return {
+    reason: error.reason,
+    url: error.url,
+    rule: ruleInfo(error.rule),
+    robotsTxt: `${error.origin}/robots.txt`,
+    unreachable: null,
+  };
+}
+
+const ruleInfo = (rule: MatchedRule | undefined): RuleInfo | null =>
+  rule === undefined
+    ? null
+    : { kind: rule.kind, pattern: rule.pattern, line: rule.line, text: rule.text };
 
 /**
  * A `Content-Usage` / `Content-Signal` rule as read, e.g. `Content-Usage: /open/ train-ai=y`.
