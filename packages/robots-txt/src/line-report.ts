@@ -1,6 +1,4 @@
-import { KEY_NAMES } from './directive-keys.js';
 import { parseWith } from './parse-robots-txt.js';
-import type { ScannedLine } from './scan-robots-txt.js';
 import type { Diagnostic, ParseOptions } from './types.js';
 
 /** The directive a line carries, by its canonical key. `other`: known to other crawlers, ignored here. */
@@ -67,24 +65,7 @@ export function reportRobotsTxtLines(
   options?: ParseOptions,
 ): RobotsTxtLineReport {
   const lines: LineReport[] = [];
-  const observe = (scanned: ScannedLine): void => {
-    lines.push(
-      Object.freeze({
-        line: scanned.line,
-        key: scanned.key < 0 ? undefined : (KEY_NAMES[scanned.key] as LineKey),
-        keyText: scanned.keyText,
-        value: scanned.value,
-        isEmpty: scanned.isEmpty,
-        hasComment: scanned.hasComment,
-        isComment: scanned.isComment,
-        hasDirective: scanned.hasDirective,
-        isAcceptableTypo: scanned.isAcceptableTypo,
-        isLineTooLong: scanned.isLineTooLong,
-        isMissingColonSeparator: scanned.isMissingColonSeparator,
-      }),
-    );
-  };
-  const parsed = parseWith(body, options, observe);
+  const parsed = parseWith(body, options, (line) => lines.push(Object.freeze(line)));
   return Object.freeze({
     lines: Object.freeze(lines),
     sitemaps: parsed.sitemaps,

@@ -2,7 +2,7 @@ import { BoundedMap } from './bounded-map.js';
 import { ContentUsageIndex, type UsageScan } from './content-usage-index.js';
 import type { ContentUsageVerdict, UsagePreferences } from './content-usage-types.js';
 import { makeDiagnostic, materializeDiagnostics } from './diagnostics.js';
-import { normalizePattern } from './normalize-pattern.js';
+import { normalizeRange } from './percent-encoding.js';
 import { isValidProductToken, isValidPurposeToken } from './product-token.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
 import { RuleMatcher } from './rule-matcher.js';
@@ -159,7 +159,6 @@ class SelectedRules implements AgentRules {
 
 /** What few files have: kept out of the main object to keep it small. */
 interface Extras {
-  readonly raw: Map<number, string> | undefined;
   readonly delays: number[] | undefined;
   readonly sitemapText: string | undefined;
   readonly diagnosticLog: string | undefined;
@@ -184,7 +183,7 @@ interface Caches {
 
 /**
  * The parsed, immutable robots.txt (created by `parseRobotsTxt`). Everything is held in one
- * ASCII string and one number table (see `ScanResult`); the rules for an agent are
+ * string and one number table (see `ScanResult`); the rules for an agent are
  * compiled on first use and cached inside the object.
  */
 export class ParsedRobotsTxt implements RobotsTxt {
@@ -194,8 +193,8 @@ export class ParsedRobotsTxt implements RobotsTxt {
   readonly #table: Uint32Array;
   readonly #extras: Extras | undefined;
   readonly #maxAgents: number;
-  /** See ScanResult.normalized. */
-  readonly #normalized: boolean;
+  /** See ScanResult.latin1. */
+  readonly #latin1: boolean;
   #caches: Caches | undefined;
   #sitemaps: readonly string[] | undefined;
   #diagnostics: readonly Diagnostic[] | undefined;
@@ -209,16 +208,15 @@ export class ParsedRobotsTxt implements RobotsTxt {
     this.#text = scan.text;
     this.#table = scan.table;
     this.#maxAgents = maxAgents;
-    this.#normalized = scan.normalized;
-    const { rawPatterns, delays, sitemapText, diagnosticLog, usage } = scan;
+    this.#latin1 = scan.latin1;
+    const { delays, sitemapText, diagnosticLog, usage } = scan;
     this.#extras =
-      rawPatterns === undefined &&
       delays === undefined &&
       sitemapText === undefined &&
       diagnosticLog === undefined &&
       usage === undefined
         ? undefined
-        : { raw: rawPatterns, delays, sitemapText, diagnosticLog, usage };
+        : { delays, sitemapText, diagnosticLog, usage };
   }
 
   get sitemaps(): readonly string[] {
@@ -302,17 +300,16 @@ export class ParsedRobotsTxt implements RobotsTxt {
   matchedRule(r: number): MatchedRule {
     const layout = this.#layout();
     const table = this.#table;
-    const stored = this.#text.slice(
+    const pattern = this.#text.slice(
       table[layout.ruleStartAt + r],
       table[layout.ruleStartAt + r + 1],
     );
     const info = table[layout.ruleInfoAt + r]!;
     const allow = (info & 1) === 1;
-    const pattern = this.#normalized ? (this.#extras?.raw?.get(r) ?? stored) : stored;
     return Object.freeze({
       kind: allow ? 'allow' : 'disallow',
       pattern,
-      normalizedPattern: this.#normalized ? stored : normalizePattern(stored),
+      normalizedPattern: this.#normalize(pattern),
       line: Math.floor(info / 2),
       // Rebuilt from what is kept, not stored: keeping each line as written would cost a crawler
       // holding thousands of parsed files about a tenth more heap, for a field only tools show.
@@ -336,6 +333,11 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const end = this.#text.indexOf('\n', start);
     const key = this.#text[start] === ENTRY_PURPOSE ? 'User-agent-purpose' : 'User-agent';
     return `${key}: ${this.#text.slice(start + 1, end)}`;
+  }
+
+  /** A pattern as written, normalised (RFC 9309 §2.2.2) as the matcher compares it. */
+  #normalize(written: string): string {
+    return normalizeRange(written, 0, written.length, false, this.#latin1);
   }
 
   #cachesNow(): Caches {
@@ -469,8 +471,9 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const allow: number[] = [];
     for (const [from, to] of ranges) {
       for (let r = from; r < to; r++) {
-        const written = text.slice(t[layout.ruleStartAt + r], t[layout.ruleStartAt + r + 1]);
-        const pattern = this.#normalized ? written : normalizePattern(written);
+        const pattern = this.#normalize(
+          text.slice(t[layout.ruleStartAt + r], t[layout.ruleStartAt + r + 1]),
+        );
         const isAllow = t[layout.ruleInfoAt + r]! & 1;
         rules.push({ pattern, rank: pattern.length * 2 + isAllow, failClosed: isAllow === 0 });
         fileRules.push(r);

@@ -15,36 +15,19 @@ import {
   KEY_USER_AGENT_PURPOSE,
 } from './directive-keys.js';
 import { DIAGNOSTIC_CODES } from './diagnostics.js';
-import { normalizeRange } from './percent-encoding.js';
 import { utf8Length } from './utf8-length.js';
 import { isProductTokenChar, isPurposeTokenChar } from './product-token.js';
 import type { DiagnosticCode } from './types.js';
 import { copyText } from './copied-text.js';
 import type { UsageScan, UsageRuleRecord } from './content-usage-index.js';
+import type { LineKey, LineReport } from './line-report.js';
 
 /** Kind character of an agent entry in {@link ScanResult.text}. */
 export const ENTRY_PRODUCT = 'u';
 export const ENTRY_PURPOSE = 'p';
 
-/** What the scanner saw on one line; produced only when a line observer is passed. */
-export interface ScannedLine {
-  /** 1-based line number. */
-  readonly line: number;
-  /** `KEY_*` number of the directive, or -1 when the line carries no directive. */
-  readonly key: number;
-  /** The key as written (trimmed), when the line has one. */
-  readonly keyText: string | undefined;
-  readonly value: string | undefined;
-  readonly isEmpty: boolean;
-  readonly hasComment: boolean;
-  readonly isComment: boolean;
-  readonly hasDirective: boolean;
-  readonly isAcceptableTypo: boolean;
-  readonly isLineTooLong: boolean;
-  readonly isMissingColonSeparator: boolean;
-}
-
-export type LineObserver = (line: ScannedLine) => void;
+/** Told how each line was read; passed only by the line report. */
+export type LineObserver = (line: LineReport) => void;
 
 export interface ScanLimits {
   readonly maxBytes: number;
@@ -56,8 +39,8 @@ export interface ScanLimits {
  * The parsed file, compact: one string and one number table hold all rules and groups.
  *
  * `text` = `'\n'` + one entry per user-agent / user-agent-purpose line (kind character,
- * token as written, `'\n'`), followed by every rule's normalised pattern, back to back.
- * All of it is ASCII.
+ * token as written, `'\n'`, all ASCII), followed by every rule's pattern as written (trimmed,
+ * comment removed), back to back: a pattern is normalised when an agent's rules are compiled.
  *
  * `table`, with R rules, E entries, G groups:
  * - `[0..3)`: R, E, G.
@@ -71,8 +54,6 @@ export interface ScanLimits {
 export interface ScanResult {
   readonly text: string;
   readonly table: Uint32Array;
-  /** Patterns as written, for the rules whose normalised form differs. */
-  readonly rawPatterns: Map<number, string> | undefined;
   /** Triples: group, entries before the crawl-delay line (exclusive end, file-wide), seconds. */
   readonly delays: number[] | undefined;
   /** Sitemap URLs, each followed by `'\n'`. */
@@ -84,11 +65,8 @@ export interface ScanResult {
    * an object per diagnostic would cost the corpus about 0.08 bytes of heap per byte.
    */
   readonly diagnosticLog: string | undefined;
-  /**
-   * True: the patterns in `text` are normalised. False: the file is pure ASCII and its
-   * patterns are stored as written; they are normalised when an agent's rules are compiled.
-   */
-  readonly normalized: boolean;
+  /** The text holds raw bytes (see `normalizeRange`): needed to normalise its patterns. */
+  readonly latin1: boolean;
   /** `Content-Usage` / `Content-Signal` rules, kept apart from the packed rules (rare). */
   readonly usage: UsageScan | undefined;
 }
@@ -136,13 +114,6 @@ function isWhitespace(c: number): boolean {
 
 const SITEMAP_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#]/;
 const CRAWL_DELAY = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
-
-/**
- * Characters that make a pattern need the normaliser (`%`, `$`, controls, non-ASCII, and
- * ASCII outside the URI character set), apart from the whitespace, line breaks and `#`
- * that surround values. Searched for file-wide and remembered, so the cost is linear.
- */
-const SUSPICIOUS = /[^A-Za-z0-9\-._~:/?[\]@!&'()*+,;= \t\r\n#]/g;
 
 /** Spellings of the common keys that the fast path recognises (key, then ':'). */
 const FAST_KEYS: readonly (readonly [string, number])[] = [
@@ -205,8 +176,6 @@ class Scanner {
   busy = false;
   text = '';
   latin1 = false;
-  /** Store patterns as written (pure-ASCII file): see ScanResult.normalized. */
-  raw = false;
   limits: ScanLimits = { maxBytes: 0, longLineBytes: 0, maxDiagnostics: 0 };
   invalidAt = -1;
   truncated = false;
@@ -214,12 +183,8 @@ class Scanner {
   // in finish: see copied-text.ts.
   /** `'\n'` + the entries: kind character, token as written, `'\n'`. */
   entryText = '\n';
-  /** The normalised patterns, back to back. */
+  /** The patterns as written, back to back. */
   patternText = '';
-  /** Next position of a SUSPICIOUS character / of a space / of a tab (or text length). */
-  nextSuspicious = -1;
-  nextSpace = -1;
-  nextTab = -1;
   /** The next ':' at or after the last line searched (the text's length when none). */
   nextColon = -1;
   // Reused arrays: only the first ruleCount / entryCount / groupCount items belong to the
@@ -233,7 +198,6 @@ class Scanner {
   ruleCount = 0;
   entryCount = 0;
   groupCount = 0;
-  rawPatterns: Map<number, string> | undefined = undefined;
   delays: number[] | undefined = undefined;
   /** The sitemap URLs, each followed by `'\n'`. */
   sitemapText: string | undefined = undefined;
@@ -247,15 +211,11 @@ class Scanner {
   reset(decoded: DecodedBody, limits: ScanLimits): void {
     this.text = decoded.text;
     this.latin1 = decoded.latin1;
-    this.raw = decoded.ascii;
     this.limits = limits;
     this.invalidAt = decoded.invalidUtf8At;
     this.truncated = decoded.truncated;
     this.entryText = '\n';
     this.patternText = '';
-    this.nextSuspicious = -1;
-    this.nextSpace = -1;
-    this.nextTab = -1;
     this.nextColon = -1;
     this.groupOpen = false;
     this.inRules = false;
@@ -272,7 +232,6 @@ class Scanner {
     this.text = '';
     this.entryText = '';
     this.patternText = '';
-    this.rawPatterns = undefined;
     this.delays = undefined;
     this.sitemapText = undefined;
     this.diagnosticLog = undefined;
@@ -379,7 +338,7 @@ class Scanner {
       if (observe !== undefined) {
         observe({
           line,
-          key,
+          key: key >= 0 ? (KEY_NAMES[key] as LineKey) : undefined,
           keyText: key >= 0 ? text.slice(ks, keyEnd) : undefined,
           value: key >= 0 ? text.slice(vs, ce) : undefined,
           isEmpty: ks === ce && !hasComment,
@@ -478,46 +437,7 @@ class Scanner {
     const r = this.ruleCount++;
     this.ruleStart[r] = this.patternText.length;
     this.ruleInfo[r] = line * 2 + (allow ? 1 : 0);
-    if (this.raw || this.isClean(vs, ve)) {
-      this.patternText += text.slice(vs, ve);
-    } else {
-      this.normalizedRule(vs, ve);
-    }
-  }
-
-  /**
-   * True when `text[vs, ve)` (trimmed, comment-free) is already a normal pattern: no
-   * SUSPICIOUS character but a final '$', and no whitespace inside. Each search resumes
-   * where the last one stopped, so all calls together read the text about once.
-   */
-  isClean(vs: number, ve: number): boolean {
-    const text = this.text;
-    const n = text.length;
-    if (this.nextSuspicious < vs) {
-      const re = SUSPICIOUS;
-      re.lastIndex = vs;
-      this.nextSuspicious = re.test(text) ? re.lastIndex - 1 : n;
-    }
-    const s = this.nextSuspicious;
-    if (s < ve && !(s === ve - 1 && text.charCodeAt(s) === 36)) return false;
-    if (this.nextSpace < vs) {
-      this.nextSpace = text.indexOf(' ', vs);
-      if (this.nextSpace < 0) this.nextSpace = n;
-    }
-    if (this.nextSpace < ve) return false;
-    if (this.nextTab < vs) {
-      this.nextTab = text.indexOf('\t', vs);
-      if (this.nextTab < 0) this.nextTab = n;
-    }
-    return this.nextTab >= ve;
-  }
-
-  /** The slow path of {@link rule}: the pattern needs rewriting; keep the original too. */
-  normalizedRule(vs: number, ve: number): void {
-    const normalized = normalizeRange(this.text, vs, ve, false, this.latin1);
-    this.patternText += normalized;
-    const raw = this.text.slice(vs, ve);
-    if (raw !== normalized) (this.rawPatterns ??= new Map()).set(this.ruleCount - 1, copyText(raw));
+    this.patternText += text.slice(vs, ve);
   }
 
   agent(line: number, ks: number, ke: number, vs: number, ve: number, product: boolean): void {
@@ -636,7 +556,7 @@ class Scanner {
     else (this.delays ??= []).push(this.groupCount - 1, this.entryCount, Number(value));
   }
 
-  /** Packs the output: one flat ASCII string (entries, then patterns) and one number table. */
+  /** Packs the output: one flat string (entries, then patterns) and one number table. */
   finish(line: number): ScanResult {
     if (this.truncated) this.report(line, 'input-truncated', String(this.limits.maxBytes));
     const { ruleStart, ruleInfo, entryStart, entryLine, groupEntryStart, groupRuleStart } = this;
@@ -670,11 +590,10 @@ class Scanner {
     return {
       text: copy.length === text.length ? copy : copy.slice(0, text.length),
       table,
-      rawPatterns: this.rawPatterns,
       delays: this.delays,
       sitemapText: sitemaps === '' ? undefined : copy.slice(text.length, sitemapsEnd),
       diagnosticLog: log === '' ? undefined : copy.slice(sitemapsEnd),
-      normalized: !this.raw,
+      latin1: this.latin1,
       usage:
         this.usageRules === undefined
           ? undefined
