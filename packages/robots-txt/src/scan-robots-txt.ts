@@ -115,41 +115,6 @@ function isWhitespace(c: number): boolean {
 const SITEMAP_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#]/;
 const CRAWL_DELAY = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
-/** Spellings of the common keys that the fast path recognises (key, then ':'). */
-const FAST_KEYS: readonly (readonly [string, number])[] = [
-  ['Disallow', KEY_DISALLOW],
-  ['disallow', KEY_DISALLOW],
-  ['DISALLOW', KEY_DISALLOW],
-  ['Allow', KEY_ALLOW],
-  ['allow', KEY_ALLOW],
-  ['ALLOW', KEY_ALLOW],
-  ['User-agent', KEY_USER_AGENT],
-  ['User-Agent', KEY_USER_AGENT],
-  ['user-agent', KEY_USER_AGENT],
-  ['USER-AGENT', KEY_USER_AGENT],
-  ['Sitemap', KEY_SITEMAP],
-  ['sitemap', KEY_SITEMAP],
-  ['Crawl-delay', KEY_CRAWL_DELAY],
-  ['Crawl-Delay', KEY_CRAWL_DELAY],
-  ['crawl-delay', KEY_CRAWL_DELAY],
-];
-
-interface FastKey {
-  /** The spelling's characters after the first, then ':'. */
-  readonly rest: Uint8Array;
-  readonly key: number;
-}
-
-/** FAST_KEYS by the key's first character. */
-const FAST_BY_FIRST: readonly (readonly FastKey[] | undefined)[] = (() => {
-  const table: FastKey[][] = [];
-  for (const [name, key] of FAST_KEYS) {
-    const rest = Uint8Array.from(name.slice(1) + ':', (ch) => ch.charCodeAt(0));
-    (table[name.charCodeAt(0)] ??= []).push({ rest, key });
-  }
-  return table;
-})();
-
 /** Reads every line of `decoded.text` into a {@link ScanResult}. Never throws on content. */
 export function scanRobotsTxt(
   decoded: DecodedBody,
@@ -307,33 +272,14 @@ class Scanner {
       let typo = false;
       let missingColon = false;
       if (ks < ce) {
-        // Fast path: a common spelling of a common key, then ':' at once.
-        const candidates = FAST_BY_FIRST[text.charCodeAt(ks)];
-        if (candidates !== undefined) {
-          for (let i = 0; i < candidates.length && key < 0; i++) {
-            const { rest, key: k } = candidates[i]!;
-            const length = rest.length;
-            if (ks + length >= ce) continue;
-            let j = 0;
-            while (j < length && text.charCodeAt(ks + 1 + j) === rest[j]) j++;
-            if (j === length) {
-              key = k;
-              keyEnd = ks + length; // the ':' is at keyEnd
-              vs = keyEnd + 1;
-              while (vs < ce && isWhitespace(text.charCodeAt(vs))) vs++;
-            }
-          }
+        key = this.splitLine(line, ks, ce);
+        if (key >= 0) {
+          keyEnd = this.keyEnd;
+          vs = this.valueStart;
+          missingColon = this.missingColon;
+          typo = this.typo;
+          this.directive(line, key, ks, keyEnd, vs, ce);
         }
-        if (key < 0) {
-          key = this.splitLine(line, ks, ce);
-          if (key >= 0) {
-            keyEnd = this.keyEnd;
-            vs = this.valueStart;
-            missingColon = this.missingColon;
-            typo = this.typo;
-          }
-        }
-        if (key >= 0) this.directive(line, key, ks, keyEnd, vs, ce);
       }
       if (observe !== undefined) {
         observe({
