@@ -94,36 +94,22 @@ function latin1String(bytes: Uint8Array): string {
   return parts.join('');
 }
 
-/** Offset of the first octet that starts an invalid UTF-8 sequence, or -1. */
-export function firstInvalidUtf8(b: Uint8Array): number {
-  const n = b.length;
-  let i = 0;
-  while (i < n) {
-    const c = b[i]!;
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    let need: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf) need = 1;
-    else if (c >= 0xe0 && c <= 0xef) {
-      need = 2;
-      if (c === 0xe0) lo = 0xa0;
-      else if (c === 0xed) hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      need = 3;
-      if (c === 0xf0) lo = 0x90;
-      else if (c === 0xf4) hi = 0x8f;
-    } else return i;
-    const second = b[i + 1];
-    if (second === undefined || second < lo || second > hi) return i;
-    for (let k = 2; k <= need; k++) {
-      const t = b[i + k];
-      if (t === undefined || t < 0x80 || t > 0xbf) return i;
-    }
-    i += need + 1;
+const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * Offset of the first octet that starts an invalid UTF-8 sequence, or -1: where the replacing
+ * decoder's text has a U+FFFD that the octets do not spell (EF BF BD). Up to there the octets
+ * are valid, so they are as long as their text's UTF-8.
+ */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  const text = lenient.decode(bytes);
+  let at = 0;
+  let from = 0;
+  for (let i = text.indexOf('\uFFFD'); i >= 0; i = text.indexOf('\uFFFD', i + 1)) {
+    at += utf8Length(text, from, i);
+    if (bytes[at] !== 0xef || bytes[at + 1] !== 0xbf || bytes[at + 2] !== 0xbd) return at;
+    at += 3;
+    from = i + 1;
   }
   return -1;
 }
