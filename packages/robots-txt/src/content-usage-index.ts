@@ -20,6 +20,7 @@ import {
   CONTENT_USAGE_SYNTAX,
   UNKNOWN_USAGE,
   combinePreferences,
+  disallowEverything,
   processStatement,
   type ProcessedStatement,
 } from './usage-statement.js';
@@ -49,6 +50,7 @@ export interface UsageScan {
 interface ReadRule {
   readonly record: UsageRuleRecord;
   readonly rule: UsageRule;
+  readonly source: UsageSource;
   readonly statement: ProcessedStatement;
   /** No statement: a path and nothing after it, or an empty value. */
   readonly empty: boolean;
@@ -109,12 +111,7 @@ function readRule(record: UsageRuleRecord, latin1: boolean): ReadRule {
     record.signal ? CONTENT_SIGNAL_SYNTAX : CONTENT_USAGE_SYNTAX,
     source,
   );
-  return {
-    record,
-    rule,
-    statement: processed,
-    empty: statement === '',
-  };
+  return { record, rule, source, statement: processed, empty: statement === '' };
 }
 
 /**
@@ -157,7 +154,7 @@ export class ContentUsageIndex {
     if (deciding.length === 0) return freezeVerdict(UNKNOWN_USAGE, 'no-matching-rule', base, []);
     // Past the match budget, rules that may not match were counted: fail closed.
     const preferences = matcher.undecided
-      ? disallowEverything(deciding)
+      ? disallowEverything(deciding.map((r) => r.source))
       : combinePreferences(deciding.map((r) => r.statement.preferences));
     return freezeVerdict(preferences, 'rule', base, deciding);
   }
@@ -215,24 +212,6 @@ export class ContentUsageIndex {
 }
 
 const EMPTY = new ContentUsageIndex({ rules: [], latin1: false, diagnosticBudget: 0 });
-
-/**
- * The fail-closed preferences: every category `disallowed`, sourced to `rules` (the
- * categories are read off `UNKNOWN_USAGE`, so a new one is covered too).
- */
-function disallowEverything(rules: readonly ReadRule[]): UsagePreferences {
-  const sources = rules.map(({ record, rule }): UsageSource => ({
-    kind: record.signal ? 'content-signal-rule' : 'content-usage-rule',
-    line: record.line,
-    pattern: rule.pattern,
-  }));
-  const categories = Object.keys(UNKNOWN_USAGE.sources);
-  return Object.freeze({
-    ...Object.fromEntries(categories.map((c) => [c, 'disallowed'])),
-    sources: Object.freeze(Object.fromEntries(categories.map((c) => [c, sources]))),
-    extensions: [],
-  }) as unknown as UsagePreferences;
-}
 
 /** A group's Allow/Disallow rules and their matcher (for the usage lint). */
 interface GroupMatcher {

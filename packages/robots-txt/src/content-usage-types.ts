@@ -115,8 +115,10 @@ export type ContentUsageReason =
  * const v = robots.explainContentUsage('https://example.com/ai-ok/x', 'ExampleBot');
  * v.rules.map((r) => r.line); // [5]
  */
-export interface ContentUsageVerdict
-  extends Pick<Verdict, 'selection' | 'groups' | 'groupLines' | 'path'> {
+export interface ContentUsageVerdict extends Pick<
+  Verdict,
+  'selection' | 'groups' | 'groupLines' | 'path'
+> {
   readonly preferences: UsagePreferences;
   readonly reason: ContentUsageReason;
   /** Whether the chosen groups allow crawling the path (the `explain()` verdict's `allowed`). */

@@ -1,19 +1,13 @@
+import type { KEY_NAMES } from './directive-keys.js';
 import { parseWith } from './parse-robots-txt.js';
 import type { Diagnostic, ParseOptions } from './types.js';
 
-/** The directive a line carries, by its canonical key. `other`: known to other crawlers, ignored here. */
-export type LineKey =
-  | 'user-agent'
-  | 'user-agent-purpose'
-  | 'allow'
-  | 'disallow'
-  | 'sitemap'
-  | 'crawl-delay'
-  | 'host'
-  | 'other'
-  | 'content-usage'
-  | 'content-signal'
-  | 'unknown';
+/**
+ * The directive a line carries, by its canonical key: `user-agent`, `user-agent-purpose`,
+ * `allow`, `disallow`, `sitemap`, `crawl-delay`, `host`, `content-usage`, `content-signal`;
+ * `other`: known to other crawlers, ignored here; `unknown`.
+ */
+export type LineKey = (typeof KEY_NAMES)[number];
 
 /** How the parser read one line. */
 export interface LineReport {

@@ -20,7 +20,7 @@ import { isProductTokenChar, isPurposeTokenChar } from './product-token.js';
 import type { DiagnosticCode } from './types.js';
 import { copyText } from './copied-text.js';
 import type { UsageScan, UsageRuleRecord } from './content-usage-index.js';
-import type { LineKey, LineReport } from './line-report.js';
+import type { LineReport } from './line-report.js';
 
 /** Kind character of an agent entry in {@link ScanResult.text}. */
 export const ENTRY_PRODUCT = 'u';
@@ -284,7 +284,7 @@ class Scanner {
       if (observe !== undefined) {
         observe({
           line,
-          key: key >= 0 ? (KEY_NAMES[key] as LineKey) : undefined,
+          key: key >= 0 ? KEY_NAMES[key] : undefined,
           keyText: key >= 0 ? text.slice(ks, keyEnd) : undefined,
           value: key >= 0 ? text.slice(vs, ce) : undefined,
           isEmpty: ks === ce && !hasComment,
