@@ -13,10 +13,6 @@ export interface ScanConfig {
   readonly metaCache: MetaContentCache | undefined;
 }
 
-/** Encoding labels TextDecoder has accepted, so they are not checked again (bounded). */
-const knownEncodings = new Set<string>(['utf-8']);
-const MAX_KNOWN_ENCODINGS = 64;
-
 /**
  * Checks `options` once (throws {@link RobotsTagUsageError} naming the bad one).
  * @example
@@ -73,21 +69,16 @@ function validateScanOptions(options: MetaScanOptions | undefined): ScanConfig {
     }
   }
   const encoding = options?.encoding ?? 'utf-8';
-  if (!knownEncodings.has(encoding)) {
-    try {
-      new TextDecoder(encoding);
-    } catch (cause) {
-      throw new RobotsTagUsageError(
-        'ERR_ROBOTS_TAG_INVALID_OPTION',
-        'encoding',
-        encoding,
-        `not an encoding TextDecoder knows`,
-        { cause },
-      );
-    }
-    if (typeof encoding === 'string' && knownEncodings.size < MAX_KNOWN_ENCODINGS) {
-      knownEncodings.add(encoding);
-    }
+  try {
+    new TextDecoder(encoding);
+  } catch (cause) {
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_OPTION',
+      'encoding',
+      encoding,
+      `not an encoding TextDecoder knows`,
+      { cause },
+    );
   }
   return { maxHeadBytes, productTokens, encoding, metaCache: undefined };
 }
