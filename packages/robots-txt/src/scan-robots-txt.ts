@@ -121,15 +121,7 @@ export function scanRobotsTxt(
   limits: ScanLimits,
   observe?: LineObserver,
 ): ScanResult {
-  // One scanner is reused (parsing is synchronous), so a parse allocates little besides
-  // its result. A re-entrant call (impossible today) gets a fresh one; so would every call
-  // after a parse that threw, which would be a bug: correct, only slower.
-  const scanner = shared.busy ? new Scanner() : shared;
-  scanner.busy = true;
-  scanner.reset(decoded, limits);
-  const result = scanner.run(observe);
-  scanner.release();
-  return result;
+  return new Scanner(decoded, limits).run(observe);
 }
 
 /**
@@ -138,12 +130,11 @@ export function scanRobotsTxt(
  * hot loop stays small and its optimised code stays stable.
  */
 class Scanner {
-  busy = false;
-  text = '';
-  latin1 = false;
-  limits: ScanLimits = { maxBytes: 0, longLineBytes: 0, maxDiagnostics: 0 };
-  invalidAt = -1;
-  truncated = false;
+  readonly text: string;
+  readonly latin1: boolean;
+  readonly limits: ScanLimits;
+  readonly invalidAt: number;
+  readonly truncated: boolean;
   // What the parse keeps is gathered with `+=` (pieces of `text` among it) and copied once,
   // in finish: see copied-text.ts.
   /** `'\n'` + the entries: kind character, token as written, `'\n'`. */
@@ -152,14 +143,12 @@ class Scanner {
   patternText = '';
   /** The next ':' at or after the last line searched (the text's length when none). */
   nextColon = -1;
-  // Reused arrays: only the first ruleCount / entryCount / groupCount items belong to the
-  // current parse. Replaced after a large parse so that they do not stay large.
-  entryStart: number[] = [];
-  entryLine: number[] = [];
-  ruleStart: number[] = [];
-  ruleInfo: number[] = [];
-  groupEntryStart: number[] = [];
-  groupRuleStart: number[] = [];
+  readonly entryStart: number[] = [];
+  readonly entryLine: number[] = [];
+  readonly ruleStart: number[] = [];
+  readonly ruleInfo: number[] = [];
+  readonly groupEntryStart: number[] = [];
+  readonly groupRuleStart: number[] = [];
   ruleCount = 0;
   entryCount = 0;
   groupCount = 0;
@@ -173,43 +162,13 @@ class Scanner {
   inRules = false;
   usageRules: UsageRuleRecord[] | undefined = undefined;
 
-  reset(decoded: DecodedBody, limits: ScanLimits): void {
+  constructor(decoded: DecodedBody, limits: ScanLimits) {
     this.text = decoded.text;
     this.latin1 = decoded.latin1;
     this.limits = limits;
     this.invalidAt = decoded.invalidUtf8At;
     this.truncated = decoded.truncated;
-    this.entryText = '\n';
-    this.patternText = '';
-    this.nextColon = -1;
-    this.groupOpen = false;
-    this.inRules = false;
-    this.diagnosticCount = 0;
-    this.ruleCount = 0;
-    this.entryCount = 0;
-    this.groupCount = 0;
-    this.usageRules = undefined;
     if (decoded.bomBytes > 0) this.report(1, 'byte-order-mark', String(decoded.bomBytes));
-  }
-
-  /** Drops every reference to the last input, so that nothing of it stays alive. */
-  release(): void {
-    this.text = '';
-    this.entryText = '';
-    this.patternText = '';
-    this.delays = undefined;
-    this.sitemapText = undefined;
-    this.diagnosticLog = undefined;
-    this.usageRules = undefined;
-    if (this.ruleStart.length > KEEP_ARRAYS || this.entryStart.length > KEEP_ARRAYS) {
-      this.ruleStart = [];
-      this.ruleInfo = [];
-      this.entryStart = [];
-      this.entryLine = [];
-      this.groupEntryStart = [];
-      this.groupRuleStart = [];
-    }
-    this.busy = false;
   }
 
   report(line: number, code: DiagnosticCode, detail?: string): void {
@@ -552,9 +511,6 @@ class Scanner {
   }
 }
 
-const shared = new Scanner();
-/** Work arrays longer than this are dropped after a parse instead of being kept for reuse. */
-const KEEP_ARRAYS = 4096;
 
 /** For a line without a colon: the end of the key when the line is exactly two words, else `ks`. */
 function twoWordsKeyEnd(text: string, ks: number, ce: number): number {
