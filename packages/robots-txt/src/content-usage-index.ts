@@ -179,9 +179,9 @@ export class ContentUsageIndex {
   /**
    * Lint of the usage rules: values that do not parse, vocabulary labels with values that
    * mean nothing, a path with no statement, and a rule whose path its own group disallows
-   * (it can never apply). `groupRules(g)`: the Allow/Disallow rules of group `g`.
+   * (it can never apply). `groupMatcher(g)`: the Allow/Disallow rules of group `g`.
    */
-  diagnostics(groupRules: (group: number) => readonly MatchedRule[]): UsageDiagnostic[] {
+  diagnostics(groupMatcher: (group: number) => GroupMatcher): UsageDiagnostic[] {
     const out: UsageDiagnostic[] = [];
     const matchers = new Map<number, GroupMatcher>();
     for (const r of this.#rules) {
@@ -197,7 +197,7 @@ export class ContentUsageIndex {
       if (r.empty) out.push({ line, code: 'empty-usage-statement', detail: r.rule.pattern });
       const { group } = r.record;
       let matcher = matchers.get(group);
-      if (matcher === undefined) matchers.set(group, (matcher = groupMatcher(groupRules(group))));
+      if (matcher === undefined) matchers.set(group, (matcher = groupMatcher(group)));
       const blocking = disallowedEverywhere(r.rule.normalizedPattern, matcher);
       if (blocking !== undefined)
         out.push({
@@ -213,19 +213,13 @@ export class ContentUsageIndex {
 
 const EMPTY = new ContentUsageIndex({ rules: [], latin1: false, diagnosticBudget: 0 });
 
-/** A group's Allow/Disallow rules and their matcher (for the usage lint). */
-interface GroupMatcher {
+/**
+ * A group's Allow/Disallow rules, in file order, and the matcher a crawl verdict uses for them
+ * (its indices are those of `rules`): for the usage lint.
+ */
+export interface GroupMatcher {
   readonly rules: readonly MatchedRule[];
   readonly matcher: RuleMatcher;
-}
-
-function groupMatcher(rules: readonly MatchedRule[]): GroupMatcher {
-  const ranked = rules.map((rule) => {
-    const allow = rule.kind === 'allow' ? 1 : 0;
-    const pattern = rule.normalizedPattern;
-    return { pattern, rank: pattern.length * 2 + allow, failClosed: allow === 0 };
-  });
-  return { rules, matcher: new RuleMatcher(ranked) };
 }
 
 function shorten(text: string): string {

@@ -45,8 +45,7 @@ function decodeBytes(bytes: Uint8Array, maxBytes: number): DecodedBody {
   let truncated = false;
   if (total > maxBytes) {
     truncated = true;
-    end = lastLineBreakEnd(bytes, maxBytes);
-    if (end < bom) end = bom;
+    end = lastLineEnd((i) => bytes[i] ?? -1, maxBytes, bom);
   }
   const view = bytes.subarray(bom, end);
   let text: string;
@@ -71,18 +70,19 @@ function decodeBytes(bytes: Uint8Array, maxBytes: number): DecodedBody {
 }
 
 /**
- * End (exclusive) of the last complete line within `limit` octets, or 0: the line ends at a
- * line break at or before the limit, or at the limit itself when a line break follows it.
+ * End (exclusive) of the last complete line of the units (octets or UTF-16 units) before
+ * `limit`, `code(i)` being unit `i`; `start` when none ends there. A line ends at a line break
+ * before the limit, or at the limit itself when a line break follows it. (A CR just before
+ * the limit may be the first half of a CRLF; either way it ends the line.)
  */
-function lastLineBreakEnd(bytes: Uint8Array, limit: number): number {
-  const next = bytes[limit];
+function lastLineEnd(code: (i: number) => number, limit: number, start: number): number {
+  const next = code(limit);
   if (next === 10 || next === 13) return limit;
-  // A CR right at the limit may be the first half of a CRLF; either way it ends the line.
-  for (let i = limit - 1; i >= 0; i--) {
-    const b = bytes[i];
-    if (b === 10 || b === 13) return i + 1;
+  for (let i = limit - 1; i >= start; i--) {
+    const c = code(i);
+    if (c === 10 || c === 13) return i + 1;
   }
-  return 0;
+  return start;
 }
 
 function latin1String(bytes: Uint8Array): string {
@@ -123,21 +123,7 @@ function decodeString(s: string, maxBytes: number): DecodedBody {
   if (total > maxBytes) {
     truncated = true;
     // Index of the first character that does not fit, then back to the last line break.
-    const fit = utf8FitIndex(s, maxBytes);
-    end = bom;
-    // A line break right after the limit completes the last line within it.
-    const next = s.charCodeAt(fit);
-    if (next === 10 || next === 13) {
-      end = fit;
-    } else {
-      for (let i = fit - 1; i >= bom; i--) {
-        const c = s.charCodeAt(i);
-        if (c === 10 || c === 13) {
-          end = i + 1;
-          break;
-        }
-      }
-    }
+    end = lastLineEnd((i) => s.charCodeAt(i), utf8FitIndex(s, maxBytes), bom);
     bytes = utf8Length(s, 0, end);
   }
   return {

@@ -1,7 +1,7 @@
 import { BoundedMap } from './bounded-map.js';
-import { ContentUsageIndex, type UsageScan } from './content-usage-index.js';
+import { ContentUsageIndex, type GroupMatcher } from './content-usage-index.js';
 import type { ContentUsageVerdict, UsagePreferences } from './content-usage-types.js';
-import { makeDiagnostic, materializeDiagnostics } from './diagnostics.js';
+import { clipDetail, makeDiagnostic, materializeDiagnostics } from './diagnostics.js';
 import { normalizeRange } from './percent-encoding.js';
 import { isValidProductToken, isValidPurposeToken } from './product-token.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
@@ -158,12 +158,7 @@ class SelectedRules implements AgentRules {
 }
 
 /** What few files have: kept out of the main object to keep it small. */
-interface Extras {
-  readonly delays: number[] | undefined;
-  readonly sitemapText: string | undefined;
-  readonly diagnosticLog: string | undefined;
-  readonly usage: UsageScan | undefined;
-}
+type Extras = Pick<ScanResult, 'delays' | 'sitemapText' | 'diagnosticLog' | 'usage'>;
 
 /** Built on first use. */
 interface Caches {
@@ -258,11 +253,13 @@ export class ParsedRobotsTxt implements RobotsTxt {
     if (usage.diagnosticBudget === 0 && scanned.some((d) => d.code === 'too-many-diagnostics'))
       return scanned;
     const found = (this.#usage ??= new ContentUsageIndex(usage)).diagnostics((g) =>
-      this.#groupRules(g),
+      this.#groupMatcher(g),
     );
     if (found.length === 0) return scanned;
     const budget = usage.diagnosticBudget;
-    const kept = found.slice(0, budget).map((d) => makeDiagnostic(d.line, d.code, d.detail));
+    const kept = found
+      .slice(0, budget)
+      .map((d) => makeDiagnostic(d.line, d.code, clipDetail(d.detail)));
     if (found.length > budget) {
       const max = budget + scanned.length;
       kept.push(makeDiagnostic(found[budget]!.line, 'too-many-diagnostics', String(max)));
@@ -270,14 +267,13 @@ export class ParsedRobotsTxt implements RobotsTxt {
     return Object.freeze([...scanned, ...kept].sort((a, b) => a.line - b.line));
   }
 
-  /** The Allow/Disallow rules of group `g` (for the usage lint). */
-  #groupRules(g: number): MatchedRule[] {
+  /** Group `g`'s rules and their matcher, compiled as for a crawl verdict (for the usage lint). */
+  #groupMatcher(g: number): GroupMatcher {
     const layout = this.#layout();
     const t = this.#table;
-    const rules: MatchedRule[] = [];
-    const end = t[layout.groupRuleAt + g + 1]!;
-    for (let r = t[layout.groupRuleAt + g]!; r < end; r++) rules.push(this.matchedRule(r));
-    return rules;
+    const range = [t[layout.groupRuleAt + g]!, t[layout.groupRuleAt + g + 1]!] as const;
+    const { matcher, fileRules } = this.#compile([range], layout);
+    return { rules: Array.from(fileRules, (r) => this.matchedRule(r)), matcher };
   }
 
   isAllowed(url: string | URL, agent: Agent): boolean {

@@ -14,7 +14,7 @@ import {
   KEY_USER_AGENT,
   KEY_USER_AGENT_PURPOSE,
 } from './directive-keys.js';
-import { DIAGNOSTIC_CODES } from './diagnostics.js';
+import { clipDetail, DIAGNOSTIC_CODES } from './diagnostics.js';
 import { utf8Length } from './utf8-length.js';
 import { isProductTokenChar, isPurposeTokenChar } from './product-token.js';
 import type { DiagnosticCode } from './types.js';
@@ -178,7 +178,7 @@ class Scanner {
       code = 'too-many-diagnostics';
       detail = String(max);
     }
-    const d = detail === undefined ? '' : detail.length > 60 ? detail.slice(0, 60) + '…' : detail;
+    const d = detail === undefined ? '' : clipDetail(detail);
     const number = DIAGNOSTIC_CODES.indexOf(code);
     this.diagnosticLog = (this.diagnosticLog ?? '') + `${line}\t${number}\t${d}\n`;
     this.diagnosticCount++;
@@ -510,7 +510,6 @@ class Scanner {
     };
   }
 }
-
 
 /** For a line without a colon: the end of the key when the line is exactly two words, else `ks`. */
 function twoWordsKeyEnd(text: string, ks: number, ce: number): number {
