@@ -62,6 +62,21 @@ function describe(value: unknown): string {
   return String(value);
 }
 
+/**
+ * In the sorted section `t[at, at + count)`, the index (from `at`) of the last value at most
+ * `value`; 0 when there is none.
+ */
+function lastAtMost(t: Uint32Array, at: number, count: number, value: number): number {
+  let lo = 0;
+  let hi = count - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (t[at + mid]! <= value) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** Product token and purpose token, validated and lower-cased. */
 function normalizeAgent(agent: Agent): { product: string; purpose: string | undefined } {
   let product: unknown;
@@ -318,14 +333,8 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const layout = this.#layout();
     const t = this.#table;
     // Entries are in file order: their lines are sorted.
-    let lo = 0;
-    let hi = layout.entries - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (t[layout.entryLineAt + mid]! < line) lo = mid + 1;
-      else hi = mid;
-    }
-    const start = t[layout.entryStartAt + lo]!;
+    const e = lastAtMost(t, layout.entryLineAt, layout.entries, line);
+    const start = t[layout.entryStartAt + e]!;
     const end = this.#text.indexOf('\n', start);
     const key = this.#text[start] === ENTRY_PURPOSE ? 'User-agent-purpose' : 'User-agent';
     return `${key}: ${this.#text.slice(start + 1, end)}`;
@@ -400,15 +409,9 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const entryGroups: number[] = [];
     for (const e of entries) {
       // The group whose entry range holds e (groupEntryStart is sorted).
-      let lo = 0;
-      let hi = G - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (t[groupEntryAt + mid]! <= e) lo = mid;
-        else hi = mid - 1;
-      }
-      entryGroups.push(lo);
-      if (groups[groups.length - 1] !== lo) groups.push(lo);
+      const g = lastAtMost(t, groupEntryAt, G, e);
+      entryGroups.push(g);
+      if (groups[groups.length - 1] !== g) groups.push(g);
     }
 
     const groupLines: (readonly number[])[] = [];
@@ -499,14 +502,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
       const at = text.indexOf(needle, from);
       if (at < 0 || at >= entriesEnd) break;
       // The entry whose kind character is at at + 1.
-      let lo = 0;
-      let hi = E - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (t[entryStartAt + mid]! <= at + 1) lo = mid;
-        else hi = mid - 1;
-      }
-      found.push(lo);
+      found.push(lastAtMost(t, entryStartAt, E, at + 1));
       from = at + needle.length - 1;
     }
     return found;
