@@ -10,6 +10,8 @@ export interface DecodedBody {
    * octet (U+0000–U+00FF), so non-ASCII octets are percent-encoded one by one.
    */
   readonly latin1: boolean;
+  /** Every character of `text` is ASCII. */
+  readonly ascii: boolean;
   /** Offset in `text` of the first octet that is not valid UTF-8, or -1. */
   readonly invalidUtf8At: number;
   /** Leading byte-order-mark octets skipped (0–3; for a string, 3 for U+FEFF). */
@@ -61,6 +63,8 @@ function decodeBytes(bytes: Uint8Array, maxBytes: number): DecodedBody {
   return {
     text,
     latin1,
+    // UTF-8 decoding gave one character per octet: all ASCII.
+    ascii: !latin1 && text.length === end - bom,
     invalidUtf8At,
     bomBytes: bom,
     parsedBytes: end,
@@ -129,6 +133,8 @@ function decodeString(s: string, maxBytes: number): DecodedBody {
   return {
     text: bom === 0 && end === s.length ? s : s.slice(bom, end),
     latin1: false,
+    // UTF-8 octets equal to UTF-16 units: no character above U+007F (the BOM is three).
+    ascii: bytes === end + bom * 2,
     invalidUtf8At: -1,
     bomBytes: bom * 3,
     parsedBytes: bytes,

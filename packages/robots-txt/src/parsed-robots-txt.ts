@@ -2,7 +2,7 @@ import { BoundedMap } from './bounded-map.js';
 import { ContentUsageIndex, type GroupMatcher } from './content-usage-index.js';
 import type { ContentUsageVerdict, UsagePreferences } from './content-usage-types.js';
 import { clipDetail, makeDiagnostic, materializeDiagnostics } from './diagnostics.js';
-import { normalizeRange } from './percent-encoding.js';
+import { normalizePattern } from './normalize-pattern.js';
 import { isValidProductToken, isValidPurposeToken } from './product-token.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
 import { RuleMatcher } from './rule-matcher.js';
@@ -173,7 +173,10 @@ class SelectedRules implements AgentRules {
 }
 
 /** What few files have: kept out of the main object to keep it small. */
-type Extras = Pick<ScanResult, 'delays' | 'sitemapText' | 'diagnosticLog' | 'usage'>;
+type Extras = Pick<
+  ScanResult,
+  'rawPatterns' | 'delays' | 'sitemapText' | 'diagnosticLog' | 'usage'
+>;
 
 /** Built on first use. */
 interface Caches {
@@ -203,8 +206,8 @@ export class ParsedRobotsTxt implements RobotsTxt {
   readonly #table: Uint32Array;
   readonly #extras: Extras | undefined;
   readonly #maxAgents: number;
-  /** See ScanResult.latin1. */
-  readonly #latin1: boolean;
+  /** See ScanResult.normalized. */
+  readonly #normalized: boolean;
   #caches: Caches | undefined;
   #sitemaps: readonly string[] | undefined;
   #diagnostics: readonly Diagnostic[] | undefined;
@@ -218,15 +221,16 @@ export class ParsedRobotsTxt implements RobotsTxt {
     this.#text = scan.text;
     this.#table = scan.table;
     this.#maxAgents = maxAgents;
-    this.#latin1 = scan.latin1;
-    const { delays, sitemapText, diagnosticLog, usage } = scan;
+    this.#normalized = scan.normalized;
+    const { rawPatterns, delays, sitemapText, diagnosticLog, usage } = scan;
     this.#extras =
+      rawPatterns === undefined &&
       delays === undefined &&
       sitemapText === undefined &&
       diagnosticLog === undefined &&
       usage === undefined
         ? undefined
-        : { delays, sitemapText, diagnosticLog, usage };
+        : { rawPatterns, delays, sitemapText, diagnosticLog, usage };
   }
 
   get sitemaps(): readonly string[] {
@@ -311,16 +315,17 @@ export class ParsedRobotsTxt implements RobotsTxt {
   matchedRule(r: number): MatchedRule {
     const layout = this.#layout();
     const table = this.#table;
-    const pattern = this.#text.slice(
+    const stored = this.#text.slice(
       table[layout.ruleStartAt + r],
       table[layout.ruleStartAt + r + 1],
     );
     const info = table[layout.ruleInfoAt + r]!;
     const allow = (info & 1) === 1;
+    const pattern = this.#normalized ? (this.#extras?.rawPatterns?.get(r) ?? stored) : stored;
     return Object.freeze({
       kind: allow ? 'allow' : 'disallow',
       pattern,
-      normalizedPattern: this.#normalize(pattern),
+      normalizedPattern: this.#normalize(stored),
       line: Math.floor(info / 2),
       // Rebuilt from what is kept, not stored: keeping each line as written would cost a crawler
       // holding thousands of parsed files about a tenth more heap, for a field only tools show.
@@ -340,9 +345,9 @@ export class ParsedRobotsTxt implements RobotsTxt {
     return `${key}: ${this.#text.slice(start + 1, end)}`;
   }
 
-  /** A pattern as written, normalised (RFC 9309 §2.2.2) as the matcher compares it. */
-  #normalize(written: string): string {
-    return normalizeRange(written, 0, written.length, false, this.#latin1);
+  /** A stored pattern as the matcher compares it (see ScanResult.normalized). */
+  #normalize(stored: string): string {
+    return this.#normalized ? stored : normalizePattern(stored);
   }
 
   #cachesNow(): Caches {
