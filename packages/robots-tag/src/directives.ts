@@ -1,4 +1,4 @@
-import { RobotsTagUsageError } from './errors.js';
+import { checkOptionsObject, RobotsTagUsageError } from './errors.js';
 import {
   imagePreviewRank,
   isProductToken,
@@ -52,14 +52,7 @@ export function directivesFor(
       `"${String(productToken)}" is not a product token (letters, digits, "_" and "-", e.g. ExampleBot)`,
     );
   }
-  if (options !== undefined && (typeof options !== 'object' || options === null)) {
-    throw new RobotsTagUsageError(
-      'ERR_ROBOTS_TAG_INVALID_OPTION',
-      'options',
-      options,
-      'expected an object',
-    );
-  }
+  checkOptionsObject(options);
   const now = options?.now === undefined ? undefined : instant(options.now, 'now');
   const freshness = options?.freshness;
   const token = productToken.toLowerCase();

@@ -47,6 +47,31 @@ export class RobotsTagUsageError extends Error {
   }
 }
 
+/** Throws a {@link RobotsTagUsageError} naming `options` unless it is an object or `undefined`. */
+export function checkOptionsObject(options: unknown): void {
+  if (options !== undefined && (typeof options !== 'object' || options === null)) {
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_OPTION',
+      'options',
+      options,
+      'expected an object',
+    );
+  }
+}
+
+/** `value` when it is a positive integer; else throws a {@link RobotsTagUsageError} naming `option`. */
+export function positiveIntegerOption(option: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_OPTION',
+      option,
+      value,
+      `expected a positive integer, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
 /**
  * Whether `error` is a {@link RobotsTagUsageError}, also when it comes from another copy of
  * this package (the class is branded with `Symbol.for`).

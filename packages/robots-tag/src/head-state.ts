@@ -91,11 +91,6 @@ export class HeadState {
     return this.#over;
   }
 
-  /** Depth of the `<template>` elements open (exposed for tests). */
-  get templateDepth(): number {
-    return this.#templateDepth;
-  }
-
   startTag(name: string): StartTagEffect {
     if (this.#over) return 'end';
     if (this.#templateDepth > 0) {

@@ -38,17 +38,6 @@ export function isKnownRule(name: string): boolean {
   return RULE_KINDS.has(name);
 }
 
-/** Whether the known rule `name` needs a value (`max-snippet: 20`). */
-export function ruleTakesValue(name: string): boolean {
-  const kind = RULE_KINDS.get(name);
-  return kind !== undefined && kind !== 'flag';
-}
-
-/** Whether the known rule `name` has a date value. */
-export function isDateRule(name: string): boolean {
-  return RULE_KINDS.get(name) === 'date';
-}
-
 /**
  * A product token as this package accepts it: `*`, or letters, digits, `_` and `-`
  * (RFC 9309's identifier, plus digits, which real crawler names use).

@@ -62,12 +62,14 @@ const RAW_MAX = 200;
 const CUT_LOOKAHEAD = 256;
 
 /** One rule before it is attributed to a token. */
-interface RuleSpec {
+interface NamedRule {
   readonly name: string;
   readonly value?: string;
-  /** Why this rule cannot be used (`?0`, a byte sequence, a malformed parameter). */
-  readonly problem?: { readonly code: RobotsTagDiagnosticCode; readonly why: string };
 }
+/** A rule, or why a part of a member gives none (`?0`, a byte sequence, a malformed parameter). */
+type RuleSpec =
+  | NamedRule
+  | { readonly problem: { readonly code: RobotsTagDiagnosticCode; readonly why: string } };
 
 type Member =
   | { readonly kind: 'prefix'; readonly token: string; readonly rest: string }
@@ -206,7 +208,7 @@ function classifyMetaMember(member: string): Member {
  * The legacy rule text: `noindex`, `max-snippet: 20`, `max-snippet=20`, or blank-separated
  * known rules (`noindex nofollow`, a common mistake read the way its author meant it).
  */
-function parseRuleText(text: string): RuleSpec[] | undefined {
+function parseRuleText(text: string): NamedRule[] | undefined {
   const t = text.trim();
   if (t === '') return [];
   if (t.includes(';')) return parseSemicolonRules(t);
@@ -218,14 +220,14 @@ function parseRuleText(text: string): RuleSpec[] | undefined {
  * a header's bare member (no crawler is named after a rule). Anything else with `;` is not
  * legacy rule text.
  */
-function parseSemicolonRules(t: string): RuleSpec[] | undefined {
+function parseSemicolonRules(t: string): NamedRule[] | undefined {
   const parts = t
     .split(';')
     .map((part) => part.trim())
     .filter((part) => part !== '');
   const first = /^[A-Za-z][\w.-]*/.exec(parts[0] ?? '');
   if (first === null || !isKnownRule(first[0].toLowerCase())) return undefined;
-  const rules: RuleSpec[] = [];
+  const rules: NamedRule[] = [];
   for (const part of parts) {
     const read = parseOneRuleText(part);
     if (read === undefined) return undefined;
@@ -235,7 +237,7 @@ function parseSemicolonRules(t: string): RuleSpec[] | undefined {
 }
 
 /** {@link parseRuleText} of text without `;`. */
-function parseOneRuleText(t: string): RuleSpec[] | undefined {
+function parseOneRuleText(t: string): NamedRule[] | undefined {
   const nv = NAME_VALUE.exec(t);
   if (nv !== null) return [{ name: (nv[1] ?? '').toLowerCase(), value: (nv[2] ?? '').trim() }];
   if (WORD.test(t)) return [{ name: t.toLowerCase() }];
@@ -346,10 +348,7 @@ function lenientRule(part: string): RuleSpec {
   const t = part.trim();
   const m = /^([A-Za-z][\w.-]*)\s*(?:[=:]\s*([^]*))?$/.exec(t);
   if (m === null) {
-    return {
-      name: t.toLowerCase(),
-      problem: { code: 'unparseable-member', why: `"${t}" is not a rule` },
-    };
+    return { problem: { code: 'unparseable-member', why: `"${t}" is not a rule` } };
   }
   const name = (m[1] ?? '').toLowerCase();
   const value = m[2]?.trim();
@@ -373,10 +372,7 @@ function bareName(bare: unknown): string | undefined {
 function itemRule(bare: unknown): RuleSpec {
   const name = bareName(bare);
   if (name === undefined) {
-    return {
-      name: describeBare(bare),
-      problem: { code: 'unparseable-member', why: 'a rule must be a token or a string' },
-    };
+    return { problem: { code: 'unparseable-member', why: 'a rule must be a token or a string' } };
   }
   return { name: name.toLowerCase() };
 }
@@ -389,15 +385,11 @@ function paramRules(params: Parameters): RuleSpec[] {
 function paramRule(name: string, value: unknown): RuleSpec {
   if (value === true) return { name };
   if (value === false)
-    return {
-      name,
-      problem: { code: 'invalid-value', why: `"${name}=?0" turns the rule off: ignored` },
-    };
+    return { problem: { code: 'invalid-value', why: `"${name}=?0" turns the rule off: ignored` } };
   if (value instanceof Date) {
     // RFC 9651 allows 15-digit seconds; past ±8.64e15 ms JavaScript holds an Invalid Date.
     if (Number.isNaN(value.getTime()))
       return {
-        name,
         problem: {
           code: 'invalid-value',
           why: `"${name}" has a date outside the range of JavaScript dates: ignored`,
@@ -414,19 +406,8 @@ function paramRule(name: string, value: unknown): RuleSpec {
     return { name, value: value.toString() };
   }
   return {
-    name,
     problem: { code: 'invalid-value', why: `"${name}" has a byte-sequence value: ignored` },
   };
-}
-
-function describeBare(bare: unknown): string {
-  if (bare instanceof Date) {
-    return Number.isNaN(bare.getTime()) ? 'a date out of range' : bare.toISOString();
-  }
-  if (typeof bare === 'number' || typeof bare === 'boolean' || bare instanceof DisplayString) {
-    return bare.toString();
-  }
-  return ':bytes:';
 }
 
 function emit(
@@ -438,7 +419,7 @@ function emit(
   raw: string,
 ): void {
   for (const spec of specs) {
-    if (spec.problem !== undefined) {
+    if ('problem' in spec) {
       report(sink, ctx, spec.problem.code, spec.problem.why, raw);
       continue;
     }

@@ -1,5 +1,5 @@
 import { ROBOTS_TAG_DEFAULTS } from './defaults.js';
-import { RobotsTagUsageError } from './errors.js';
+import { checkOptionsObject, positiveIntegerOption } from './errors.js';
 import { collectFieldLines } from './header-input.js';
 import { parseFieldValue } from './parse-field.js';
 import type { FieldSink } from './parse-field.js';
@@ -54,24 +54,8 @@ export function parseRobotsTagHeaders(
 }
 
 function resolveMaxFieldBytes(options: HeaderParseOptions | undefined): number {
-  if (options === undefined) return ROBOTS_TAG_DEFAULTS.maxFieldBytes;
-  if (typeof options !== 'object' || options === null) {
-    throw new RobotsTagUsageError(
-      'ERR_ROBOTS_TAG_INVALID_OPTION',
-      'options',
-      options,
-      'expected an object',
-    );
-  }
-  const value = options.maxFieldBytes;
+  checkOptionsObject(options);
+  const value = options?.maxFieldBytes;
   if (value === undefined) return ROBOTS_TAG_DEFAULTS.maxFieldBytes;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new RobotsTagUsageError(
-      'ERR_ROBOTS_TAG_INVALID_OPTION',
-      'maxFieldBytes',
-      value,
-      `expected a positive integer, got ${String(value)}`,
-    );
-  }
-  return Math.max(value, ROBOTS_TAG_DEFAULTS.minFieldBytes);
+  return Math.max(positiveIntegerOption('maxFieldBytes', value), ROBOTS_TAG_DEFAULTS.minFieldBytes);
 }

@@ -1,5 +1,5 @@
 import { ROBOTS_TAG_DEFAULTS } from './defaults.js';
-import { RobotsTagUsageError } from './errors.js';
+import { checkOptionsObject, positiveIntegerOption, RobotsTagUsageError } from './errors.js';
 import { isProductToken } from './known-rules.js';
 import type { MetaContentCache } from './meta-content-cache.js';
 import type { MetaScanOptions } from './types.js';
@@ -13,10 +13,6 @@ export interface ScanConfig {
   readonly metaCache: MetaContentCache | undefined;
 }
 
-/** Encoding labels TextDecoder has accepted, so they are not checked again (bounded). */
-const knownEncodings = new Set<string>(['utf-8']);
-const MAX_KNOWN_ENCODINGS = 64;
-
 /**
  * Checks `options` once (throws {@link RobotsTagUsageError} naming the bad one).
  * @example
@@ -27,27 +23,11 @@ export function resolveScanOptions(options: MetaScanOptions | undefined): ScanCo
 }
 
 function validateScanOptions(options: MetaScanOptions | undefined): ScanConfig {
-  if (options !== undefined && (typeof options !== 'object' || options === null)) {
-    throw new RobotsTagUsageError(
-      'ERR_ROBOTS_TAG_INVALID_OPTION',
-      'options',
-      options,
-      'expected an object',
-    );
-  }
-  const maxHeadBytes = options?.maxHeadBytes ?? ROBOTS_TAG_DEFAULTS.maxHeadBytes;
-  if (
-    typeof maxHeadBytes !== 'number' ||
-    !Number.isSafeInteger(maxHeadBytes) ||
-    maxHeadBytes <= 0
-  ) {
-    throw new RobotsTagUsageError(
-      'ERR_ROBOTS_TAG_INVALID_OPTION',
-      'maxHeadBytes',
-      maxHeadBytes,
-      `expected a positive integer, got ${String(maxHeadBytes)}`,
-    );
-  }
+  checkOptionsObject(options);
+  const maxHeadBytes = positiveIntegerOption(
+    'maxHeadBytes',
+    options?.maxHeadBytes ?? ROBOTS_TAG_DEFAULTS.maxHeadBytes,
+  );
   let productTokens: Set<string> | undefined;
   if (options?.productTokens !== undefined) {
     const tokens: unknown = options.productTokens;
@@ -73,21 +53,16 @@ function validateScanOptions(options: MetaScanOptions | undefined): ScanConfig {
     }
   }
   const encoding = options?.encoding ?? 'utf-8';
-  if (!knownEncodings.has(encoding)) {
-    try {
-      new TextDecoder(encoding);
-    } catch (cause) {
-      throw new RobotsTagUsageError(
-        'ERR_ROBOTS_TAG_INVALID_OPTION',
-        'encoding',
-        encoding,
-        `not an encoding TextDecoder knows`,
-        { cause },
-      );
-    }
-    if (typeof encoding === 'string' && knownEncodings.size < MAX_KNOWN_ENCODINGS) {
-      knownEncodings.add(encoding);
-    }
+  try {
+    new TextDecoder(encoding);
+  } catch (cause) {
+    throw new RobotsTagUsageError(
+      'ERR_ROBOTS_TAG_INVALID_OPTION',
+      'encoding',
+      encoding,
+      `not an encoding TextDecoder knows`,
+      { cause },
+    );
   }
   return { maxHeadBytes, productTokens, encoding, metaCache: undefined };
 }

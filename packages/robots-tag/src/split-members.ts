@@ -78,21 +78,18 @@ function stepNesting(text: string, i: number, nesting: Nesting): number {
 
 /**
  * Splits `text` at each `separator` outside double-quoted strings (a `\` in a string escapes
- * the next character): the `;` of the draft's lenient members, the `,` of `Cache-Control`.
+ * the next character), with the scanner of {@link splitMembers}: the `;` of the draft's
+ * lenient members, the `,` of `Cache-Control`.
  * @example
  * splitOutsideQuotes('a="x;y";b', ';'); // ['a="x;y"', 'b']
  */
 export function splitOutsideQuotes(text: string, separator: string): string[] {
   const out: string[] = [];
+  const nesting: Nesting = { inQuote: false, depth: 0 };
   let start = 0;
-  let inQuote = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inQuote) {
-      if (c === '\\') i++;
-      else if (c === '"') inQuote = false;
-    } else if (c === '"') inQuote = true;
-    else if (c === separator) {
+    i = stepNesting(text, i, nesting); // parentheses are counted, and do not matter here
+    if (!nesting.inQuote && text[i] === separator) {
       out.push(text.slice(start, i));
       start = i + 1;
     }

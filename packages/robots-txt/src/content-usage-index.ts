@@ -20,6 +20,7 @@ import {
   CONTENT_USAGE_SYNTAX,
   UNKNOWN_USAGE,
   combinePreferences,
+  disallowEverything,
   processStatement,
   type ProcessedStatement,
 } from './usage-statement.js';
@@ -49,6 +50,7 @@ export interface UsageScan {
 interface ReadRule {
   readonly record: UsageRuleRecord;
   readonly rule: UsageRule;
+  readonly source: UsageSource;
   readonly statement: ProcessedStatement;
   /** No statement: a path and nothing after it, or an empty value. */
   readonly empty: boolean;
@@ -109,12 +111,7 @@ function readRule(record: UsageRuleRecord, latin1: boolean): ReadRule {
     record.signal ? CONTENT_SIGNAL_SYNTAX : CONTENT_USAGE_SYNTAX,
     source,
   );
-  return {
-    record,
-    rule,
-    statement: processed,
-    empty: statement === '',
-  };
+  return { record, rule, source, statement: processed, empty: statement === '' };
 }
 
 /**
@@ -157,7 +154,7 @@ export class ContentUsageIndex {
     if (deciding.length === 0) return freezeVerdict(UNKNOWN_USAGE, 'no-matching-rule', base, []);
     // Past the match budget, rules that may not match were counted: fail closed.
     const preferences = matcher.undecided
-      ? disallowEverything(deciding)
+      ? disallowEverything(deciding.map((r) => r.source))
       : combinePreferences(deciding.map((r) => r.statement.preferences));
     return freezeVerdict(preferences, 'rule', base, deciding);
   }
@@ -182,9 +179,9 @@ export class ContentUsageIndex {
   /**
    * Lint of the usage rules: values that do not parse, vocabulary labels with values that
    * mean nothing, a path with no statement, and a rule whose path its own group disallows
-   * (it can never apply). `groupRules(g)`: the Allow/Disallow rules of group `g`.
+   * (it can never apply). `groupMatcher(g)`: the Allow/Disallow rules of group `g`.
    */
-  diagnostics(groupRules: (group: number) => readonly MatchedRule[]): UsageDiagnostic[] {
+  diagnostics(groupMatcher: (group: number) => GroupMatcher): UsageDiagnostic[] {
     const out: UsageDiagnostic[] = [];
     const matchers = new Map<number, GroupMatcher>();
     for (const r of this.#rules) {
@@ -200,7 +197,7 @@ export class ContentUsageIndex {
       if (r.empty) out.push({ line, code: 'empty-usage-statement', detail: r.rule.pattern });
       const { group } = r.record;
       let matcher = matchers.get(group);
-      if (matcher === undefined) matchers.set(group, (matcher = groupMatcher(groupRules(group))));
+      if (matcher === undefined) matchers.set(group, (matcher = groupMatcher(group)));
       const blocking = disallowedEverywhere(r.rule.normalizedPattern, matcher);
       if (blocking !== undefined)
         out.push({
@@ -217,36 +214,12 @@ export class ContentUsageIndex {
 const EMPTY = new ContentUsageIndex({ rules: [], latin1: false, diagnosticBudget: 0 });
 
 /**
- * The fail-closed preferences: every category `disallowed`, sourced to `rules` (the
- * categories are read off `UNKNOWN_USAGE`, so a new one is covered too).
+ * A group's Allow/Disallow rules, in file order, and the matcher a crawl verdict uses for them
+ * (its indices are those of `rules`): for the usage lint.
  */
-function disallowEverything(rules: readonly ReadRule[]): UsagePreferences {
-  const sources = rules.map(({ record, rule }): UsageSource => ({
-    kind: record.signal ? 'content-signal-rule' : 'content-usage-rule',
-    line: record.line,
-    pattern: rule.pattern,
-  }));
-  const categories = Object.keys(UNKNOWN_USAGE.sources);
-  return Object.freeze({
-    ...Object.fromEntries(categories.map((c) => [c, 'disallowed'])),
-    sources: Object.freeze(Object.fromEntries(categories.map((c) => [c, sources]))),
-    extensions: [],
-  }) as unknown as UsagePreferences;
-}
-
-/** A group's Allow/Disallow rules and their matcher (for the usage lint). */
-interface GroupMatcher {
+export interface GroupMatcher {
   readonly rules: readonly MatchedRule[];
   readonly matcher: RuleMatcher;
-}
-
-function groupMatcher(rules: readonly MatchedRule[]): GroupMatcher {
-  const ranked = rules.map((rule) => {
-    const allow = rule.kind === 'allow' ? 1 : 0;
-    const pattern = rule.normalizedPattern;
-    return { pattern, rank: pattern.length * 2 + allow, failClosed: allow === 0 };
-  });
-  return { rules, matcher: new RuleMatcher(ranked) };
 }
 
 function shorten(text: string): string {

@@ -3,6 +3,7 @@
  * Cloudflare's `Content-Signal`), for robots.txt rules and the `Content-Usage` field alike.
  * This package is their only owner. Add fields freely, never remove or rename one.
  */
+import type { Verdict } from './types.js';
 
 /**
  * The outcome for one category of use (vocab §3): a statement allowed it, disallowed it, or
@@ -108,25 +109,18 @@ export type ContentUsageReason =
   'rule' | 'no-matching-rule' | 'path-disallowed' | 'no-applicable-group';
 
 /**
- * The preferences for a URL and everything needed to explain them.
+ * The preferences for a URL and everything needed to explain them; `selection`, `groups`,
+ * `groupLines` and `path` are those of the URL's Allow/Disallow verdict (`explain()`).
  * @example
  * const v = robots.explainContentUsage('https://example.com/ai-ok/x', 'ExampleBot');
  * v.rules.map((r) => r.line); // [5]
  */
-export interface ContentUsageVerdict {
+export interface ContentUsageVerdict extends Pick<
+  Verdict,
+  'selection' | 'groups' | 'groupLines' | 'path'
+> {
   readonly preferences: UsagePreferences;
   readonly reason: ContentUsageReason;
-  /** How the groups were chosen (the same groups as for Allow/Disallow). */
-  readonly selection: 'product' | 'purpose' | 'global' | 'none';
-  /**
-   * The chosen groups, in file order: per group, the line numbers of its `user-agent` /
-   * `user-agent-purpose` lines (the crawl verdict's `groups`).
-   */
-  readonly groups: readonly (readonly number[])[];
-  /** The `user-agent` / `user-agent-purpose` lines of the chosen groups, flat. */
-  readonly groupLines: readonly number[];
-  /** The normalised path + params + query that was matched. */
-  readonly path: string;
   /** Whether the chosen groups allow crawling the path (the `explain()` verdict's `allowed`). */
   readonly crawlAllowed: boolean;
   /** The deciding rules: every matching rule with the longest path, in file order. */

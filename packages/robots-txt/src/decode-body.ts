@@ -47,8 +47,7 @@ function decodeBytes(bytes: Uint8Array, maxBytes: number): DecodedBody {
   let truncated = false;
   if (total > maxBytes) {
     truncated = true;
-    end = lastLineBreakEnd(bytes, maxBytes);
-    if (end < bom) end = bom;
+    end = lastLineEnd((i) => bytes[i] ?? -1, maxBytes, bom);
   }
   const view = bytes.subarray(bom, end);
   let text: string;
@@ -75,18 +74,19 @@ function decodeBytes(bytes: Uint8Array, maxBytes: number): DecodedBody {
 }
 
 /**
- * End (exclusive) of the last complete line within `limit` octets, or 0: the line ends at a
- * line break at or before the limit, or at the limit itself when a line break follows it.
+ * End (exclusive) of the last complete line of the units (octets or UTF-16 units) before
+ * `limit`, `code(i)` being unit `i`; `start` when none ends there. A line ends at a line break
+ * before the limit, or at the limit itself when a line break follows it. (A CR just before
+ * the limit may be the first half of a CRLF; either way it ends the line.)
  */
-function lastLineBreakEnd(bytes: Uint8Array, limit: number): number {
-  const next = bytes[limit];
+function lastLineEnd(code: (i: number) => number, limit: number, start: number): number {
+  const next = code(limit);
   if (next === 10 || next === 13) return limit;
-  // A CR right at the limit may be the first half of a CRLF; either way it ends the line.
-  for (let i = limit - 1; i >= 0; i--) {
-    const b = bytes[i];
-    if (b === 10 || b === 13) return i + 1;
+  for (let i = limit - 1; i >= start; i--) {
+    const c = code(i);
+    if (c === 10 || c === 13) return i + 1;
   }
-  return 0;
+  return start;
 }
 
 function latin1String(bytes: Uint8Array): string {
@@ -98,36 +98,22 @@ function latin1String(bytes: Uint8Array): string {
   return parts.join('');
 }
 
-/** Offset of the first octet that starts an invalid UTF-8 sequence, or -1. */
-export function firstInvalidUtf8(b: Uint8Array): number {
-  const n = b.length;
-  let i = 0;
-  while (i < n) {
-    const c = b[i]!;
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    let need: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf) need = 1;
-    else if (c >= 0xe0 && c <= 0xef) {
-      need = 2;
-      if (c === 0xe0) lo = 0xa0;
-      else if (c === 0xed) hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      need = 3;
-      if (c === 0xf0) lo = 0x90;
-      else if (c === 0xf4) hi = 0x8f;
-    } else return i;
-    const second = b[i + 1];
-    if (second === undefined || second < lo || second > hi) return i;
-    for (let k = 2; k <= need; k++) {
-      const t = b[i + k];
-      if (t === undefined || t < 0x80 || t > 0xbf) return i;
-    }
-    i += need + 1;
+const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * Offset of the first octet that starts an invalid UTF-8 sequence, or -1: where the replacing
+ * decoder's text has a U+FFFD that the octets do not spell (EF BF BD). Up to there the octets
+ * are valid, so they are as long as their text's UTF-8.
+ */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  const text = lenient.decode(bytes);
+  let at = 0;
+  let from = 0;
+  for (let i = text.indexOf('\uFFFD'); i >= 0; i = text.indexOf('\uFFFD', i + 1)) {
+    at += utf8Length(text, from, i);
+    if (bytes[at] !== 0xef || bytes[at + 1] !== 0xbf || bytes[at + 2] !== 0xbd) return at;
+    at += 3;
+    from = i + 1;
   }
   return -1;
 }
@@ -141,21 +127,7 @@ function decodeString(s: string, maxBytes: number): DecodedBody {
   if (total > maxBytes) {
     truncated = true;
     // Index of the first character that does not fit, then back to the last line break.
-    const fit = utf8FitIndex(s, maxBytes);
-    end = bom;
-    // A line break right after the limit completes the last line within it.
-    const next = s.charCodeAt(fit);
-    if (next === 10 || next === 13) {
-      end = fit;
-    } else {
-      for (let i = fit - 1; i >= bom; i--) {
-        const c = s.charCodeAt(i);
-        if (c === 10 || c === 13) {
-          end = i + 1;
-          break;
-        }
-      }
-    }
+    end = lastLineEnd((i) => s.charCodeAt(i), utf8FitIndex(s, maxBytes), bom);
     bytes = utf8Length(s, 0, end);
   }
   return {

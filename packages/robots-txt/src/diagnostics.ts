@@ -96,14 +96,18 @@ function message(code: DiagnosticCode, detail: string | undefined): string {
   }
 }
 
-/** One diagnostic, as the parser reports it (for diagnostics found after the scan). */
+/** A detail as a diagnostic quotes it: at most 60 characters, then `…`. */
+export function clipDetail(detail: string): string {
+  return detail.length > 60 ? detail.slice(0, 60) + '…' : detail;
+}
+
+/** One diagnostic, its `detail` already clipped. */
 export function makeDiagnostic(line: number, code: DiagnosticCode, detail: string): Diagnostic {
-  const d = detail.length > 60 ? detail.slice(0, 60) + '…' : detail;
   return Object.freeze({
     line,
     code,
     severity: DIAGNOSTIC_SEVERITY[code],
-    message: message(code, d),
+    message: message(code, detail),
   });
 }
 
@@ -118,17 +122,8 @@ export function materializeDiagnostics(log: string | undefined): readonly Diagno
     for (const entry of log.slice(0, -1).split('\n')) {
       const first = entry.indexOf('\t');
       const second = entry.indexOf('\t', first + 1);
-      const line = Number(entry.slice(0, first));
       const code = DIAGNOSTIC_CODES[Number(entry.slice(first + 1, second))]!;
-      const detail = entry.slice(second + 1);
-      out.push(
-        Object.freeze({
-          line,
-          code,
-          severity: DIAGNOSTIC_SEVERITY[code],
-          message: message(code, detail),
-        }),
-      );
+      out.push(makeDiagnostic(Number(entry.slice(0, first)), code, entry.slice(second + 1)));
     }
   }
   out.sort((a, b) => a.line - b.line);

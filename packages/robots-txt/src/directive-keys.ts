@@ -16,8 +16,8 @@ export const KEY_CONTENT_SIGNAL = 10;
 /** Set on the result of {@link classifyKey} when the key is an accepted misspelling. */
 export const KEY_TYPO = 0x100;
 
-/** The canonical spelling of each key number. */
-export const KEY_NAMES: readonly string[] = [
+/** The canonical spelling of each key number (the line report's `LineKey`). */
+export const KEY_NAMES = Object.freeze([
   'unknown',
   'user-agent',
   'user-agent-purpose',
@@ -29,7 +29,7 @@ export const KEY_NAMES: readonly string[] = [
   'other',
   'content-usage',
   'content-signal',
-];
+] as const);
 
 /**
  * Keys that other crawlers read (or once read) and this parser knows and ignores, each with

@@ -1,21 +1,13 @@
-import { KEY_NAMES } from './directive-keys.js';
+import type { KEY_NAMES } from './directive-keys.js';
 import { parseWith } from './parse-robots-txt.js';
-import type { ScannedLine } from './scan-robots-txt.js';
 import type { Diagnostic, ParseOptions } from './types.js';
 
-/** The directive a line carries, by its canonical key. `other`: known to other crawlers, ignored here. */
-export type LineKey =
-  | 'user-agent'
-  | 'user-agent-purpose'
-  | 'allow'
-  | 'disallow'
-  | 'sitemap'
-  | 'crawl-delay'
-  | 'host'
-  | 'other'
-  | 'content-usage'
-  | 'content-signal'
-  | 'unknown';
+/**
+ * The directive a line carries, by its canonical key: `user-agent`, `user-agent-purpose`,
+ * `allow`, `disallow`, `sitemap`, `crawl-delay`, `host`, `content-usage`, `content-signal`;
+ * `other`: known to other crawlers, ignored here; `unknown`.
+ */
+export type LineKey = (typeof KEY_NAMES)[number];
 
 /** How the parser read one line. */
 export interface LineReport {
@@ -67,24 +59,7 @@ export function reportRobotsTxtLines(
   options?: ParseOptions,
 ): RobotsTxtLineReport {
   const lines: LineReport[] = [];
-  const observe = (scanned: ScannedLine): void => {
-    lines.push(
-      Object.freeze({
-        line: scanned.line,
-        key: scanned.key < 0 ? undefined : (KEY_NAMES[scanned.key] as LineKey),
-        keyText: scanned.keyText,
-        value: scanned.value,
-        isEmpty: scanned.isEmpty,
-        hasComment: scanned.hasComment,
-        isComment: scanned.isComment,
-        hasDirective: scanned.hasDirective,
-        isAcceptableTypo: scanned.isAcceptableTypo,
-        isLineTooLong: scanned.isLineTooLong,
-        isMissingColonSeparator: scanned.isMissingColonSeparator,
-      }),
-    );
-  };
-  const parsed = parseWith(body, options, observe);
+  const parsed = parseWith(body, options, (line) => lines.push(Object.freeze(line)));
   return Object.freeze({
     lines: Object.freeze(lines),
     sitemaps: parsed.sitemaps,

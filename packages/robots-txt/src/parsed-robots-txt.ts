@@ -1,7 +1,7 @@
 import { BoundedMap } from './bounded-map.js';
-import { ContentUsageIndex, type UsageScan } from './content-usage-index.js';
+import { ContentUsageIndex, type GroupMatcher } from './content-usage-index.js';
 import type { ContentUsageVerdict, UsagePreferences } from './content-usage-types.js';
-import { makeDiagnostic, materializeDiagnostics } from './diagnostics.js';
+import { clipDetail, makeDiagnostic, materializeDiagnostics } from './diagnostics.js';
 import { normalizePattern } from './normalize-pattern.js';
 import { isValidProductToken, isValidPurposeToken } from './product-token.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
@@ -60,6 +60,21 @@ function describe(value: unknown): string {
     }
   }
   return String(value);
+}
+
+/**
+ * In the sorted section `t[at, at + count)`, the index (from `at`) of the last value at most
+ * `value`; 0 when there is none.
+ */
+function lastAtMost(t: Uint32Array, at: number, count: number, value: number): number {
+  let lo = 0;
+  let hi = count - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (t[at + mid]! <= value) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** Product token and purpose token, validated and lower-cased. */
@@ -158,13 +173,10 @@ class SelectedRules implements AgentRules {
 }
 
 /** What few files have: kept out of the main object to keep it small. */
-interface Extras {
-  readonly raw: Map<number, string> | undefined;
-  readonly delays: number[] | undefined;
-  readonly sitemapText: string | undefined;
-  readonly diagnosticLog: string | undefined;
-  readonly usage: UsageScan | undefined;
-}
+type Extras = Pick<
+  ScanResult,
+  'rawPatterns' | 'delays' | 'sitemapText' | 'diagnosticLog' | 'usage'
+>;
 
 /** Built on first use. */
 interface Caches {
@@ -184,7 +196,7 @@ interface Caches {
 
 /**
  * The parsed, immutable robots.txt (created by `parseRobotsTxt`). Everything is held in one
- * ASCII string and one number table (see `ScanResult`); the rules for an agent are
+ * string and one number table (see `ScanResult`); the rules for an agent are
  * compiled on first use and cached inside the object.
  */
 export class ParsedRobotsTxt implements RobotsTxt {
@@ -218,7 +230,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
       diagnosticLog === undefined &&
       usage === undefined
         ? undefined
-        : { raw: rawPatterns, delays, sitemapText, diagnosticLog, usage };
+        : { rawPatterns, delays, sitemapText, diagnosticLog, usage };
   }
 
   get sitemaps(): readonly string[] {
@@ -260,11 +272,13 @@ export class ParsedRobotsTxt implements RobotsTxt {
     if (usage.diagnosticBudget === 0 && scanned.some((d) => d.code === 'too-many-diagnostics'))
       return scanned;
     const found = (this.#usage ??= new ContentUsageIndex(usage)).diagnostics((g) =>
-      this.#groupRules(g),
+      this.#groupMatcher(g),
     );
     if (found.length === 0) return scanned;
     const budget = usage.diagnosticBudget;
-    const kept = found.slice(0, budget).map((d) => makeDiagnostic(d.line, d.code, d.detail));
+    const kept = found
+      .slice(0, budget)
+      .map((d) => makeDiagnostic(d.line, d.code, clipDetail(d.detail)));
     if (found.length > budget) {
       const max = budget + scanned.length;
       kept.push(makeDiagnostic(found[budget]!.line, 'too-many-diagnostics', String(max)));
@@ -272,14 +286,13 @@ export class ParsedRobotsTxt implements RobotsTxt {
     return Object.freeze([...scanned, ...kept].sort((a, b) => a.line - b.line));
   }
 
-  /** The Allow/Disallow rules of group `g` (for the usage lint). */
-  #groupRules(g: number): MatchedRule[] {
+  /** Group `g`'s rules and their matcher, compiled as for a crawl verdict (for the usage lint). */
+  #groupMatcher(g: number): GroupMatcher {
     const layout = this.#layout();
     const t = this.#table;
-    const rules: MatchedRule[] = [];
-    const end = t[layout.groupRuleAt + g + 1]!;
-    for (let r = t[layout.groupRuleAt + g]!; r < end; r++) rules.push(this.matchedRule(r));
-    return rules;
+    const range = [t[layout.groupRuleAt + g]!, t[layout.groupRuleAt + g + 1]!] as const;
+    const { matcher, fileRules } = this.#compile([range], layout);
+    return { rules: Array.from(fileRules, (r) => this.matchedRule(r)), matcher };
   }
 
   isAllowed(url: string | URL, agent: Agent): boolean {
@@ -308,11 +321,11 @@ export class ParsedRobotsTxt implements RobotsTxt {
     );
     const info = table[layout.ruleInfoAt + r]!;
     const allow = (info & 1) === 1;
-    const pattern = this.#normalized ? (this.#extras?.raw?.get(r) ?? stored) : stored;
+    const pattern = this.#normalized ? (this.#extras?.rawPatterns?.get(r) ?? stored) : stored;
     return Object.freeze({
       kind: allow ? 'allow' : 'disallow',
       pattern,
-      normalizedPattern: this.#normalized ? stored : normalizePattern(stored),
+      normalizedPattern: this.#normalize(stored),
       line: Math.floor(info / 2),
       // Rebuilt from what is kept, not stored: keeping each line as written would cost a crawler
       // holding thousands of parsed files about a tenth more heap, for a field only tools show.
@@ -325,17 +338,16 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const layout = this.#layout();
     const t = this.#table;
     // Entries are in file order: their lines are sorted.
-    let lo = 0;
-    let hi = layout.entries - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (t[layout.entryLineAt + mid]! < line) lo = mid + 1;
-      else hi = mid;
-    }
-    const start = t[layout.entryStartAt + lo]!;
+    const e = lastAtMost(t, layout.entryLineAt, layout.entries, line);
+    const start = t[layout.entryStartAt + e]!;
     const end = this.#text.indexOf('\n', start);
     const key = this.#text[start] === ENTRY_PURPOSE ? 'User-agent-purpose' : 'User-agent';
     return `${key}: ${this.#text.slice(start + 1, end)}`;
+  }
+
+  /** A stored pattern as the matcher compares it (see ScanResult.normalized). */
+  #normalize(stored: string): string {
+    return this.#normalized ? stored : normalizePattern(stored);
   }
 
   #cachesNow(): Caches {
@@ -402,15 +414,9 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const entryGroups: number[] = [];
     for (const e of entries) {
       // The group whose entry range holds e (groupEntryStart is sorted).
-      let lo = 0;
-      let hi = G - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (t[groupEntryAt + mid]! <= e) lo = mid;
-        else hi = mid - 1;
-      }
-      entryGroups.push(lo);
-      if (groups[groups.length - 1] !== lo) groups.push(lo);
+      const g = lastAtMost(t, groupEntryAt, G, e);
+      entryGroups.push(g);
+      if (groups[groups.length - 1] !== g) groups.push(g);
     }
 
     const groupLines: (readonly number[])[] = [];
@@ -469,8 +475,9 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const allow: number[] = [];
     for (const [from, to] of ranges) {
       for (let r = from; r < to; r++) {
-        const written = text.slice(t[layout.ruleStartAt + r], t[layout.ruleStartAt + r + 1]);
-        const pattern = this.#normalized ? written : normalizePattern(written);
+        const pattern = this.#normalize(
+          text.slice(t[layout.ruleStartAt + r], t[layout.ruleStartAt + r + 1]),
+        );
         const isAllow = t[layout.ruleInfoAt + r]! & 1;
         rules.push({ pattern, rank: pattern.length * 2 + isAllow, failClosed: isAllow === 0 });
         fileRules.push(r);
@@ -500,14 +507,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
       const at = text.indexOf(needle, from);
       if (at < 0 || at >= entriesEnd) break;
       // The entry whose kind character is at at + 1.
-      let lo = 0;
-      let hi = E - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (t[entryStartAt + mid]! <= at + 1) lo = mid;
-        else hi = mid - 1;
-      }
-      found.push(lo);
+      found.push(lastAtMost(t, entryStartAt, E, at + 1));
       from = at + needle.length - 1;
     }
     return found;

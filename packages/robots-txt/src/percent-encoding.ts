@@ -16,9 +16,11 @@ const DOLLAR = 4;
 
 const HEX = '0123456789ABCDEF';
 
+const UNRESERVED_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';
+
 function buildClasses(): Uint8Array {
   const table = new Uint8Array(128).fill(ENCODE);
-  const keep = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?[]@!&'()+,;=";
+  const keep = UNRESERVED_CHARS + ":/?[]@!&'()+,;=";
   for (let i = 0; i < keep.length; i++) table[keep.charCodeAt(i)] = KEEP;
   table[37] = PERCENT; // %
   table[42] = STAR; // *
@@ -31,8 +33,7 @@ const CLASSES = buildClasses();
 
 function buildUnreserved(): Uint8Array {
   const table = new Uint8Array(128);
-  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';
-  for (let i = 0; i < chars.length; i++) table[chars.charCodeAt(i)] = 1;
+  for (let i = 0; i < UNRESERVED_CHARS.length; i++) table[UNRESERVED_CHARS.charCodeAt(i)] = 1;
   // `'` is reserved in RFC 3986, but the WHATWG URL parser (fetch, browsers) escapes it in a
   // query: `/s?q='` is requested as `/s?q=%27`. Decoded here on both sides, so that a rule
   // written with `'` matches what is sent, and one written with `%27` still does.

@@ -6,11 +6,7 @@
  * isValidProductToken('ExampleBot/1.0'); // false
  */
 export function isValidProductToken(token: string): boolean {
-  if (typeof token !== 'string' || token.length === 0) return false;
-  for (let i = 0; i < token.length; i++) {
-    if (!isProductTokenChar(token.charCodeAt(i))) return false;
-  }
-  return true;
+  return isTokenOf(token, isProductTokenChar);
 }
 
 /**
@@ -22,10 +18,13 @@ export function isValidProductToken(token: string): boolean {
  * isValidPurposeToken('search engine'); // false
  */
 export function isValidPurposeToken(token: string): boolean {
+  return isTokenOf(token, isPurposeTokenChar);
+}
+
+/** A non-empty string of characters `isChar` accepts. */
+function isTokenOf(token: unknown, isChar: (c: number) => boolean): boolean {
   if (typeof token !== 'string' || token.length === 0) return false;
-  for (let i = 0; i < token.length; i++) {
-    if (!isPurposeTokenChar(token.charCodeAt(i))) return false;
-  }
+  for (let i = 0; i < token.length; i++) if (!isChar(token.charCodeAt(i))) return false;
   return true;
 }
 

@@ -14,37 +14,21 @@ import {
   KEY_USER_AGENT,
   KEY_USER_AGENT_PURPOSE,
 } from './directive-keys.js';
-import { DIAGNOSTIC_CODES } from './diagnostics.js';
+import { clipDetail, DIAGNOSTIC_CODES } from './diagnostics.js';
 import { normalizeRange } from './percent-encoding.js';
 import { utf8Length } from './utf8-length.js';
 import { isProductTokenChar, isPurposeTokenChar } from './product-token.js';
 import type { DiagnosticCode } from './types.js';
 import { copyText } from './copied-text.js';
 import type { UsageScan, UsageRuleRecord } from './content-usage-index.js';
+import type { LineReport } from './line-report.js';
 
 /** Kind character of an agent entry in {@link ScanResult.text}. */
 export const ENTRY_PRODUCT = 'u';
 export const ENTRY_PURPOSE = 'p';
 
-/** What the scanner saw on one line; produced only when a line observer is passed. */
-export interface ScannedLine {
-  /** 1-based line number. */
-  readonly line: number;
-  /** `KEY_*` number of the directive, or -1 when the line carries no directive. */
-  readonly key: number;
-  /** The key as written (trimmed), when the line has one. */
-  readonly keyText: string | undefined;
-  readonly value: string | undefined;
-  readonly isEmpty: boolean;
-  readonly hasComment: boolean;
-  readonly isComment: boolean;
-  readonly hasDirective: boolean;
-  readonly isAcceptableTypo: boolean;
-  readonly isLineTooLong: boolean;
-  readonly isMissingColonSeparator: boolean;
-}
-
-export type LineObserver = (line: ScannedLine) => void;
+/** Told how each line was read; passed only by the line report. */
+export type LineObserver = (line: LineReport) => void;
 
 export interface ScanLimits {
   readonly maxBytes: number;
@@ -71,8 +55,6 @@ export interface ScanLimits {
 export interface ScanResult {
   readonly text: string;
   readonly table: Uint32Array;
-  /** Patterns as written, for the rules whose normalised form differs. */
-  readonly rawPatterns: Map<number, string> | undefined;
   /** Triples: group, entries before the crawl-delay line (exclusive end, file-wide), seconds. */
   readonly delays: number[] | undefined;
   /** Sitemap URLs, each followed by `'\n'`. */
@@ -84,9 +66,16 @@ export interface ScanResult {
    * an object per diagnostic would cost the corpus about 0.08 bytes of heap per byte.
    */
   readonly diagnosticLog: string | undefined;
+  /** Patterns as written, for the rules whose normalised form differs. */
+  readonly rawPatterns: Map<number, string> | undefined;
   /**
    * True: the patterns in `text` are normalised. False: the file is pure ASCII and its
    * patterns are stored as written; they are normalised when an agent's rules are compiled.
+   * Both forms keep `text` ASCII (one byte a character): a pattern with non-ASCII text stored
+   * as written would make a file's whole text two bytes a character (the corpus benchmark's
+   * retained heap rose from 0.82 to 0.84 bytes per corpus byte when every file kept its
+   * patterns as written), and normalising every ASCII file's patterns while parsing costs parse
+   * time for the rules of files never asked about.
    */
   readonly normalized: boolean;
   /** `Content-Usage` / `Content-Signal` rules, kept apart from the packed rules (rare). */
@@ -144,7 +133,11 @@ const CRAWL_DELAY = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
  */
 const SUSPICIOUS = /[^A-Za-z0-9\-._~:/?[\]@!&'()*+,;= \t\r\n#]/g;
 
-/** Spellings of the common keys that the fast path recognises (key, then ':'). */
+/**
+ * Spellings of the common keys that the fast path recognises (key, then ':'). A second reader
+ * of keys beside splitLine + classifyKey, kept for speed: without it the corpus parse (files
+ * other than the one 3.7 MB file) took about a sixth longer, the builds taking turns.
+ */
 const FAST_KEYS: readonly (readonly [string, number])[] = [
   ['Disallow', KEY_DISALLOW],
   ['disallow', KEY_DISALLOW],
@@ -186,8 +179,9 @@ export function scanRobotsTxt(
   observe?: LineObserver,
 ): ScanResult {
   // One scanner is reused (parsing is synchronous), so a parse allocates little besides
-  // its result. A re-entrant call (impossible today) gets a fresh one; so would every call
-  // after a parse that threw, which would be a bug: correct, only slower.
+  // its result (a fresh one per parse made the corpus parse about a tenth slower). A
+  // re-entrant call (impossible today) gets a fresh one; so would every call after a parse
+  // that threw, which would be a bug: correct, only slower.
   const scanner = shared.busy ? new Scanner() : shared;
   scanner.busy = true;
   scanner.reset(decoded, limits);
@@ -214,7 +208,7 @@ class Scanner {
   // in finish: see copied-text.ts.
   /** `'\n'` + the entries: kind character, token as written, `'\n'`. */
   entryText = '\n';
-  /** The normalised patterns, back to back. */
+  /** The patterns, normalised unless `raw`, back to back. */
   patternText = '';
   /** Next position of a SUSPICIOUS character / of a space / of a tab (or text length). */
   nextSuspicious = -1;
@@ -295,7 +289,7 @@ class Scanner {
       code = 'too-many-diagnostics';
       detail = String(max);
     }
-    const d = detail === undefined ? '' : detail.length > 60 ? detail.slice(0, 60) + '…' : detail;
+    const d = detail === undefined ? '' : clipDetail(detail);
     const number = DIAGNOSTIC_CODES.indexOf(code);
     this.diagnosticLog = (this.diagnosticLog ?? '') + `${line}\t${number}\t${d}\n`;
     this.diagnosticCount++;
@@ -379,7 +373,7 @@ class Scanner {
       if (observe !== undefined) {
         observe({
           line,
-          key,
+          key: key >= 0 ? KEY_NAMES[key] : undefined,
           keyText: key >= 0 ? text.slice(ks, keyEnd) : undefined,
           value: key >= 0 ? text.slice(vs, ce) : undefined,
           isEmpty: ks === ce && !hasComment,
@@ -687,10 +681,6 @@ class Scanner {
   }
 }
 
-const shared = new Scanner();
-/** Work arrays longer than this are dropped after a parse instead of being kept for reuse. */
-const KEEP_ARRAYS = 4096;
-
 /** For a line without a colon: the end of the key when the line is exactly two words, else `ks`. */
 function twoWordsKeyEnd(text: string, ks: number, ce: number): number {
   let ws = ks;
@@ -702,3 +692,7 @@ function twoWordsKeyEnd(text: string, ks: number, ce: number): number {
   while (k < ce && !isWhitespace(text.charCodeAt(k))) k++;
   return k === ce ? ws : ks;
 }
+
+const shared = new Scanner();
+/** Work arrays longer than this are dropped after a parse instead of being kept for reuse. */
+const KEEP_ARRAYS = 4096;

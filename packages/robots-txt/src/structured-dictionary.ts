@@ -227,7 +227,11 @@ class Parser {
     return this.s.slice(start, this.pos);
   }
 
-  /** A Byte Sequence, re-encoded as padded base64 (RFC 9651 §4.1.8). */
+  /**
+   * A Byte Sequence, re-encoded as padded base64 (RFC 9651 §4.1.8). The platform's base64
+   * decoder is the forgiving one RFC 9651 §4.2.7 allows: padding may be absent, the unused
+   * bits of a last partial group are dropped, and anything else fails.
+   */
   byteSequence(): string {
     const s = this.s;
     this.pos++;
@@ -235,8 +239,14 @@ class Parser {
     if (end < 0) this.fail();
     const content = s.slice(this.pos, end);
     this.pos = end + 1;
-    if (!BASE64.test(content) || !isBase64(content)) this.fail();
-    return `:${canonicalBase64(content)}:`;
+    if (!BASE64.test(content)) this.fail();
+    let bytes: string;
+    try {
+      bytes = atob(content);
+    } catch {
+      this.fail();
+    }
+    return `:${btoa(bytes)}:`;
   }
 
   boolean(): string {
@@ -275,38 +285,6 @@ class Parser {
     }
     this.fail();
   }
-}
-
-/**
- * Base64 that decodes (RFC 4648 §4, padding synthesised when absent, RFC 9651 §4.2.7):
- * `=` only as one or two final characters of a group of four, never a lone last character.
- */
-function isBase64(content: string): boolean {
-  const firstPad = content.indexOf('=');
-  const data = firstPad < 0 ? content.length : firstPad;
-  const padding = content.length - data;
-  if (padding > 0) {
-    if (padding > 2 || /[^=]/.test(content.slice(data))) return false;
-    if (content.length % 4 !== 0) return false;
-  }
-  return data % 4 !== 1;
-}
-
-const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/**
- * The padded base64 of the bytes that `content` (checked by {@link isBase64}) decodes to:
- * padding added, and the unused low bits of a last partial group cleared, as a decoder
- * discards them.
- */
-function canonicalBase64(content: string): string {
-  const data = content.replace(/=+$/, '');
-  const rest = data.length % 4;
-  if (rest === 0) return data;
-  const last = BASE64_ALPHABET.indexOf(data[data.length - 1]!);
-  // Two characters carry one byte (4 bits unused), three carry two (2 bits unused).
-  const kept = rest === 2 ? last & 0b110000 : last & 0b111100;
-  return data.slice(0, -1) + BASE64_ALPHABET[kept]! + (rest === 2 ? '==' : '=');
 }
 
 /** Strict UTF-8 (no overlongs, no surrogates, at most U+10FFFF). */

@@ -157,16 +157,12 @@ export interface Verdict {
 
 /**
  * The rules for one agent, selected and compiled once: the fast path for repeated checks.
+ * `selection`, `groups` and `groupLines` are those of its verdicts.
  * @example
  * const rules = robots.forAgent('ExampleBot');
  * const allowed = urls.filter((url) => rules.isAllowed(url));
  */
-export interface AgentRules {
-  readonly selection: GroupSelection;
-  /** The chosen groups: per group, its `user-agent` / `user-agent-purpose` line numbers. */
-  readonly groups: readonly (readonly number[])[];
-  /** All of `groups`' line numbers, flat. */
-  readonly groupLines: readonly number[];
+export interface AgentRules extends Pick<Verdict, 'selection' | 'groups' | 'groupLines'> {
   /** Crawl-delay in seconds for this agent's groups, if any group set a valid one. */
   readonly crawlDelay: number | undefined;
   /** `url`: an absolute URL or a path starting with `/`. */

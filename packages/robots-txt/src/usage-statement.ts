@@ -43,6 +43,19 @@ export const UNKNOWN_USAGE: UsagePreferences = freezePreferences(
 );
 
 /**
+ * Every category `disallowed`, each sourced to `sources`: the fail-closed answer of a usage
+ * query past the match budget.
+ */
+export function disallowEverything(sources: readonly UsageSource[]): UsagePreferences {
+  const all = Object.freeze([...sources]);
+  return freezePreferences(
+    perCategory(() => 'disallowed'),
+    perCategory(() => all),
+    NONE,
+  );
+}
+
+/**
  * How the keys and values of one syntax map onto the vocabulary: `Content-Usage` uses the
  * vocabulary's own labels and Tokens `y` / `n` (vocab-08 §6.1, §6.2); `Content-Signal` uses
  * `ai-train`, `ai-input` and `search` with `yes` / `no` (our mapping onto the vocabulary:

@@ -28,22 +28,7 @@ export function utf8Length(s: string, start = 0, end = s.length): number {
 
 /** Number of leading UTF-16 units of `s` whose UTF-8 form fits in `limit` octets. */
 export function utf8FitIndex(s: string, limit: number): number {
-  let bytes = 0;
-  let i = 0;
-  while (i < s.length) {
-    let stop = Math.min(s.length, i + CHUNK);
-    if (stop < s.length) {
-      const last = s.charCodeAt(stop - 1);
-      if (last >= 0xd800 && last <= 0xdbff) stop--;
-    }
-    const written = encoder.encodeInto(s.slice(i, stop), scratch).written;
-    if (bytes + written > limit) {
-      // The limit falls in this chunk: encode into a view of exactly the room left;
-      // encodeInto never writes a partial character, and `read` says how far it got.
-      return i + encoder.encodeInto(s.slice(i, stop), scratch.subarray(0, limit - bytes)).read;
-    }
-    bytes += written;
-    i = stop;
-  }
-  return s.length;
+  // A unit is at least one octet: the first `limit` units are all that can fit. encodeInto
+  // never writes part of a character, and `read` says how far it got.
+  return encoder.encodeInto(s.slice(0, limit), new Uint8Array(limit)).read;
 }
