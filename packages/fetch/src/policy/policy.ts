@@ -123,6 +123,10 @@ const RETRY_AFTER_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 /** No statement: every category `unknown` (robots.txt unavailable, unreachable, not read). */
 const NO_USAGE: UsagePreferences = combineUsage();
 
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as Partial<PromiseLike<T>>).then === 'function';
+}
+
 /** Whether `entry` allows `url`: `decide(entry, url).allowed` without building the decision. */
 function allows(entry: CacheEntry, url: URL): boolean {
   const { inForce, rules } = entry;
@@ -380,7 +384,9 @@ class Policy implements RobotsPolicy {
     }
     if (options.paced === false) return new PolicySlot(this, parsed, origin, undefined);
     const rules = this.#rulesOf(admittedBy);
-    const slot = await this.#pacer.acquire(origin, rules, this.#waitSignal(options));
+    const got = this.#pacer.acquire(origin, rules, this.#waitSignal(options));
+    // A free slot comes as it is (see Pacer.acquire): no turn of the microtask queue for it.
+    const slot = isPromiseLike(got) ? await got : got;
     try {
       if (this.#closed) throw new RobotsClosedError();
       // After a wait for the slot the robots.txt copy that admitted the hop may have expired or
