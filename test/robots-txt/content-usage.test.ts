@@ -90,6 +90,7 @@ describe('attach-05 §1.2 and §3.4 examples', () => {
           normalizedPattern: '',
           value: 'train-ai=y',
           line: 9,
+          text: 'Content-Usage: train-ai=y',
         },
       ]);
       expect(v.preferences.sources['train-ai']).toEqual([
@@ -463,7 +464,24 @@ describe('the rule value: path, whitespace, # and empty statements', () => {
       normalizedPattern: '/a',
       value: 'train-ai=n, search=y',
       line: 2,
+      text: 'Content-Usage: /a  \t train-ai=n, search=y',
     });
+  });
+  it.each([
+    // The key in its standard spelling, the value as written (the whitespace between path
+    // and statement included), spacing around the key and the comment dropped.
+    ['content-usage:train-ai=n', '/', 'Content-Usage: train-ai=n'],
+    ['  CONTENT-USAGE :  /a/ train-ai=n # why', '/a/x', 'Content-Usage: /a/ train-ai=n'],
+    ['content-signal: ai-train=no, search=yes', '/', 'Content-Signal: ai-train=no, search=yes'],
+    ['Content-Usage: /caf%c3%a9 train-ai=n', '/caf%C3%A9', 'Content-Usage: /caf%c3%a9 train-ai=n'],
+    ['Content-Usage: /b/', '/b/', 'Content-Usage: /b/'],
+    ['Content-Usage: /ツ train-ai=n', '/ツ', 'Content-Usage: /ツ train-ai=n'],
+  ])('the deciding line is quoted as read: %j', (line, url, text) => {
+    const robots = parseRobotsTxt(`User-agent: *\n${line}\n`);
+    expect(robots.explainContentUsage(url, 'Bot').rules.map((r) => r.text)).toEqual([text]);
+    const bytes = new TextEncoder().encode(`User-agent: *\n${line}\n`);
+    const fromBytes = parseRobotsTxt(bytes).explainContentUsage(url, 'Bot');
+    expect(fromBytes.rules.map((r) => r.text)).toEqual([text]);
   });
 });
 

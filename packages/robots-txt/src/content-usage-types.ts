@@ -83,7 +83,7 @@ export interface UsagePreferences {
 
 /**
  * A `Content-Usage` or `Content-Signal` rule of robots.txt.
- * @example { kind: 'content-usage', pattern: '/ai-ok/', normalizedPattern: '/ai-ok/', value: 'train-ai=y', line: 5 }
+ * @example { kind: 'content-usage', pattern: '/ai-ok/', normalizedPattern: '/ai-ok/', value: 'train-ai=y', line: 5, text: 'Content-Usage: /ai-ok/ train-ai=y' }
  */
 export interface UsageRule {
   readonly kind: 'content-usage' | 'content-signal';
@@ -95,6 +95,13 @@ export interface UsageRule {
   readonly value: string;
   /** 1-based line number. */
   readonly line: number;
+  /**
+   * The rule's line as the parser read it: `Content-Usage: ` or `Content-Signal: ` and the value
+   * as written (path, the whitespace after it, statement), the key in its standard spelling,
+   * the spacing around the key and any comment dropped, as `MatchedRule.text` quotes an
+   * Allow/Disallow line: e.g. `Content-Usage: /ai-ok/ train-ai=y`.
+   */
+  readonly text: string;
 }
 
 /**

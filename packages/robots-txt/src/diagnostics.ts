@@ -96,23 +96,26 @@ function message(code: DiagnosticCode, detail: string | undefined): string {
   }
 }
 
-/** A detail as a diagnostic quotes it: at most 60 characters, then `…`. */
-export function clipDetail(detail: string): string {
-  return detail.length > 60 ? detail.slice(0, 60) + '…' : detail;
-}
-
-/** One diagnostic, its `detail` already clipped. */
-export function makeDiagnostic(line: number, code: DiagnosticCode, detail: string): Diagnostic {
-  return Object.freeze({
-    line,
-    code,
-    severity: DIAGNOSTIC_SEVERITY[code],
-    message: message(code, detail),
-  });
+/**
+ * `log` with the `count`-th diagnostic (0-based) of a file added: the one at `max` becomes
+ * `too-many-diagnostics`, later ones are dropped. The detail is cut at 60 characters.
+ */
+export function logDiagnostic(
+  log: string | undefined,
+  count: number,
+  max: number,
+  line: number,
+  code: DiagnosticCode,
+  detail = '',
+): string | undefined {
+  if (count > max) return log;
+  const d = count === max ? String(max) : detail.length > 60 ? detail.slice(0, 60) + '…' : detail;
+  const number = DIAGNOSTIC_CODES.indexOf(count === max ? 'too-many-diagnostics' : code);
+  return (log ?? '') + `${line}\t${number}\t${d}\n`;
 }
 
 /**
- * The public {@link Diagnostic} objects of the scanner's log (one line per diagnostic:
+ * The public {@link Diagnostic} objects of a file's log (one line per diagnostic:
  * `line<TAB>code number<TAB>detail`, the detail quoted by the message), sorted by line. Messages
  * and severities are made here, when `diagnostics` is first read, not while parsing.
  */
@@ -123,7 +126,14 @@ export function materializeDiagnostics(log: string | undefined): readonly Diagno
       const first = entry.indexOf('\t');
       const second = entry.indexOf('\t', first + 1);
       const code = DIAGNOSTIC_CODES[Number(entry.slice(first + 1, second))]!;
-      out.push(makeDiagnostic(Number(entry.slice(0, first)), code, entry.slice(second + 1)));
+      out.push(
+        Object.freeze({
+          line: Number(entry.slice(0, first)),
+          code,
+          severity: DIAGNOSTIC_SEVERITY[code],
+          message: message(code, entry.slice(second + 1)),
+        }),
+      );
     }
   }
   out.sort((a, b) => a.line - b.line);

@@ -61,12 +61,7 @@ export function parseWith(
   const resolved = resolveParseOptions(options);
   const decoded = decodeBody(body, resolved.maxBytes);
   const scan = scanRobotsTxt(decoded, resolved, observe);
-  return new ParsedRobotsTxt(
-    scan,
-    decoded.parsedBytes,
-    decoded.truncated,
-    resolved.maxCachedAgents,
-  );
+  return new ParsedRobotsTxt(scan, decoded.parsedBytes, decoded.truncated, resolved);
 }
 
 /**

@@ -1,7 +1,16 @@
 import { BoundedMap } from './bounded-map.js';
-import { ContentUsageIndex, type GroupMatcher } from './content-usage-index.js';
+import {
+  lintUsageRule,
+  readUsageRule,
+  selectUsageRules,
+  usageVerdict,
+  type GroupMatcher,
+  type ReadUsageRule,
+  type UsageSelection,
+} from './content-usage-rules.js';
 import type { ContentUsageVerdict, UsagePreferences } from './content-usage-types.js';
-import { clipDetail, makeDiagnostic, materializeDiagnostics } from './diagnostics.js';
+import { logDiagnostic, materializeDiagnostics } from './diagnostics.js';
+import type { ResolvedParseOptions } from './parse-robots-txt.js';
 import { normalizePattern } from './normalize-pattern.js';
 import { isValidProductToken, isValidPurposeToken } from './product-token.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
@@ -9,6 +18,10 @@ import { RuleMatcher } from './rule-matcher.js';
 import {
   ENTRY_PRODUCT,
   ENTRY_PURPOSE,
+  RULE_ALLOW,
+  RULE_CONTENT_SIGNAL,
+  RULE_CONTENT_USAGE,
+  RULE_DISALLOW,
   tableLayout,
   type ScanResult,
   type TableLayout,
@@ -27,12 +40,18 @@ import type {
 
 const NO_GROUPS: readonly (readonly number[])[] = Object.freeze([]);
 const NO_SITEMAPS: readonly string[] = Object.freeze([]);
+const NO_RULES: readonly number[] = Object.freeze([]);
 
-/** The Allow/Disallow rules of a set of groups: their matcher, and per rule (as given to it) its file index and kind. */
+/**
+ * The rules of a set of groups: the Allow/Disallow matcher, and per rule (as given to it) its
+ * file index and kind; the file indices of the usage rules, and their selection once asked for.
+ */
 interface CompiledRules {
   readonly matcher: RuleMatcher;
   readonly fileRules: Int32Array;
   readonly allow: Uint8Array;
+  readonly usageRules: readonly number[];
+  usage?: UsageSelection;
 }
 
 /** True when `path` is allowed: no rule, or an allow rule, decides. */
@@ -116,6 +135,7 @@ class SelectedRules implements AgentRules {
     selection: GroupSelection,
     groups: readonly (readonly number[])[],
     crawlDelay: number | undefined,
+    /** `undefined` when no group applies. */
     rules: CompiledRules | undefined,
   ) {
     this.#file = file;
@@ -164,18 +184,18 @@ class SelectedRules implements AgentRules {
       toMatchPath(url);
       return UNKNOWN_USAGE;
     }
-    return this.#file.usageFor(this.explain(url)).preferences;
+    return this.explainContentUsage(url).preferences;
   }
 
   explainContentUsage(url: string | URL): ContentUsageVerdict {
-    return this.#file.usageFor(this.explain(url));
+    return this.#file.usageFor(this.explain(url), this.#rules);
   }
 }
 
 /** What few files have: kept out of the main object to keep it small. */
 type Extras = Pick<
   ScanResult,
-  'rawPatterns' | 'delays' | 'sitemapText' | 'diagnosticLog' | 'usage'
+  'rawPatterns' | 'delays' | 'sitemapText' | 'diagnosticLog' | 'usageValues'
 >;
 
 /** Built on first use. */
@@ -205,7 +225,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
   readonly #text: string;
   readonly #table: Uint32Array;
   readonly #extras: Extras | undefined;
-  readonly #maxAgents: number;
+  readonly #options: ResolvedParseOptions;
   /** See ScanResult.normalized. */
   readonly #normalized: boolean;
   #caches: Caches | undefined;
@@ -213,24 +233,28 @@ export class ParsedRobotsTxt implements RobotsTxt {
   #diagnostics: readonly Diagnostic[] | undefined;
   #lastAgent: Agent | undefined;
   #lastRules: SelectedRules | undefined;
-  #usage: ContentUsageIndex | undefined;
 
-  constructor(scan: ScanResult, parsedBytes: number, truncated: boolean, maxAgents: number) {
+  constructor(
+    scan: ScanResult,
+    parsedBytes: number,
+    truncated: boolean,
+    options: ResolvedParseOptions,
+  ) {
     this.parsedBytes = parsedBytes;
     this.truncated = truncated;
     this.#text = scan.text;
     this.#table = scan.table;
-    this.#maxAgents = maxAgents;
+    this.#options = options;
     this.#normalized = scan.normalized;
-    const { rawPatterns, delays, sitemapText, diagnosticLog, usage } = scan;
+    const { rawPatterns, delays, sitemapText, diagnosticLog, usageValues } = scan;
     this.#extras =
       rawPatterns === undefined &&
       delays === undefined &&
       sitemapText === undefined &&
       diagnosticLog === undefined &&
-      usage === undefined
+      usageValues === undefined
         ? undefined
-        : { rawPatterns, delays, sitemapText, diagnosticLog, usage };
+        : { rawPatterns, delays, sitemapText, diagnosticLog, usageValues };
   }
 
   get sitemaps(): readonly string[] {
@@ -240,55 +264,59 @@ export class ParsedRobotsTxt implements RobotsTxt {
   }
 
   get diagnostics(): readonly Diagnostic[] {
-    return (this.#diagnostics ??= this.#withUsageDiagnostics(
-      materializeDiagnostics(this.#extras?.diagnosticLog),
-    ));
+    return (this.#diagnostics ??= materializeDiagnostics(this.#diagnosticLog()));
   }
 
   contentUsage(url: string | URL, agent: Agent): UsagePreferences {
-    return this.explainContentUsage(url, agent).preferences;
+    return this.#rulesFor(agent).contentUsage(url);
   }
 
   explainContentUsage(url: string | URL, agent: Agent): ContentUsageVerdict {
-    return this.usageFor(this.explain(url, agent));
+    return this.#rulesFor(agent).explainContentUsage(url);
   }
 
   /** @internal Whether the file has `Content-Usage` / `Content-Signal` rules. */
   get hasUsageRules(): boolean {
-    return this.#extras?.usage !== undefined;
+    return this.#extras?.usageValues !== undefined;
   }
 
-  /** @internal The usage preferences for the path of an Allow/Disallow verdict. */
-  usageFor(crawl: Verdict): ContentUsageVerdict {
-    const usage = this.#extras?.usage;
-    if (usage === undefined) return ContentUsageIndex.none(crawl);
-    return (this.#usage ??= new ContentUsageIndex(usage)).verdict(crawl);
+  /** @internal The usage verdict for `crawl`, from the usage rules of its groups (`compiled`). */
+  usageFor(crawl: Verdict, compiled: CompiledRules | undefined): ContentUsageVerdict {
+    if (compiled === undefined || compiled.usageRules.length === 0)
+      return usageVerdict(crawl, undefined);
+    compiled.usage ??= selectUsageRules(compiled.usageRules.map((r) => this.#usageRule(r)));
+    return usageVerdict(crawl, compiled.usage);
   }
 
-  /** The scan's diagnostics plus the lint of the usage rules, within `maxDiagnostics`. */
-  #withUsageDiagnostics(scanned: readonly Diagnostic[]): readonly Diagnostic[] {
-    const usage = this.#extras?.usage;
-    if (usage === undefined) return scanned;
-    if (usage.diagnosticBudget === 0 && scanned.some((d) => d.code === 'too-many-diagnostics'))
-      return scanned;
-    const found = (this.#usage ??= new ContentUsageIndex(usage)).diagnostics((g) =>
-      this.#groupMatcher(g),
-    );
-    if (found.length === 0) return scanned;
-    const budget = usage.diagnosticBudget;
-    const kept = found
-      .slice(0, budget)
-      .map((d) => makeDiagnostic(d.line, d.code, clipDetail(d.detail)));
-    if (found.length > budget) {
-      const max = budget + scanned.length;
-      kept.push(makeDiagnostic(found[budget]!.line, 'too-many-diagnostics', String(max)));
+  /** The usage rule at file index `r`, read. */
+  #usageRule(r: number): ReadUsageRule {
+    const { kind, line, pattern, normalizedPattern } = this.#ruleAt(r);
+    const value = this.#extras!.usageValues!.get(r)!;
+    return readUsageRule(kind === RULE_CONTENT_SIGNAL, line, value, pattern, normalizedPattern);
+  }
+
+  /** The scan's log, continued with the lint of the usage rules (within `maxDiagnostics`). */
+  #diagnosticLog(): string | undefined {
+    let log = this.#extras?.diagnosticLog;
+    const usageValues = this.#extras?.usageValues;
+    let count = log === undefined ? 0 : log.split('\n').length - 1;
+    const max = this.#options.maxDiagnostics;
+    if (usageValues === undefined || count > max) return log;
+    const layout = this.#layout();
+    const groups = new Map<number, GroupMatcher>();
+    for (const r of usageValues.keys()) {
+      const g = lastAtMost(this.#table, layout.groupRuleAt, layout.groups, r);
+      let group = groups.get(g);
+      if (group === undefined) groups.set(g, (group = this.#groupMatcher(g, layout)));
+      lintUsageRule(this.#usageRule(r), group, (line, code, detail) => {
+        log = logDiagnostic(log, count++, max, line, code, detail);
+      });
     }
-    return Object.freeze([...scanned, ...kept].sort((a, b) => a.line - b.line));
+    return log;
   }
 
   /** Group `g`'s rules and their matcher, compiled as for a crawl verdict (for the usage lint). */
-  #groupMatcher(g: number): GroupMatcher {
-    const layout = this.#layout();
+  #groupMatcher(g: number, layout: TableLayout): GroupMatcher {
     const t = this.#table;
     const range = [t[layout.groupRuleAt + g]!, t[layout.groupRuleAt + g + 1]!] as const;
     const { matcher, fileRules } = this.#compile([range], layout);
@@ -313,6 +341,21 @@ export class ParsedRobotsTxt implements RobotsTxt {
 
   /** @internal The rule at file index `r`, for verdicts. */
   matchedRule(r: number): MatchedRule {
+    const { kind, line, pattern, normalizedPattern } = this.#ruleAt(r);
+    const allow = kind === RULE_ALLOW;
+    return Object.freeze({
+      kind: allow ? 'allow' : 'disallow',
+      pattern,
+      normalizedPattern,
+      line,
+      // Rebuilt from what is kept, not stored: keeping each line as written would cost a crawler
+      // holding thousands of parsed files about a tenth more heap, for a field only tools show.
+      text: `${allow ? 'Allow' : 'Disallow'}: ${pattern}`,
+    });
+  }
+
+  /** Kind (`RULE_*`), line and pattern (as written and normalised) of the rule at file index `r`. */
+  #ruleAt(r: number): { kind: number; line: number; pattern: string; normalizedPattern: string } {
     const layout = this.#layout();
     const table = this.#table;
     const stored = this.#text.slice(
@@ -320,17 +363,13 @@ export class ParsedRobotsTxt implements RobotsTxt {
       table[layout.ruleStartAt + r + 1],
     );
     const info = table[layout.ruleInfoAt + r]!;
-    const allow = (info & 1) === 1;
     const pattern = this.#normalized ? (this.#extras?.rawPatterns?.get(r) ?? stored) : stored;
-    return Object.freeze({
-      kind: allow ? 'allow' : 'disallow',
+    return {
+      kind: info & 3,
+      line: info >>> 2,
       pattern,
       normalizedPattern: this.#normalize(stored),
-      line: Math.floor(info / 2),
-      // Rebuilt from what is kept, not stored: keeping each line as written would cost a crawler
-      // holding thousands of parsed files about a tenth more heap, for a field only tools show.
-      text: `${allow ? 'Allow' : 'Disallow'}: ${pattern}`,
-    });
+    };
   }
 
   /** @internal The `user-agent` / `user-agent-purpose` line at `line`, as read (see `Verdict.groupLineTexts`). */
@@ -352,7 +391,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
 
   #cachesNow(): Caches {
     // Made when first asked with an agent object (most crawlers ask with a string).
-    const max = this.#maxAgents;
+    const max = this.#options.maxCachedAgents;
     return (this.#caches ??= {
       agents: new BoundedMap(max),
       agentObjects: undefined,
@@ -379,7 +418,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
     if (rules === undefined) {
       const { product, purpose } = normalizeAgent(agent);
       rules = this.#select(product, purpose, caches);
-      const max = this.#maxAgents;
+      const max = this.#options.maxCachedAgents;
       if (typeof agent === 'string') caches.agents.set(agent, rules);
       else if (isObject)
         (caches.agentObjects ??= new BoundedMap(max))
@@ -453,19 +492,14 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const compiled = caches.compiled.getOrAdd(groups.join(','), () =>
       this.#compile(ranges, layout),
     );
-    return new SelectedRules(
-      this,
-      selection,
-      Object.freeze(groupLines),
-      crawlDelay,
-      compiled.matcher.size === 0 ? undefined : compiled,
-    );
+    return new SelectedRules(this, selection, Object.freeze(groupLines), crawlDelay, compiled);
   }
 
   /**
-   * The rules of `ranges` (file indices) in one matcher. RFC 9309 §2.2.2: the most octets
-   * (the normalised pattern's length) win, and on a tie the allow rule (rank
-   * `length * 2 + allow`); then file order. A disallow fails closed past the match budget.
+   * The Allow/Disallow rules of `ranges` (file indices) in one matcher, the usage rules set
+   * apart. RFC 9309 §2.2.2: the most octets (the normalised pattern's length) win, and on a tie
+   * the allow rule (rank `length * 2 + allow`); then file order. A disallow fails closed past
+   * the match budget.
    */
   #compile(ranges: readonly (readonly [number, number])[], layout: TableLayout): CompiledRules {
     const t = this.#table;
@@ -473,21 +507,31 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const rules: { pattern: string; rank: number; failClosed: boolean }[] = [];
     const fileRules: number[] = [];
     const allow: number[] = [];
+    let usageRules: number[] | undefined;
     for (const [from, to] of ranges) {
       for (let r = from; r < to; r++) {
+        const kind = t[layout.ruleInfoAt + r]! & 3;
+        if (kind >= RULE_CONTENT_USAGE) {
+          (usageRules ??= []).push(r);
+          continue;
+        }
         const pattern = this.#normalize(
           text.slice(t[layout.ruleStartAt + r], t[layout.ruleStartAt + r + 1]),
         );
-        const isAllow = t[layout.ruleInfoAt + r]! & 1;
-        rules.push({ pattern, rank: pattern.length * 2 + isAllow, failClosed: isAllow === 0 });
+        rules.push({
+          pattern,
+          rank: pattern.length * 2 + kind,
+          failClosed: kind === RULE_DISALLOW,
+        });
         fileRules.push(r);
-        allow.push(isAllow);
+        allow.push(kind);
       }
     }
     return {
       matcher: new RuleMatcher(rules),
       fileRules: Int32Array.from(fileRules),
       allow: Uint8Array.from(allow),
+      usageRules: usageRules ?? NO_RULES,
     };
   }
 

@@ -14,18 +14,24 @@ import {
   KEY_USER_AGENT,
   KEY_USER_AGENT_PURPOSE,
 } from './directive-keys.js';
-import { clipDetail, DIAGNOSTIC_CODES } from './diagnostics.js';
+import { logDiagnostic } from './diagnostics.js';
 import { normalizeRange } from './percent-encoding.js';
 import { utf8Length } from './utf8-length.js';
 import { isProductTokenChar, isPurposeTokenChar } from './product-token.js';
 import type { DiagnosticCode } from './types.js';
 import { copyText } from './copied-text.js';
-import type { UsageScan, UsageRuleRecord } from './content-usage-index.js';
+import { usagePathLength } from './content-usage-rules.js';
 import type { LineReport } from './line-report.js';
 
 /** Kind character of an agent entry in {@link ScanResult.text}. */
 export const ENTRY_PRODUCT = 'u';
 export const ENTRY_PURPOSE = 'p';
+
+/** Kind of a rule in {@link ScanResult.table} (`ruleInfo & 3`). */
+export const RULE_DISALLOW = 0;
+export const RULE_ALLOW = 1;
+export const RULE_CONTENT_USAGE = 2;
+export const RULE_CONTENT_SIGNAL = 3;
 
 /** Told how each line was read; passed only by the line report. */
 export type LineObserver = (line: LineReport) => void;
@@ -46,7 +52,9 @@ export interface ScanLimits {
  * `table`, with R rules, E entries, G groups:
  * - `[0..3)`: R, E, G.
  * - `ruleStart` [R + 1] at 3: offset of each pattern in `text`; the last is the end.
- * - `ruleInfo` [R] at R + 4: `line * 2 + (allow ? 1 : 0)`.
+ * - `ruleInfo` [R] at R + 4: `line * 4 + kind` (a `RULE_*` number). `Content-Usage` /
+ *   `Content-Signal` rules are rules of their group like Allow/Disallow; their pattern is the
+ *   value's path (empty when it has none), their value is in `usageValues`.
  * - `entryStart` [E] at 2R + 4: offset of each entry's kind character in `text`.
  * - `entryLine` [E] at 2R + E + 4: line number of each entry.
  * - `groupEntryStart` [G + 1] at 2R + 2E + 4, then `groupRuleStart` [G + 1]: each
@@ -78,8 +86,11 @@ export interface ScanResult {
    * time for the rules of files never asked about.
    */
   readonly normalized: boolean;
-  /** `Content-Usage` / `Content-Signal` rules, kept apart from the packed rules (rare). */
-  readonly usage: UsageScan | undefined;
+  /**
+   * The value as written (path and statement) of each `Content-Usage` / `Content-Signal` rule,
+   * by rule index, in file order.
+   */
+  readonly usageValues: Map<number, string> | undefined;
 }
 
 /** Offsets of the sections of {@link ScanResult.table}. */
@@ -236,7 +247,7 @@ class Scanner {
   diagnosticCount = 0;
   groupOpen = false;
   inRules = false;
-  usageRules: UsageRuleRecord[] | undefined = undefined;
+  usageValues: Map<number, string> | undefined = undefined;
 
   reset(decoded: DecodedBody, limits: ScanLimits): void {
     this.text = decoded.text;
@@ -257,7 +268,7 @@ class Scanner {
     this.ruleCount = 0;
     this.entryCount = 0;
     this.groupCount = 0;
-    this.usageRules = undefined;
+    this.usageValues = undefined;
     if (decoded.bomBytes > 0) this.report(1, 'byte-order-mark', String(decoded.bomBytes));
   }
 
@@ -270,7 +281,7 @@ class Scanner {
     this.delays = undefined;
     this.sitemapText = undefined;
     this.diagnosticLog = undefined;
-    this.usageRules = undefined;
+    this.usageValues = undefined;
     if (this.ruleStart.length > KEEP_ARRAYS || this.entryStart.length > KEEP_ARRAYS) {
       this.ruleStart = [];
       this.ruleInfo = [];
@@ -284,15 +295,14 @@ class Scanner {
 
   report(line: number, code: DiagnosticCode, detail?: string): void {
     const max = this.limits.maxDiagnostics;
-    if (this.diagnosticCount > max) return;
-    if (this.diagnosticCount === max) {
-      code = 'too-many-diagnostics';
-      detail = String(max);
-    }
-    const d = detail === undefined ? '' : clipDetail(detail);
-    const number = DIAGNOSTIC_CODES.indexOf(code);
-    this.diagnosticLog = (this.diagnosticLog ?? '') + `${line}\t${number}\t${d}\n`;
-    this.diagnosticCount++;
+    this.diagnosticLog = logDiagnostic(
+      this.diagnosticLog,
+      this.diagnosticCount++,
+      max,
+      line,
+      code,
+      detail,
+    );
   }
 
   run(observe: LineObserver | undefined): ScanResult {
@@ -458,20 +468,37 @@ class Scanner {
     return true;
   }
 
-  rule(line: number, ks: number, ke: number, vs: number, ve: number, allow: boolean): void {
+  /**
+   * A rule of the group: Allow/Disallow, or a `Content-Usage` / `Content-Signal` rule, recorded
+   * with its path as pattern and its value as written (read when preferences are first asked
+   * for). A user-agent line after any rule starts a new group.
+   */
+  rule(line: number, ks: number, ke: number, vs: number, ve: number, kind: number): void {
     if (!this.groupOpen) {
       this.report(line, 'rule-outside-group', this.text.slice(ks, ke));
       return;
     }
     this.inRules = true;
-    if (vs === ve) return; // an empty pattern matches nothing (RFC 9309 §2.2.2)
     const text = this.text;
+    if (kind >= RULE_CONTENT_USAGE) {
+      const value = copyText(text, vs, ve);
+      this.pattern(line, kind, vs, vs + usagePathLength(value));
+      (this.usageValues ??= new Map()).set(this.ruleCount - 1, value);
+      return;
+    }
+    if (vs === ve) return; // an empty pattern matches nothing (RFC 9309 §2.2.2)
     const first = text.charCodeAt(vs);
     if (first !== 47 && first !== 42)
       this.report(line, 'pattern-not-starting-with-slash', text.slice(vs, ve));
+    this.pattern(line, kind, vs, ve);
+  }
+
+  /** Records rule `kind` at `line` with the pattern `text[vs, ve)`. */
+  pattern(line: number, kind: number, vs: number, ve: number): void {
+    const text = this.text;
     const r = this.ruleCount++;
     this.ruleStart[r] = this.patternText.length;
-    this.ruleInfo[r] = line * 2 + (allow ? 1 : 0);
+    this.ruleInfo[r] = line * 4 + kind;
     if (this.raw || this.isClean(vs, ve)) {
       this.patternText += text.slice(vs, ve);
     } else {
@@ -506,7 +533,7 @@ class Scanner {
     return this.nextTab >= ve;
   }
 
-  /** The slow path of {@link rule}: the pattern needs rewriting; keep the original too. */
+  /** The slow path of {@link pattern}: the pattern needs rewriting; keep the original too. */
   normalizedRule(vs: number, ve: number): void {
     const normalized = normalizeRange(this.text, vs, ve, false, this.latin1);
     this.patternText += normalized;
@@ -563,8 +590,16 @@ class Scanner {
   directive(line: number, key: number, ks: number, ke: number, vs: number, ve: number): void {
     switch (key) {
       case KEY_ALLOW:
+        this.rule(line, ks, ke, vs, ve, RULE_ALLOW);
+        return;
       case KEY_DISALLOW:
-        this.rule(line, ks, ke, vs, ve, key === KEY_ALLOW);
+        this.rule(line, ks, ke, vs, ve, RULE_DISALLOW);
+        return;
+      case KEY_CONTENT_USAGE:
+        this.rule(line, ks, ke, vs, ve, RULE_CONTENT_USAGE);
+        return;
+      case KEY_CONTENT_SIGNAL:
+        this.rule(line, ks, ke, vs, ve, RULE_CONTENT_SIGNAL);
         return;
       case KEY_USER_AGENT:
       case KEY_USER_AGENT_PURPOSE:
@@ -576,10 +611,6 @@ class Scanner {
       case KEY_CRAWL_DELAY:
         this.crawlDelay(line, ks, ke, vs, ve);
         return;
-      case KEY_CONTENT_USAGE:
-      case KEY_CONTENT_SIGNAL:
-        this.usageRule(line, ks, ke, vs, ve, key === KEY_CONTENT_SIGNAL);
-        return;
       case KEY_HOST:
       case KEY_OTHER_KNOWN:
         // Known and ignored: say so, with the reason (diagnostics.ts).
@@ -588,23 +619,6 @@ class Scanner {
       default:
         this.report(line, 'unknown-key', this.text.slice(ks, ke));
     }
-  }
-
-  /**
-   * A `Content-Usage` / `Content-Signal` rule: recorded as written, with its group, and read
-   * when preferences are first asked for. It is a rule: a user-agent line after it starts a
-   * new group, as after `Disallow`.
-   */
-  usageRule(line: number, ks: number, ke: number, vs: number, ve: number, signal: boolean): void {
-    if (!this.groupOpen) {
-      this.report(line, 'rule-outside-group', this.text.slice(ks, ke));
-      return;
-    }
-    this.inRules = true;
-    const group = this.groupCount - 1;
-    const groupLine = this.entryLine[this.groupEntryStart[group]!]!;
-    const value = copyText(this.text, vs, ve);
-    (this.usageRules ??= []).push({ group, groupLine, line, signal, value });
   }
 
   sitemap(line: number, ks: number, ke: number, vs: number, ve: number): void {
@@ -669,14 +683,7 @@ class Scanner {
       sitemapText: sitemaps === '' ? undefined : copy.slice(text.length, sitemapsEnd),
       diagnosticLog: log === '' ? undefined : copy.slice(sitemapsEnd),
       normalized: !this.raw,
-      usage:
-        this.usageRules === undefined
-          ? undefined
-          : {
-              rules: this.usageRules,
-              latin1: this.latin1,
-              diagnosticBudget: Math.max(0, this.limits.maxDiagnostics - this.diagnosticCount),
-            },
+      usageValues: this.usageValues,
     };
   }
 }
