@@ -33,17 +33,10 @@ export interface ResolvedParseOptions extends ScanLimits {
   readonly maxCachedAgents: number;
 }
 
-const DEFAULT_OPTIONS: ResolvedParseOptions = Object.freeze({
-  maxBytes: PARSE_DEFAULTS.maxBytes,
-  maxDiagnostics: PARSE_DEFAULTS.maxDiagnostics,
-  maxCachedAgents: PARSE_DEFAULTS.maxCachedAgents,
-  longLineBytes: PARSE_DEFAULTS.longLineBytes,
-});
-
 /** @internal Validates `options` and fills in the defaults. */
 export function resolveParseOptions(options: ParseOptions | undefined): ResolvedParseOptions {
-  if (options === undefined) return DEFAULT_OPTIONS;
-  if (options !== undefined && (typeof options !== 'object' || options === null)) {
+  if (options === undefined) return PARSE_DEFAULTS;
+  if (typeof options !== 'object' || options === null) {
     throw invalidOption('options', options, 'expected an object');
   }
   const maxBytes = Math.max(countOption(options, 'maxBytes'), PARSE_DEFAULTS.minMaxBytes);

@@ -198,19 +198,11 @@ type Extras = Pick<
   'rawPatterns' | 'delays' | 'sitemapText' | 'diagnosticLog' | 'usageValues'
 >;
 
-/** Built on first use. */
+/** Built on first use; each bounded by `maxCachedAgents`. */
 interface Caches {
-  /**
-   * Agent (a product token as passed) → its rules; bounded by `maxCachedAgents`. Only valid
-   * agents are ever added, so a lookup that misses is validated.
-   */
+  /** Agent, validated and lower-cased (`'examplebot search'`) → its rules. */
   readonly agents: BoundedMap<string, SelectedRules>;
-  /**
-   * `{ productToken, purpose }` → its rules: by the values as passed, each one a key of its
-   * own (no key made of both, which an invalid value could spell); the same bound.
-   */
-  agentObjects: BoundedMap<unknown, BoundedMap<unknown, SelectedRules>> | undefined;
-  /** Selected groups (`'1,4'`) → their rules, shared across agents; same bound. */
+  /** Selected groups (`'1,4'`) → their rules, shared across agents. */
   readonly compiled: BoundedMap<string, CompiledRules>;
 }
 
@@ -390,13 +382,8 @@ export class ParsedRobotsTxt implements RobotsTxt {
   }
 
   #cachesNow(): Caches {
-    // Made when first asked with an agent object (most crawlers ask with a string).
     const max = this.#options.maxCachedAgents;
-    return (this.#caches ??= {
-      agents: new BoundedMap(max),
-      agentObjects: undefined,
-      compiled: new BoundedMap(max),
-    });
+    return (this.#caches ??= { agents: new BoundedMap(max), compiled: new BoundedMap(max) });
   }
 
   #layout(): TableLayout {
@@ -407,24 +394,12 @@ export class ParsedRobotsTxt implements RobotsTxt {
   #rulesFor(agent: Agent): SelectedRules {
     // The last agent is remembered: a crawler asks with the same agent again and again.
     if (agent === this.#lastAgent && this.#lastRules !== undefined) return this.#lastRules;
+    // Validated before the cache is read: a key is made of valid tokens only.
+    const { product, purpose } = normalizeAgent(agent);
     const caches = this.#cachesNow();
-    const isObject = typeof agent === 'object' && agent !== null;
-    let rules =
-      typeof agent === 'string'
-        ? caches.agents.get(agent)
-        : isObject
-          ? caches.agentObjects?.get(agent.productToken)?.get(agent.purpose)
-          : undefined;
-    if (rules === undefined) {
-      const { product, purpose } = normalizeAgent(agent);
-      rules = this.#select(product, purpose, caches);
-      const max = this.#options.maxCachedAgents;
-      if (typeof agent === 'string') caches.agents.set(agent, rules);
-      else if (isObject)
-        (caches.agentObjects ??= new BoundedMap(max))
-          .getOrAdd(agent.productToken, () => new BoundedMap(max))
-          .set(agent.purpose, rules);
-    }
+    const rules = caches.agents.getOrAdd(`${product} ${purpose ?? ''}`, () =>
+      this.#select(product, purpose, caches),
+    );
     if (typeof agent === 'string') {
       this.#lastAgent = agent;
       this.#lastRules = rules;
