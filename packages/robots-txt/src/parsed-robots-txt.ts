@@ -23,6 +23,7 @@ import {
   RULE_CONTENT_USAGE,
   RULE_DISALLOW,
   tableLayout,
+  type ScanExtras,
   type ScanResult,
   type TableLayout,
 } from './scan-robots-txt.js';
@@ -192,12 +193,6 @@ class SelectedRules implements AgentRules {
   }
 }
 
-/** What few files have: kept out of the main object to keep it small. */
-type Extras = Pick<
-  ScanResult,
-  'rawPatterns' | 'delays' | 'sitemapText' | 'diagnosticLog' | 'usageValues'
->;
-
 /** Built on first use; each bounded by `maxCachedAgents`. */
 interface Caches {
   /** Agent, validated and lower-cased (`'examplebot search'`) → its rules. */
@@ -216,7 +211,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
   readonly truncated: boolean;
   readonly #text: string;
   readonly #table: Uint32Array;
-  readonly #extras: Extras | undefined;
+  readonly #extras: ScanExtras | undefined;
   readonly #options: ResolvedParseOptions;
   /** See ScanResult.normalized. */
   readonly #normalized: boolean;
@@ -238,15 +233,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
     this.#table = scan.table;
     this.#options = options;
     this.#normalized = scan.normalized;
-    const { rawPatterns, delays, sitemapText, diagnosticLog, usageValues } = scan;
-    this.#extras =
-      rawPatterns === undefined &&
-      delays === undefined &&
-      sitemapText === undefined &&
-      diagnosticLog === undefined &&
-      usageValues === undefined
-        ? undefined
-        : { rawPatterns, delays, sitemapText, diagnosticLog, usageValues };
+    this.#extras = scan.extras;
   }
 
   get sitemaps(): readonly string[] {

@@ -63,6 +63,22 @@ export interface ScanLimits {
 export interface ScanResult {
   readonly text: string;
   readonly table: Uint32Array;
+  /**
+   * True: the patterns in `text` are normalised. False: the file is pure ASCII and its
+   * patterns are stored as written; they are normalised when an agent's rules are compiled.
+   * Both forms keep `text` ASCII (one byte a character): a pattern with non-ASCII text stored
+   * as written would make a file's whole text two bytes a character (the corpus benchmark's
+   * retained heap rose from 0.82 to 0.84 bytes per corpus byte when every file kept its
+   * patterns as written), and normalising every ASCII file's patterns while parsing costs parse
+   * time for the rules of files never asked about.
+   */
+  readonly normalized: boolean;
+  /** What few files have, in an object of its own (`undefined` when none) to keep the parsed object small. */
+  readonly extras: ScanExtras | undefined;
+}
+
+/** The rare parts of a {@link ScanResult}. */
+export interface ScanExtras {
   /** Triples: group, entries before the crawl-delay line (exclusive end, file-wide), seconds. */
   readonly delays: number[] | undefined;
   /** Sitemap URLs, each followed by `'\n'`. */
@@ -76,16 +92,6 @@ export interface ScanResult {
   readonly diagnosticLog: string | undefined;
   /** Patterns as written, for the rules whose normalised form differs. */
   readonly rawPatterns: Map<number, string> | undefined;
-  /**
-   * True: the patterns in `text` are normalised. False: the file is pure ASCII and its
-   * patterns are stored as written; they are normalised when an agent's rules are compiled.
-   * Both forms keep `text` ASCII (one byte a character): a pattern with non-ASCII text stored
-   * as written would make a file's whole text two bytes a character (the corpus benchmark's
-   * retained heap rose from 0.82 to 0.84 bytes per corpus byte when every file kept its
-   * patterns as written), and normalising every ASCII file's patterns while parsing costs parse
-   * time for the rules of files never asked about.
-   */
-  readonly normalized: boolean;
   /**
    * The value as written (path and statement) of each `Content-Usage` / `Content-Signal` rule,
    * by rule index, in file order.
@@ -675,15 +681,18 @@ class Scanner {
     const log = this.diagnosticLog ?? '';
     const copy = copyText(text + sitemaps + log);
     const sitemapsEnd = text.length + sitemaps.length;
+    const sitemapText = sitemaps === '' ? undefined : copy.slice(text.length, sitemapsEnd);
+    const diagnosticLog = log === '' ? undefined : copy.slice(sitemapsEnd);
+    const { rawPatterns, delays, usageValues } = this;
+    const any = rawPatterns ?? delays ?? sitemapText ?? diagnosticLog ?? usageValues;
     return {
       text: copy.length === text.length ? copy : copy.slice(0, text.length),
       table,
-      rawPatterns: this.rawPatterns,
-      delays: this.delays,
-      sitemapText: sitemaps === '' ? undefined : copy.slice(text.length, sitemapsEnd),
-      diagnosticLog: log === '' ? undefined : copy.slice(sitemapsEnd),
       normalized: !this.raw,
-      usageValues: this.usageValues,
+      extras:
+        any === undefined
+          ? undefined
+          : { rawPatterns, delays, sitemapText, diagnosticLog, usageValues },
     };
   }
 }
