@@ -179,9 +179,9 @@ class SelectedRules implements AgentRules {
   }
 
   contentUsage(url: string | URL): UsagePreferences {
-    // A file without usage rules states nothing for any path (most files: a polite fetch asks
+    // Groups without usage rules state nothing for any path (most files: a polite fetch asks
     // on every response). `url` is still read, so that a bad one throws as `explain` does.
-    if (!this.#file.hasUsageRules) {
+    if (this.#rules === undefined || this.#rules.usageRules.length === 0) {
       toMatchPath(url);
       return UNKNOWN_USAGE;
     }
@@ -252,11 +252,6 @@ export class ParsedRobotsTxt implements RobotsTxt {
 
   explainContentUsage(url: string | URL, agent: Agent): ContentUsageVerdict {
     return this.#rulesFor(agent).explainContentUsage(url);
-  }
-
-  /** @internal Whether the file has `Content-Usage` / `Content-Signal` rules. */
-  get hasUsageRules(): boolean {
-    return this.#extras?.usageValues !== undefined;
   }
 
   /** @internal The usage verdict for `crawl`, from the usage rules of its groups (`compiled`). */
