@@ -3,7 +3,7 @@
  * Cloudflare's `Content-Signal`), for robots.txt rules and the `Content-Usage` field alike.
  * This package is their only owner. Add fields freely, never remove or rename one.
  */
-import type { Verdict } from './types.js';
+import type { MatchedRule, Verdict } from './types.js';
 
 /**
  * The outcome for one category of use (vocab §3): a statement allowed it, disallowed it, or
@@ -82,26 +82,17 @@ export interface UsagePreferences {
 }
 
 /**
- * A `Content-Usage` or `Content-Signal` rule of robots.txt.
+ * A `Content-Usage` or `Content-Signal` rule of robots.txt, with the fields of a
+ * {@link MatchedRule}: `pattern` is the rule's path as written (`''` when it has none: it then
+ * matches every path), the length of `normalizedPattern` is the rule's specificity, and `text`
+ * is the line as read: `Content-Usage: ` or `Content-Signal: ` and the value as written (path,
+ * the whitespace after it, statement), spacing around the key and any comment dropped.
  * @example { kind: 'content-usage', pattern: '/ai-ok/', normalizedPattern: '/ai-ok/', value: 'train-ai=y', line: 5, text: 'Content-Usage: /ai-ok/ train-ai=y' }
  */
-export interface UsageRule {
+export interface UsageRule extends Omit<MatchedRule, 'kind'> {
   readonly kind: 'content-usage' | 'content-signal';
-  /** The path pattern as written; `''` when the rule has none (it then matches every path). */
-  readonly pattern: string;
-  /** The pattern normalised as Allow/Disallow patterns are; its length is the rule's specificity. */
-  readonly normalizedPattern: string;
   /** The statement of preference as written (after the path and its whitespace). */
   readonly value: string;
-  /** 1-based line number. */
-  readonly line: number;
-  /**
-   * The rule's line as the parser read it: `Content-Usage: ` or `Content-Signal: ` and the value
-   * as written (path, the whitespace after it, statement), the key in its standard spelling,
-   * the spacing around the key and any comment dropped, as `MatchedRule.text` quotes an
-   * Allow/Disallow line: e.g. `Content-Usage: /ai-ok/ train-ai=y`.
-   */
-  readonly text: string;
 }
 
 /**
