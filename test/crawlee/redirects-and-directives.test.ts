@@ -253,7 +253,12 @@ describe('the directives of each page', () => {
       search: 'unknown',
     });
     expect(robots.get('/ai-no/page')?.usage.sources['train-ai']).toEqual([
-      { kind: 'content-usage-rule', line: 3, pattern: '/ai-no/' },
+      {
+        kind: 'content-usage-rule',
+        line: 3,
+        pattern: '/ai-no/',
+        text: 'Content-Usage: /ai-no/ train-ai=n',
+      },
     ]);
     expect(robots.get('/field-no')?.usage).toMatchObject({
       'train-ai': 'disallowed',
@@ -296,7 +301,18 @@ describe('the directives of each page', () => {
         .sort(),
     ).toEqual([
       ['/field-ai-use', ['ai-use'], [{ kind: 'content-usage-field' }]],
-      ['/rag/page', ['ai-use'], [{ kind: 'content-signal-rule', line: 4, pattern: '/rag/' }]],
+      [
+        '/rag/page',
+        ['ai-use'],
+        [
+          {
+            kind: 'content-signal-rule',
+            line: 4,
+            pattern: '/rag/',
+            text: 'Content-Signal: /rag/ ai-input=no',
+          },
+        ],
+      ],
     ]);
   });
 

@@ -48,13 +48,23 @@ describe('response.usage: robots.txt and the Content-Usage field, combined', () 
     expect(article.usage['train-ai']).toBe('disallowed');
     expect(article.usage.search).toBe('allowed');
     expect(article.usage.sources['train-ai']).toEqual([
-      { kind: 'content-usage-rule', line: 2, pattern: '' },
-      { kind: 'content-signal-rule', line: 4, pattern: '' },
+      { kind: 'content-usage-rule', line: 2, pattern: '', text: 'Content-Usage: train-ai=n' },
+      {
+        kind: 'content-signal-rule',
+        line: 4,
+        pattern: '',
+        text: 'Content-Signal: search=yes, ai-train=no, ai-input=yes',
+      },
     ]);
     // Content-Signal's ai-input is vocab-08's ai-use (line 4), not an extension label any more.
     expect(article.usage['ai-use']).toBe('allowed');
     expect(article.usage.sources['ai-use']).toEqual([
-      { kind: 'content-signal-rule', line: 4, pattern: '' },
+      {
+        kind: 'content-signal-rule',
+        line: 4,
+        pattern: '',
+        text: 'Content-Signal: search=yes, ai-train=no, ai-input=yes',
+      },
     ]);
     expect(article.usage.extensions).toEqual([]);
 

@@ -46,7 +46,7 @@ const usage: UsagePreferences = {
   search: 'allowed',
   sources: {
     'train-ai': [
-      { kind: 'content-usage-rule', line: 3, pattern: '/' },
+      { kind: 'content-usage-rule', line: 3, pattern: '/', text: 'Content-Usage: / train-ai=n' },
       { kind: 'content-usage-field' },
     ],
     'ai-use': [],

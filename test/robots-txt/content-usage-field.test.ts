@@ -297,15 +297,31 @@ describe('combineUsage (vocab §5.1)', () => {
       'ai-use': A,
       search: A,
       sources: {
-        'train-ai': [{ kind: 'content-usage-rule', line: 3, pattern: '' }],
-        'ai-use': [{ kind: 'content-signal-rule', line: 2, pattern: '' }],
-        search: [{ kind: 'content-usage-rule', line: 3, pattern: '' }],
+        'train-ai': [
+          { kind: 'content-usage-rule', line: 3, pattern: '', text: 'Content-Usage: train-ai=n' },
+        ],
+        'ai-use': [
+          {
+            kind: 'content-signal-rule',
+            line: 2,
+            pattern: '',
+            text: 'Content-Signal: ai-input=yes',
+          },
+        ],
+        search: [
+          { kind: 'content-usage-rule', line: 3, pattern: '', text: 'Content-Usage: train-ai=n' },
+        ],
       },
       extensions: [
         {
           label: 'ai-search',
           value: 'yes',
-          source: { kind: 'content-signal-rule', line: 2, pattern: '' },
+          source: {
+            kind: 'content-signal-rule',
+            line: 2,
+            pattern: '',
+            text: 'Content-Signal: ai-input=yes',
+          },
         },
       ],
     };

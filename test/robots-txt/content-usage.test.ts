@@ -94,7 +94,7 @@ describe('attach-05 §1.2 and §3.4 examples', () => {
         },
       ]);
       expect(v.preferences.sources['train-ai']).toEqual([
-        { kind: 'content-usage-rule', line: 9, pattern: '' },
+        { kind: 'content-usage-rule', line: 9, pattern: '', text: 'Content-Usage: train-ai=y' },
       ]);
     }
     expect(robots.diagnostics).toEqual([]);
@@ -521,9 +521,23 @@ describe('vocab §6.5 processing of a rule value', () => {
       {
         label: 'genai',
         value: 'n',
-        source: { kind: 'content-usage-rule', line: 2, pattern: '/x' },
+        source: {
+          kind: 'content-usage-rule',
+          line: 2,
+          pattern: '/x',
+          text: 'Content-Usage: /x genai=n;p=1, train-ai=n, z',
+        },
       },
-      { label: 'z', value: '?1', source: { kind: 'content-usage-rule', line: 2, pattern: '/x' } },
+      {
+        label: 'z',
+        value: '?1',
+        source: {
+          kind: 'content-usage-rule',
+          line: 2,
+          pattern: '/x',
+          text: 'Content-Usage: /x genai=n;p=1, train-ai=n, z',
+        },
+      },
     ]);
   });
 });
@@ -556,7 +570,12 @@ describe('vocab-08: ai-use in a Content-Usage rule', () => {
     const mixed = robots.contentUsage('/mixed/x', 'Bot');
     expect(mixed['ai-use']).toBe(D);
     expect(mixed.sources['ai-use']).toEqual([
-      { kind: 'content-signal-rule', line: 5, pattern: '/mixed/' },
+      {
+        kind: 'content-signal-rule',
+        line: 5,
+        pattern: '/mixed/',
+        text: 'Content-Signal: /mixed/ ai-input=no',
+      },
     ]);
   });
 });
@@ -572,7 +591,12 @@ describe('Content-Signal', () => {
     const p = robots.contentUsage('/page', 'Bot');
     expect(prefs(p)).toEqual([D, A]);
     expect(p['ai-use']).toBe(A);
-    const source = { kind: 'content-signal-rule', line: 2, pattern: '' };
+    const source = {
+      kind: 'content-signal-rule',
+      line: 2,
+      pattern: '',
+      text: 'Content-Signal: search=yes, ai-train=no, ai-input=yes',
+    };
     expect(p.sources).toEqual({ 'train-ai': [source], 'ai-use': [source], search: [source] });
     expect(p.extensions).toEqual([]);
     expect(robots.diagnostics).toEqual([]);

@@ -22,7 +22,7 @@ const statement = fc
     id: fc.integer({ min: 1, max: 1000 }),
   })
   .map(({ train, use, search, id }): txt.UsagePreferences => {
-    const source = { kind: 'content-usage-rule' as const, line: id, pattern: '' };
+    const source = { kind: 'content-usage-rule' as const, line: id, pattern: '', text: '' };
     const of = (p: txt.UsagePreference) => (p === 'unknown' ? [] : [source]);
     return {
       'train-ai': train,

@@ -80,6 +80,7 @@ export function readUsageRule(
     kind: signal ? 'content-signal-rule' : 'content-usage-rule',
     line,
     pattern,
+    text: rule.text,
   });
   const syntax = signal ? CONTENT_SIGNAL_SYNTAX : CONTENT_USAGE_SYNTAX;
   return { rule, source, statement: processStatement(statement, syntax, source) };

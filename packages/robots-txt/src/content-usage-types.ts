@@ -30,9 +30,10 @@ export const USAGE_CATEGORIES = Object.freeze(['train-ai', 'ai-use', 'search'] a
 export type UsageCategory = (typeof USAGE_CATEGORIES)[number];
 
 /**
- * Where a preference (or a raw label) came from: a robots.txt rule (its line and its path
- * pattern as written, `''` when the rule has none), or the `Content-Usage` response field.
- * @example { kind: 'content-usage-rule', line: 4, pattern: '/ai-ok/' }
+ * Where a preference (or a raw label) came from: a robots.txt rule (its line, its path pattern
+ * as written, `''` when the rule has none, and the line's text as {@link UsageRule}'s `text`),
+ * or the `Content-Usage` response field.
+ * @example { kind: 'content-usage-rule', line: 4, pattern: '/ai-ok/', text: 'Content-Usage: /ai-ok/ train-ai=y' }
  * @example { kind: 'content-usage-field' }
  */
 export type UsageSource =
@@ -40,6 +41,7 @@ export type UsageSource =
       readonly kind: 'content-usage-rule' | 'content-signal-rule';
       readonly line: number;
       readonly pattern: string;
+      readonly text: string;
     }
   | { readonly kind: 'content-usage-field' };
 

@@ -18,7 +18,6 @@ import type { FetchedJson } from '../output/format-fetch.js';
 import { directivesJson, fetchJson, formatFetch, usageJson } from '../output/format-fetch.js';
 import { writeJson } from '../output/write-json.js';
 import { startWaitNotice } from '../output/progress-line.js';
-import { usageRuleText } from '../output/verdict-json.js';
 import { neverAnswered, robotsInfoFromReport, statusPhrase } from '../robots-source.js';
 
 interface FetchOptionValues extends AgentFlags {
@@ -90,13 +89,6 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
             );
           }
           const finalUrl = answer.url === '' ? url.href : answer.url;
-          // robots.txt's preferences are those of the final URL (each hop is checked); its
-          // explanation quotes the rules behind them (robots.txt is in the policy's cache).
-          const usageRules = (await policy.explain(finalUrl)).contentUsage?.rules ?? [];
-          const lineText = (line: number): string | null => {
-            const rule = usageRules.find((candidate) => candidate.line === line);
-            return rule === undefined ? null : usageRuleText(rule);
-          };
           response = {
             finalUrl,
             redirected: answer.redirected,
@@ -106,7 +98,7 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
             bytes: body.bytes.byteLength,
             complete: !body.truncated,
             robots: directivesJson(answer.robots),
-            usage: usageJson(answer.usage, lineText),
+            usage: usageJson(answer.usage),
           };
         }
       } finally {

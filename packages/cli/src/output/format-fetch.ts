@@ -30,13 +30,11 @@ export type DirectivesJson = NullWhenAbsent<
 };
 
 /**
- * One statement that set a usage preference (robots-txt's `UsageSource`): a robots.txt
- * `Content-Usage` or `Content-Signal` rule, with its line's text (trimmed; null when not
- * available), or the response's `Content-Usage` header field.
+ * One statement that set a usage preference: robots-txt's `UsageSource` (a robots.txt
+ * `Content-Usage` or `Content-Signal` rule with its line and the line's text, or the
+ * response's `Content-Usage` header field).
  */
-export type UsageSourceJson =
-  | (Extract<UsageSource, { readonly line: number }> & { readonly text: string | null })
-  | Extract<UsageSource, { readonly kind: 'content-usage-field' }>;
+export type UsageSourceJson = UsageSource;
 
 /**
  * The usage preferences (IETF AIPREF) of the response in `polite fetch --json`
@@ -114,22 +112,18 @@ export function directivesJson(directives: RobotsDirectives): DirectivesJson {
 }
 
 /**
- * The JSON form of a response's usage preferences; `lineText(line)` gives the text of a
- * robots.txt line of the response's origin.
+ * The JSON form of a response's usage preferences.
  *
  * @example
  * ```ts
- * usageJson(response.usage, (line) => ruleTextAt(line))['train-ai'];
+ * usageJson(response.usage)['train-ai'];
  * ```
  */
-export function usageJson(
-  usage: UsagePreferences,
-  lineText: (line: number) => string | null,
-): UsageJson {
+export function usageJson(usage: UsagePreferences): UsageJson {
   const source = (from: UsageSource): UsageSourceJson =>
     from.kind === 'content-usage-field'
       ? { kind: from.kind }
-      : { kind: from.kind, line: from.line, pattern: from.pattern, text: lineText(from.line) };
+      : { kind: from.kind, line: from.line, pattern: from.pattern, text: from.text };
   const per = <T>(of: (category: UsageCategory) => T): Record<UsageCategory, T> =>
     Object.fromEntries(USAGE_CATEGORIES.map((c) => [c, of(c)])) as Record<UsageCategory, T>;
   return {
@@ -218,7 +212,7 @@ export function formatFetch(result: FetchJson, style: Style): string {
 /** Where a usage statement came from, in words. */
 function describeSource(source: UsageSourceJson): string {
   if (source.kind === 'content-usage-field') return 'Content-Usage header';
-  return `robots.txt line ${source.line}: ${quoteLine({ text: source.text ?? '(text not available)' })}`;
+  return `robots.txt line ${source.line}: ${quoteLine(source)}`;
 }
 
 /**

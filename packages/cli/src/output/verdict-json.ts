@@ -27,9 +27,7 @@ export type SourceLine = Pick<MatchedRule, 'line' | 'text'>;
 export type RuleInfo = Pick<MatchedRule, 'kind' | 'pattern' | 'line' | 'text'>;
 
 /** A robots.txt `Content-Usage` / `Content-Signal` rule that set a usage preference, with its line's text. */
-export type UsageRuleInfo = Pick<UsageRule, 'kind' | 'pattern' | 'value' | 'line'> & {
-  readonly text: string;
-};
+export type UsageRuleInfo = Pick<UsageRule, 'kind' | 'pattern' | 'value' | 'line' | 'text'>;
 
 /**
  * The robots.txt usage preferences (IETF AIPREF) for the URL and this agent (robots-txt's
@@ -160,19 +158,6 @@ const ruleInfo = (rule: MatchedRule | undefined): RuleInfo | null =>
     ? null
     : { kind: rule.kind, pattern: rule.pattern, line: rule.line, text: rule.text };
 
-/**
- * A `Content-Usage` / `Content-Signal` rule as read, e.g. `Content-Usage: /open/ train-ai=y`.
- *
- * @example
- * ```ts
- * usageRuleText({ kind: 'content-usage', pattern: '', value: 'train-ai=n', … }); // 'Content-Usage: train-ai=n'
- * ```
- */
-export function usageRuleText(rule: Pick<UsageRule, 'kind' | 'pattern' | 'value'>): string {
-  const key = rule.kind === 'content-usage' ? 'Content-Usage' : 'Content-Signal';
-  return `${key}: ${rule.pattern === '' ? '' : `${rule.pattern} `}${rule.value}`;
-}
-
 const lineOf = (source: UsageSource): number | null => ('line' in source ? source.line : null);
 
 function usageInfo(verdict: ContentUsageVerdict): UsageInfo {
@@ -190,7 +175,7 @@ function usageInfo(verdict: ContentUsageVerdict): UsageInfo {
       pattern: rule.pattern,
       value: rule.value,
       line: rule.line,
-      text: usageRuleText(rule),
+      text: rule.text,
     })),
     extensions: preferences.extensions.map((extension) => ({
       label: extension.label,
