@@ -37,7 +37,11 @@ afterAll(async () => {
   await Promise.all([site.close(), down.close(), rm(dir, { recursive: true, force: true })]);
 });
 
-describe('check --robots <file>', () => {
+// The --robots <file|url> and usage-error tests run the bin on inputs of their own (no test
+// counts what they fetch): they run concurrently, so that the second core starts the next process
+// while one runs. The policy tests count the site's requests, block on a pty (spawnSync) or free
+// a port (closedPort): they run alone.
+describe('check --robots <file>', { concurrent: true }, () => {
   it('exits 0 and says why when every URL is allowed', async () => {
     const result = await runCli([
       'check',
@@ -284,7 +288,7 @@ describe('check through the policy (no --robots)', () => {
   });
 });
 
-describe('check --robots <url>', () => {
+describe('check --robots <url>', { concurrent: true }, () => {
   it('reads the rules from the URL and applies them to every URL given', async () => {
     const result = await runCli([
       'check',
@@ -320,7 +324,7 @@ describe('check --robots <url>', () => {
   });
 });
 
-describe('check usage errors', () => {
+describe('check usage errors', { concurrent: true }, () => {
   it.each([
     [
       ['check', 'https://example.org/', '--agent', 'Example Bot'],

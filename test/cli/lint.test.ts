@@ -61,7 +61,10 @@ async function file(name: string, content: string | Buffer): Promise<string> {
   return path;
 }
 
-describe('lint', () => {
+// Every test here runs the bin in a process of its own on inputs of its own (files, a shared
+// site that no test counts requests on): they run concurrently, so that the second core starts
+// the next process while one runs.
+describe('lint', { concurrent: true }, () => {
   it('lists every diagnostic with its line and exits 3 when there are errors', async () => {
     const path = await file('messy.txt', MESSY);
     const result = await runCli(['lint', path]);
@@ -175,7 +178,7 @@ describe('lint', () => {
   });
 });
 
-describe('lint limits', () => {
+describe('lint limits', { concurrent: true }, () => {
   it(`parses a file of exactly ${CLI_DEFAULTS.maxRobotsBytes} bytes in full`, async () => {
     const head = 'User-agent: *\n';
     const line = `Disallow: /${'a'.repeat(88)}\n`; // 100 bytes
@@ -260,8 +263,9 @@ describe('lint limits', () => {
   });
 });
 
+// Sequential around closedPort(): no server of a concurrent test may take the port it frees.
 describe('lint input errors', () => {
-  it.each([
+  it.concurrent.each([
     [
       'a missing file',
       () => join(dir, 'missing.txt'),
