@@ -37,11 +37,7 @@ afterAll(async () => {
   await Promise.all([site.close(), down.close(), rm(dir, { recursive: true, force: true })]);
 });
 
-// The --robots <file|url> and usage-error tests run the bin on inputs of their own (no test
-// counts what they fetch): they run concurrently, so that the second core starts the next process
-// while one runs. The policy tests count the site's requests, block on a pty (spawnSync) or free
-// a port (closedPort): they run alone.
-describe('check --robots <file>', { concurrent: true }, () => {
+describe('check --robots <file>', () => {
   it('exits 0 and says why when every URL is allowed', async () => {
     const result = await runCli([
       'check',
@@ -288,7 +284,7 @@ describe('check through the policy (no --robots)', () => {
   });
 });
 
-describe('check --robots <url>', { concurrent: true }, () => {
+describe('check --robots <url>', () => {
   it('reads the rules from the URL and applies them to every URL given', async () => {
     const result = await runCli([
       'check',
@@ -324,7 +320,7 @@ describe('check --robots <url>', { concurrent: true }, () => {
   });
 });
 
-describe('check usage errors', { concurrent: true }, () => {
+describe('check usage errors', () => {
   it.each([
     [
       ['check', 'https://example.org/', '--agent', 'Example Bot'],

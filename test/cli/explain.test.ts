@@ -48,10 +48,7 @@ afterAll(async () => {
   await Promise.all([site.close(), rm(dir, { recursive: true, force: true })]);
 });
 
-// Every test here runs the bin in a process of its own on inputs of its own (files, a shared
-// site that no test counts requests on): they run concurrently, so that the second core starts
-// the next process while one runs.
-describe('explain: usage preferences', { concurrent: true }, () => {
+describe('explain: usage preferences', () => {
   it('prints each preference with the robots.txt line(s) that set it', async () => {
     const result = await runCli([
       'explain',
@@ -116,7 +113,7 @@ describe('explain: usage preferences', { concurrent: true }, () => {
   });
 });
 
-describe('explain', { concurrent: true }, () => {
+describe('explain', () => {
   it('shows how robots.txt was obtained, the group, the deciding line and the verdict', async () => {
     const result = await runCli([
       'explain',

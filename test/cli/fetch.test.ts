@@ -71,10 +71,6 @@ afterAll(async () => {
   await site.close();
 });
 
-// The tests marked concurrent run the bin on paths no other test requests or counts, each in a
-// process of its own: the second core starts the next process while one runs. The ones that
-// look up or count the site's requests, free a port (closedPort), read 10 MiB or depend on a
-// timeout stay sequential.
 describe('fetch', () => {
   it('prints status, type, size and the directives for this agent', async () => {
     const result = await runCli(['fetch', `${site.origin}/page`, '--agent', 'ExampleBot']);
@@ -98,27 +94,22 @@ describe('fetch', () => {
     );
   });
 
-  it.concurrent(
-    'says index: no for a page whose unavailable_after has passed, and why',
-    async () => {
-      const result = await runCli(['fetch', `${site.origin}/expired`, '--agent', 'ExampleBot']);
-      expect(result.code).toBe(0);
-      expect(result.stdout).toContain('unavailable_after: 2020-01-01 (header, all agents)');
-      expect(result.stdout).toContain(
-        'index: no (unavailable_after has passed) · follow links: yes',
-      );
-      const json = parseJson<FetchJson>(
-        await runCli(['fetch', `${site.origin}/expired`, '--agent', 'ExampleBot', '--json']),
-      );
-      expect(json.response?.robots).toMatchObject({
-        noindex: true,
-        noindexReason: 'unavailable_after',
-        unavailableAfter: '2020-01-01T00:00:00.000Z',
-      });
-    },
-  );
+  it('says index: no for a page whose unavailable_after has passed, and why', async () => {
+    const result = await runCli(['fetch', `${site.origin}/expired`, '--agent', 'ExampleBot']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('unavailable_after: 2020-01-01 (header, all agents)');
+    expect(result.stdout).toContain('index: no (unavailable_after has passed) · follow links: yes');
+    const json = parseJson<FetchJson>(
+      await runCli(['fetch', `${site.origin}/expired`, '--agent', 'ExampleBot', '--json']),
+    );
+    expect(json.response?.robots).toMatchObject({
+      noindex: true,
+      noindexReason: 'unavailable_after',
+      unavailableAfter: '2020-01-01T00:00:00.000Z',
+    });
+  });
 
-  it.concurrent('prints a JSON document', async () => {
+  it('prints a JSON document', async () => {
     const result = await runCli(['fetch', `${site.origin}/hop`, '--agent', 'ExampleBot', '--json']);
     expect(result.code).toBe(0);
     const json = parseJson<FetchJson>(result);
@@ -167,7 +158,7 @@ describe('fetch', () => {
     });
   });
 
-  it.concurrent('lists the rules with where they came from in JSON', async () => {
+  it('lists the rules with where they came from in JSON', async () => {
     const json = parseJson<FetchJson>(
       await runCli(['fetch', `${site.origin}/page`, '--agent', 'ExampleBot', '--json']),
     );
@@ -185,13 +176,13 @@ describe('fetch', () => {
     );
   });
 
-  it.concurrent('reports an HTTP error status with exit code 0: a response arrived', async () => {
+  it('reports an HTTP error status with exit code 0: a response arrived', async () => {
     const result = await runCli(['fetch', `${site.origin}/missing`, '--agent', 'ExampleBot']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Status        404 Not Found');
   });
 
-  it.concurrent('refuses a disallowed URL without requesting it: exit 1', async () => {
+  it('refuses a disallowed URL without requesting it: exit 1', async () => {
     const result = await runCli(['fetch', `${site.origin}/private/doc`, '--agent', 'ExampleBot']);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe(
@@ -200,7 +191,7 @@ describe('fetch', () => {
     expect(site.paths()).not.toContain('/private/doc');
   });
 
-  it.concurrent('refuses a redirect into a disallowed path before requesting it', async () => {
+  it('refuses a redirect into a disallowed path before requesting it', async () => {
     const result = await runCli(['fetch', `${site.origin}/go`, '--agent', 'ExampleBot', '--json']);
     expect(result.code).toBe(1);
     const json = parseJson<FetchJson>(result);
@@ -217,7 +208,7 @@ describe('fetch', () => {
     expect(site.paths()).not.toContain('/private/target');
   });
 
-  it.concurrent('refuses everything on an origin whose robots.txt answers 503', async () => {
+  it('refuses everything on an origin whose robots.txt answers 503', async () => {
     const down = await startServer(routes({ '/robots.txt': status(503) }));
     try {
       const result = await runCli(['fetch', `${down.origin}/x`, '--agent', 'ExampleBot']);

@@ -61,10 +61,7 @@ async function file(name: string, content: string | Buffer): Promise<string> {
   return path;
 }
 
-// Every test here runs the bin in a process of its own on inputs of its own (files, a shared
-// site that no test counts requests on): they run concurrently, so that the second core starts
-// the next process while one runs.
-describe('lint', { concurrent: true }, () => {
+describe('lint', () => {
   it('lists every diagnostic with its line and exits 3 when there are errors', async () => {
     const path = await file('messy.txt', MESSY);
     const result = await runCli(['lint', path]);
@@ -178,7 +175,7 @@ describe('lint', { concurrent: true }, () => {
   });
 });
 
-describe('lint limits', { concurrent: true }, () => {
+describe('lint limits', () => {
   it(`parses a file of exactly ${CLI_DEFAULTS.maxRobotsBytes} bytes in full`, async () => {
     const head = 'User-agent: *\n';
     const line = `Disallow: /${'a'.repeat(88)}\n`; // 100 bytes
@@ -263,9 +260,8 @@ describe('lint limits', { concurrent: true }, () => {
   });
 });
 
-// Sequential around closedPort(): no server of a concurrent test may take the port it frees.
 describe('lint input errors', () => {
-  it.concurrent.each([
+  it.each([
     [
       'a missing file',
       () => join(dir, 'missing.txt'),

@@ -7,9 +7,7 @@ const { version } = JSON.parse(
   readFileSync(new URL('../../packages/cli/package.json', import.meta.url), 'utf8'),
 ) as { version: string };
 
-// Each test runs the bin in a process of its own: they run concurrently (the second core starts
-// the next process while one runs).
-describe('polite', { concurrent: true }, () => {
+describe('polite', () => {
   it('prints its version', async () => {
     const result = await runCli(['--version']);
     expect(result).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
