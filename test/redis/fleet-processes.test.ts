@@ -224,9 +224,12 @@ describe('faults', { timeout: 90_000 }, () => {
     );
     const origin = site.origins[0]!;
     const urls = [1, 2, 3, 4, 5, 6].map((n) => `${origin}/p/${n}`);
+    // After an empty restart an origin whose state was lost waits leaseTtl / 2 before its next
+    // grant (every live holder renews within leaseTtl / 3): 1.5 s here, not the default's 15 s.
     const fleet = rig.workers(2, urls, {
       concurrency: 1,
       minInterval: 400,
+      leaseTtl: 3_000,
       unavailableTimeout: 20_000,
     });
     await expect

@@ -1,4 +1,5 @@
-import { tick, until } from '../../fetch/helpers/fake-clock.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { tick } from '../../fetch/helpers/fake-clock.js';
 import type { FakeClock } from '../../fetch/helpers/fake-clock.js';
 
 /** The parts of a Crawlee crawler that {@link runOnFakeClock} drives and watches. */
@@ -27,7 +28,7 @@ export async function runOnFakeClock(
     crawler.autoscaledPool.currentConcurrency === 0 &&
     clock.pending > 0;
   for (;;) {
-    await until(() => done || idle(), 'the crawler or the clock', 50_000_000);
+    await poll(() => done || idle(), 'the crawler or the clock');
     if (done) break;
     // Something the crawler can take now: it will, before the clock moves.
     if (!(await crawler.requestQueue!.isEmpty())) {
@@ -38,4 +39,16 @@ export async function runOnFakeClock(
     await clock.advance(Math.max(0, next - clock.now()));
   }
   await running;
+}
+
+/**
+ * Waits until `predicate` holds, looking every millisecond (bounded). Not on every turn of the
+ * event loop: a check that spins takes the CPU the crawler and its browser need to get there.
+ */
+async function poll(predicate: () => boolean, what: string, maxPolls = 600_000): Promise<void> {
+  for (let i = 0; i < maxPolls; i += 1) {
+    if (predicate()) return;
+    await sleep(1);
+  }
+  throw new Error(`gave up waiting for ${what}`);
 }
