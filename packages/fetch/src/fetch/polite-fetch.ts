@@ -175,14 +175,16 @@ class Call implements RedirectWalk<Response> {
     const tap: TapRecord = { headers: undefined, meta: undefined };
     this.tap = tap;
     const given = this.#dispatcher;
+    const { cached } = this.#shared;
     // The guard first (outermost): a dispatcher that throws when handed a request is refused.
+    // Without the HTTP cache every response is the origin's: nothing to ask at its headers.
     const guarded = given.compose(
       refuseUndrivable(given),
       tapInterceptor(this.#shared.tapConfig, tap),
-      holdSlot(slot, () => this.fromStore()),
+      holdSlot(slot, cached ? () => this.fromStore() : undefined),
     );
     let dispatcher = guarded;
-    if (this.#shared.cached) {
+    if (cached) {
       const mark: NetworkMark = { sent: false };
       this.#mark = mark;
       dispatcher = guarded.compose(carryMark(mark));
