@@ -368,6 +368,8 @@ class Policy implements RobotsPolicy {
     const parsed = toHttpUrl(url);
     const origin = parsed.origin;
     let admittedBy = this.#cache.peek(origin);
+    // Something was awaited since `admittedBy` was read: the copy in force may have changed.
+    let awaited = admittedBy === undefined;
     if (admittedBy === undefined) {
       admittedBy = (await this.#resolve(origin, options.signal)).entry;
       if (!allows(admittedBy, parsed)) this.#deny(decide(admittedBy, parsed, origin), options);
@@ -380,13 +382,18 @@ class Policy implements RobotsPolicy {
     const rules = this.#rulesOf(admittedBy);
     const got = this.#pacer.acquire(origin, rules, this.#waitSignal(options));
     // A free slot comes as it is (see Pacer.acquire): no turn of the microtask queue for it.
-    const slot = isPromiseLike(got) ? await got : got;
+    let slot: PacerSlot;
+    if (isPromiseLike(got)) {
+      slot = await got;
+      awaited = true;
+    } else slot = got;
     try {
       if (this.#closed) throw new RobotsClosedError();
-      // After a wait for the slot the robots.txt copy that admitted the hop may have expired or
-      // been replaced (a queue can take longer than a copy may be used): the hop goes out only if
-      // the rules in force now allow it too.
-      if (this.#cache.peek(origin) !== admittedBy) {
+      // After a wait (for robots.txt or for the slot) the copy that admitted the hop may have
+      // expired or been replaced (a queue can take longer than a copy may be used): the hop goes
+      // out only if the rules in force now allow it too. A fresh copy read in this same
+      // synchronous run, with the slot granted at once, is the copy in force: no second lookup.
+      if (awaited && this.#cache.peek(origin) !== admittedBy) {
         const now = (await this.#resolve(origin, options.signal)).entry;
         if (!allows(now, parsed)) this.#deny(decide(now, parsed, origin), options);
       }
