@@ -87,13 +87,15 @@ async function compare(
 
 async function main(): Promise<void> {
   const dispatcher = new InProcessDispatcher();
-  // As in fetch.bench.ts: the politeness features that pace or answer requests by design
-  // (latency-aware spacing, the HTTP cache) are off, as `minInterval: 0` turns spacing off.
+  // As in fetch.bench.ts: the politeness features that pace or answer requests by design are all
+  // off (back-off on distress, latency-aware spacing, the HTTP cache; no signature), as
+  // `minInterval: 0` turns spacing off.
   const options = {
     userAgent: USER_AGENT,
     dispatcher,
     concurrency: IN_FLIGHT,
     minInterval: 0,
+    maxBackoff: 0,
     latencyFactor: 0,
   };
   const polite = createPoliteFetch({ ...options, cache: false });
@@ -164,7 +166,9 @@ async function main(): Promise<void> {
     `Node ${process.version}, ${process.platform}/${process.arch}, ${availableParallelism()} cores shared with other work;`,
     `a dispatcher answering in the same process (no sockets, no server); ${fmt(REQUESTS)} requests per run, ${IN_FLIGHT} in flight,`,
     `${ROUNDS} rounds of one run per side back to back (order alternating, full GC before each run); CPU is process.cpuUsage (user + system),`,
-    'medians over the rounds; a ratio is plain CPU / polite CPU, the median of the per-round ratios.',
+    'medians over the rounds; a ratio is plain CPU / polite CPU, the median of the per-round ratios;',
+    'the polite sides run with every politeness feature that paces or answers requests by design off',
+    '(`minInterval: 0`, `maxBackoff: 0`, `latencyFactor: 0`, `cache: false`, no `signature`).',
   ].join(' ');
   report('fetch-cpu', '@polite-crawler/fetch: client CPU per request (in-process)', rows, note);
 }

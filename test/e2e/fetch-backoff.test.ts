@@ -4,7 +4,7 @@
 import { interceptors, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { politeInterceptor } from '@polite-crawler/fetch';
-import type { PoliteEvent, PoliteFetch } from '@polite-crawler/fetch';
+import type { PaceOutcome, Pacer, PoliteEvent, PoliteFetch } from '@polite-crawler/fetch';
 import type { RecordingServer } from '../helpers/recording-server.js';
 import { USER_AGENT, localAgent, useRigs } from '../fetch/helpers/setup.js';
 import { FakeClock, until } from '../fetch/helpers/fake-clock.js';
@@ -110,6 +110,44 @@ describe('back-off on distress (politeFetch)', () => {
       await crawl(fetch, clock, s.origin, 4);
       expect(gaps(starts(s))).toEqual(expected);
     }
+  });
+
+  it('maxBackoff 0 with latencyFactor 0: distress changes nothing (starts stay an interval apart, no event)', async () => {
+    const clock = new FakeClock();
+    const s = await flakySite(() => 500, clock);
+    const events: string[] = [];
+    const { fetch } = polite({
+      clock,
+      concurrency: 1,
+      minInterval: 1_500,
+      maxBackoff: 0,
+      latencyFactor: 0,
+      onEvent: (e) => events.push(e.type),
+    });
+    expect(await crawl(fetch, clock, s.origin, 4)).toEqual([500, 500, 500, 500]);
+    expect(gaps(starts(s))).toEqual([1_500, 1_500, 1_500]);
+    expect(events.filter((type) => type.startsWith('origin-'))).toEqual([]);
+  });
+
+  it('a pacer given in the options hears every outcome, whatever this process turns off (a fleet may back off)', async () => {
+    const clock = new FakeClock();
+    let status = 500;
+    const s = await flakySite(() => status, clock);
+    const heard: (PaceOutcome | undefined)[] = [];
+    // Grants every slot at once and records what each release says.
+    const pacer: Pacer = {
+      acquire: () => ({ release: (outcome?: PaceOutcome) => void heard.push(outcome) }),
+      pause: () => {},
+      close: () => Promise.resolve(),
+    };
+    const { fetch } = polite({ clock, pacer, maxBackoff: 0, latencyFactor: 0 });
+    await (await fetch(`${s.origin}/a`, UNTIMED)).text();
+    status = 200;
+    await (await fetch(`${s.origin}/b`, UNTIMED)).text();
+    expect(heard).toEqual([
+      { kind: 'distress', latency: 0 },
+      { kind: 'success', latency: 0 },
+    ]);
   });
 
   it('408, 429 and 503 without Retry-After, 500/502/504 are distress; 503 with Retry-After pauses instead; 404 is a success', async () => {

@@ -35,38 +35,40 @@ const NO_INIT: PoliteRequestInit = Object.freeze({});
 /** The tap record of a call before its first hop is sent (shared, never written). */
 const NOTHING_TAPPED: TapRecord = Object.freeze({ headers: undefined, meta: undefined });
 
-/** The call of `input`: its URL, members, headers and body (a Request's body is read first). */
-async function startCall(
-  input: PoliteRequestInput,
-  init: PoliteRequestInit,
-  shared: Shared,
-): Promise<Call> {
-  // Anything but a string, a URL or a Request-like object goes to toHttpUrl, which names it.
-  const request =
-    typeof input === 'string' ||
+/** `input` as a Request, when it is one (anything else goes to toHttpUrl, which names it). */
+function requestOf(input: PoliteRequestInput): RequestLike | undefined {
+  return typeof input === 'string' ||
     input instanceof URL ||
     typeof input !== 'object' ||
     input === null ||
     typeof (input as { url?: unknown }).url !== 'string'
-      ? undefined
-      : (input as RequestLike);
-  const url = toHttpUrl(request === undefined ? (input as string | URL) : request.url);
+    ? undefined
+    : (input as RequestLike);
+}
+
+/** The request headers of a call: `init`'s or the Request's, with the policy's User-Agent. */
+function callHeaders(
+  request: RequestLike | undefined,
+  init: PoliteRequestInit,
+  shared: Shared,
+): Headers | HeadersInit {
   const given = init.headers ?? request?.headers;
-  let headers: Headers | HeadersInit;
-  if (given === undefined) {
-    headers = shared.defaultHeaders;
-  } else {
-    // A global Headers is iterable: undici's copies it as any list of pairs.
-    headers = new Headers(given as HeadersInit);
-    // The identity robots.txt was checked for is the identity the site sees.
-    headers.set('user-agent', shared.policy.userAgent);
-  }
-  if (init.body === undefined && request?.body !== null && request?.body !== undefined) {
-    const buffer = await request.arrayBuffer();
-    return new Call(url, request, init, headers, new Uint8Array(buffer), shared);
-  }
-  const body = (init.body as Body | null | undefined) ?? null;
-  return new Call(url, request, init, headers, body, shared);
+  if (given === undefined) return shared.defaultHeaders;
+  // A global Headers is iterable: undici's copies it as any list of pairs.
+  const headers = new Headers(given as HeadersInit);
+  // The identity robots.txt was checked for is the identity the site sees.
+  headers.set('user-agent', shared.policy.userAgent);
+  return headers;
+}
+
+/** The Request whose body a call sends, to read before its first hop (none when `init.body` is given). */
+function unreadBody(
+  request: RequestLike | undefined,
+  init: PoliteRequestInit,
+): RequestLike | undefined {
+  return init.body === undefined && request?.body !== null && request?.body !== undefined
+    ? request
+    : undefined;
 }
 
 function isStream(body: Body | null): boolean {
@@ -175,14 +177,16 @@ class Call implements RedirectWalk<Response> {
     const tap: TapRecord = { headers: undefined, meta: undefined };
     this.tap = tap;
     const given = this.#dispatcher;
+    const { cached } = this.#shared;
     // The guard first (outermost): a dispatcher that throws when handed a request is refused.
+    // Without the HTTP cache every response is the origin's: nothing to ask at its headers.
     const guarded = given.compose(
       refuseUndrivable(given),
       tapInterceptor(this.#shared.tapConfig, tap),
-      holdSlot(slot, () => this.fromStore()),
+      holdSlot(slot, cached ? () => this.fromStore() : undefined),
     );
     let dispatcher = guarded;
-    if (this.#shared.cached) {
+    if (cached) {
       const mark: NetworkMark = { sent: false };
       this.#mark = mark;
       dispatcher = guarded.compose(carryMark(mark));
@@ -305,10 +309,27 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
     init?: PoliteRequestInit | null,
   ): Promise<PoliteResponse> => {
     // `null` is no init, as for fetch.
-    const call = await startCall(input, init ?? NO_INIT, shared);
+    const given = init ?? NO_INIT;
+    const request = requestOf(input);
+    const url = toHttpUrl(request === undefined ? (input as string | URL) : request.url);
+    const headers = callHeaders(request, given, shared);
+    // A Request's body is read before the first hop (a 307/308 hop sends it again); a call
+    // without one awaits nothing here.
+    const unread = unreadBody(request, given);
+    const body =
+      unread === undefined
+        ? ((given.body as Body | null | undefined) ?? null)
+        : new Uint8Array(await unread.arrayBuffer());
+    const call = new Call(url, request, given, headers, body, shared);
     // The hop's slot is given back when its body ends (or `maxBodyHold` after its headers).
-    const { response, url, redirects } = await walkRedirects(policy, call);
-    return checkResponse(response, url, call.tap, redirects.length > 0, checkSettings);
+    const walked = await walkRedirects(policy, call);
+    return checkResponse(
+      walked.response,
+      walked.url,
+      call.tap,
+      walked.redirects.length > 0,
+      checkSettings,
+    );
   };
 
   return Object.assign(politeFetch, {

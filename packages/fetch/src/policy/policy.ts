@@ -4,6 +4,9 @@ import type { Agent, UsagePreferences } from '@polite-crawler/robots-txt';
 import type { RobotsDirectives, RobotsTagRules } from '@polite-crawler/robots-tag';
 import { RobotsClosedError, RobotsDeniedError, RobotsInvalidUrlError } from '../errors/errors.js';
 import { BodyHolds } from './body-holds.js';
+import type { BodyHold } from './body-holds.js';
+import { NotedOutcome, UNNOTED } from './hop-outcome.js';
+import type { HopOutcome } from './hop-outcome.js';
 import { createEventSink } from './events.js';
 import { headerLines } from '../response/header-input.js';
 import { readDirectives } from '../response/page-robots.js';
@@ -14,9 +17,8 @@ import { refuseUnknownOptions } from '../options/known-options.js';
 import { warnIfUnidentifiable } from '../options/user-agent-url.js';
 import type { ResolvedPolicyOptions } from '../options/options.js';
 import { OriginScheduler } from '../pacing/origin-scheduler.js';
-import { distressOf, isDistressStatus } from '../pacing/distress.js';
 import type { DistressFailure } from '../pacing/distress.js';
-import type { PaceChange, PaceOutcome, PaceRules, Pacer, PacerSlot } from '../pacing/pacer.js';
+import type { PaceChange, PaceRules, Pacer, PacerSlot } from '../pacing/pacer.js';
 import { parseRetryAfter } from '../pacing/retry-after.js';
 import { raceSignal } from '../time/signals.js';
 import { defaultDispatcher } from '../transport/default-dispatcher.js';
@@ -144,17 +146,15 @@ class PolicySlot implements HopSlot {
   #slot: PacerSlot | undefined;
   /** The interval the slot was granted under, until `sent()`; 0 when there is nothing to restart. */
   #interval: number;
-  #grantedAt: number;
-  /** When the hop went out (clock ms): its grant, or `sent()`; its response time counts from it. */
-  #startedAt: number;
-  /** How the hop went, for the pacer (none yet: the release changes nothing). */
-  #outcome: PaceOutcome | undefined;
-  /** What made the outcome distress: the status, or the kind of failure. */
-  #cause: number | DistressFailure = 0;
+  /** When the slot was granted (clock ms), read only when there is an interval to restart. */
+  readonly #grantedAt: number;
+  /** How the hop goes, for the pacer ({@link UNNOTED} when the policy notes no outcomes). */
+  readonly #outcome: HopOutcome;
   #noted = false;
   /** Lets the slot go `maxBodyHold` after the response headers; none when that is 0. */
   readonly #holds: BodyHolds | undefined;
-  #holding = false;
+  /** The slot's hold, from its response headers to its body's end. */
+  #hold: BodyHold | undefined;
 
   constructor(
     policy: Policy,
@@ -163,6 +163,7 @@ class PolicySlot implements HopSlot {
     slot: PacerSlot | undefined,
     interval = 0,
     holds?: BodyHolds,
+    outcome: HopOutcome = UNNOTED,
   ) {
     this.#policy = policy;
     this.#holds = holds;
@@ -170,8 +171,8 @@ class PolicySlot implements HopSlot {
     this.#origin = origin;
     this.#slot = slot;
     this.#interval = slot === undefined ? 0 : interval;
-    this.#grantedAt = slot === undefined ? 0 : policy.clock.now();
-    this.#startedAt = this.#grantedAt;
+    this.#grantedAt = this.#interval > 0 ? policy.clock.now() : 0;
+    this.#outcome = outcome;
   }
 
   noteResponse(status: number, headers: HeaderInput): void {
@@ -180,15 +181,7 @@ class PolicySlot implements HopSlot {
     this.#noted = true;
     const retryAfter = this.#policy.notePause(this.#origin, status, headers);
     if (this.#slot === undefined) return;
-    const latency = this.#policy.clock.now() - this.#startedAt;
-    if (retryAfter) {
-      this.#outcome = { kind: 'neutral', latency };
-    } else if (isDistressStatus(status)) {
-      this.#outcome = { kind: 'distress', latency };
-      this.#cause = status;
-    } else {
-      this.#outcome = { kind: 'success', latency };
-    }
+    this.#outcome.response(status, retryAfter);
     this.#holdBody();
   }
 
@@ -198,30 +191,25 @@ class PolicySlot implements HopSlot {
    * goes back anyway (the body stays readable).
    */
   #holdBody(): void {
-    if (this.#holding) return;
+    if (this.#hold !== undefined) return;
     if (this.#holds === undefined) {
       this.release();
       return;
     }
-    this.#holding = true;
-    this.#holds.start(this);
+    this.#hold = this.#holds.start(this);
   }
 
   noteFailure(error: unknown): void {
     if (this.#slot === undefined) return;
-    const failure = distressOf(error);
-    if (failure === undefined) return;
-    this.#outcome = { kind: 'distress' };
-    this.#cause = failure;
+    this.#outcome.failure(error);
   }
 
   sent(): void {
     const interval = this.#interval;
     this.#interval = 0;
     if (this.#slot === undefined) return;
-    const now = this.#policy.clock.now();
-    this.#startedAt = now;
-    if (interval > 0 && now > this.#grantedAt) {
+    this.#outcome.sent();
+    if (interval > 0 && this.#policy.clock.now() > this.#grantedAt) {
       this.#policy.restartInterval(this.#origin, interval);
     }
   }
@@ -230,13 +218,8 @@ class PolicySlot implements HopSlot {
     const slot = this.#slot;
     if (slot === undefined) return;
     this.#slot = undefined;
-    if (this.#holding) this.#holds!.end(this);
-    const outcome = this.#outcome;
-    if (outcome === undefined) {
-      slot.release();
-      return;
-    }
-    this.#policy.noteChange(this.#origin, this.#cause, slot.release(outcome));
+    if (this.#hold !== undefined) this.#holds!.end(this.#hold);
+    this.#outcome.release(slot);
   }
 }
 
@@ -310,6 +293,12 @@ class Policy implements RobotsPolicy {
   readonly #closing = new AbortController();
   /** `maxBodyHold` of every slot this policy grants (none when 0: released at the headers). */
   readonly #holds: BodyHolds | undefined;
+  /**
+   * The outcome a paced hop of `origin` notes for the pacer, decided once here: hops are timed
+   * and classed when back-off or latency pacing is on, or when the pacer is given (a fleet's
+   * other members may back off on them); else an outcome would change nothing, and none is noted.
+   */
+  readonly #outcomeOf: (origin: string) => HopOutcome;
   readonly #events;
   #closed = false;
 
@@ -366,6 +355,11 @@ class Policy implements RobotsPolicy {
       maxBackoff: options.maxBackoff,
       latencyFactor: options.latencyFactor,
     });
+    const notesOutcomes =
+      options.maxBackoff > 0 || options.latencyFactor > 0 || options.pacer !== undefined;
+    this.#outcomeOf = notesOutcomes
+      ? (origin) => new NotedOutcome(options.clock, origin, this)
+      : () => UNNOTED;
   }
 
   async enter(url: string | URL, options: EnterOptions = {}): Promise<HopSlot> {
@@ -374,6 +368,8 @@ class Policy implements RobotsPolicy {
     const parsed = toHttpUrl(url);
     const origin = parsed.origin;
     let admittedBy = this.#cache.peek(origin);
+    // Something was awaited since `admittedBy` was read: the copy in force may have changed.
+    let awaited = admittedBy === undefined;
     if (admittedBy === undefined) {
       admittedBy = (await this.#resolve(origin, options.signal)).entry;
       if (!allows(admittedBy, parsed)) this.#deny(decide(admittedBy, parsed, origin), options);
@@ -386,13 +382,18 @@ class Policy implements RobotsPolicy {
     const rules = this.#rulesOf(admittedBy);
     const got = this.#pacer.acquire(origin, rules, this.#waitSignal(options));
     // A free slot comes as it is (see Pacer.acquire): no turn of the microtask queue for it.
-    const slot = isPromiseLike(got) ? await got : got;
+    let slot: PacerSlot;
+    if (isPromiseLike(got)) {
+      slot = await got;
+      awaited = true;
+    } else slot = got;
     try {
       if (this.#closed) throw new RobotsClosedError();
-      // After a wait for the slot the robots.txt copy that admitted the hop may have expired or
-      // been replaced (a queue can take longer than a copy may be used): the hop goes out only if
-      // the rules in force now allow it too.
-      if (this.#cache.peek(origin) !== admittedBy) {
+      // After a wait (for robots.txt or for the slot) the copy that admitted the hop may have
+      // expired or been replaced (a queue can take longer than a copy may be used): the hop goes
+      // out only if the rules in force now allow it too. A fresh copy read in this same
+      // synchronous run, with the slot granted at once, is the copy in force: no second lookup.
+      if (awaited && this.#cache.peek(origin) !== admittedBy) {
         const now = (await this.#resolve(origin, options.signal)).entry;
         if (!allows(now, parsed)) this.#deny(decide(now, parsed, origin), options);
       }
@@ -400,7 +401,15 @@ class Policy implements RobotsPolicy {
       slot.release();
       throw error;
     }
-    return new PolicySlot(this, parsed, origin, slot, rules.interval, this.#holds);
+    return new PolicySlot(
+      this,
+      parsed,
+      origin,
+      slot,
+      rules.interval,
+      this.#holds,
+      this.#outcomeOf(origin),
+    );
   }
 
   /** A hop's wait signal: the caller's, plus this policy's close when the pacer is not its own. */
