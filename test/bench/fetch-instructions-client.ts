@@ -24,7 +24,11 @@ const polite = createPoliteFetch({
   userAgent: USER_AGENT,
   dispatcher,
   concurrency: IN_FLIGHT,
+  // Every politeness feature that has a per-request cost turned off, as in fetch.bench.ts.
   minInterval: 0,
+  maxBackoff: 0,
+  latencyFactor: 0,
+  cache: false,
 });
 // Warm: robots.txt cached before anything is counted.
 await (await polite(`${base}/warm`)).arrayBuffer();

@@ -8,7 +8,12 @@
 import type { ServerResponse } from 'node:http';
 import { Dispatcher, request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, isRobotsDeniedError, politeInterceptor } from '@polite-crawler/fetch';
+import {
+  DEFAULTS,
+  createPoliteFetch,
+  isRobotsDeniedError,
+  politeInterceptor,
+} from '@polite-crawler/fetch';
 import { USER_AGENT, localAgent, useRigs } from '../fetch/helpers/setup.js';
 import { FakeClock, until } from '../fetch/helpers/fake-clock.js';
 
@@ -54,6 +59,22 @@ async function drippingSite() {
     dripping.push(res);
   });
   return s;
+}
+
+/** A polite fetch on the default clock (real timers), closed after the test. */
+function realClockFetch(options: { responseTimeout: number; concurrency?: number }) {
+  const agent = localAgent();
+  const fetch = createPoliteFetch({
+    userAgent: USER_AGENT,
+    minInterval: 0,
+    dispatcher: agent,
+    ...options,
+  });
+  defer(async () => {
+    await fetch.close();
+    await agent.destroy();
+  });
+  return fetch;
 }
 
 const allowAll = (
@@ -215,6 +236,28 @@ describe('a body that drips forever', () => {
     await clock.until(() => clock.deadlines.includes(clock.now() + 5_000), 'the hop’s timer');
     await clock.advance(5_000);
     expect(((await pending) as DOMException).name).toBe('TimeoutError');
+  });
+
+  it('on the system clock (a plain timer): the dripping head times out, the slot is freed, the next call goes out', async () => {
+    const s = await drippingSite();
+    const fetch = realClockFetch({ responseTimeout: 200, concurrency: 1 });
+    const error = (await settled(fetch(`${s.origin}/p`))) as DOMException;
+    expect(error.name).toBe('TimeoutError');
+    expect(error.message).toMatch(/responseTimeout \(200 ms\)/);
+    // With concurrency 1, a slot the timed-out hop kept would hold this call for good.
+    const next = settled(fetch(`${s.origin}/q`));
+    await s.arrived('/q');
+    expect(((await next) as DOMException).name).toBe('TimeoutError');
+  });
+
+  it('on the system clock, a dispatcher that never starts the request: rejects after responseTimeout', async () => {
+    const s = await server((req, res) => allowAll(req, res, (r) => r.end('page')));
+    const fetch = realClockFetch({ responseTimeout: 200 });
+    const silent = new SilentDispatcher();
+    const error = (await settled(fetch(`${s.origin}/p`, { dispatcher: silent }))) as DOMException;
+    expect(silent.dispatched).toBe(1);
+    expect(error.name).toBe('TimeoutError');
+    expect(error.message).toMatch(/responseTimeout \(200 ms\)/);
   });
 
   it('the timer stops once the response is in: a slow body later is the caller’s to read', async () => {

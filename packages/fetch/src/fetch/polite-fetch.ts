@@ -13,7 +13,8 @@ import { checkResponse } from '../response/response-checker.js';
 import { upperCaseMethod } from '../transport/request-method.js';
 import { pageDispatcher, transportDispatcher } from '../transport/compose-transport.js';
 import { tapInterceptor, tapSettings } from '../transport/response-tap.js';
-import { holdSlot } from '../transport/slot-handler.js';
+import { holdSlot, responseTimeoutIn } from '../transport/slot-handler.js';
+import type { ResponseLimit, SlotWatch } from '../transport/slot-handler.js';
 import { carryMark } from '../transport/network-mark.js';
 import type { NetworkMark } from '../transport/network-mark.js';
 import { dispatcherOption, refusalIn, refuseUndrivable } from '../transport/dispatcher-guard.js';
@@ -86,16 +87,19 @@ function isReplayableBody(body: Body | null): boolean {
   return body instanceof URLSearchParams || body instanceof FormData || body instanceof Blob;
 }
 
-/** A dispatcher's refusal, as the guard made it, in place of fetch's `TypeError` around it. */
-function unwrapRefusal(error: unknown): never {
-  throw refusalIn(error) ?? error;
+/**
+ * A dispatcher's refusal, as the guard made it, or the hop's response timeout, in place of
+ * fetch's `TypeError` around it.
+ */
+function unwrapHopError(error: unknown): never {
+  throw refusalIn(error) ?? responseTimeoutIn(error) ?? error;
 }
 
 /** What every call of one polite fetch shares (made once, in the factory). */
 interface Shared {
   readonly policy: RobotsPolicy;
-  /** `responseTimeout`: the limit of a hop of a call without a signal. */
-  readonly responseTimeout: number;
+  /** `responseTimeout` on the policy's clock: the limit of a hop of a call without a signal. */
+  readonly responseLimit: ResponseLimit;
   readonly maxRedirects: number;
   readonly tapConfig: TapSettings;
   /** The dispatcher of pages: the policy's, behind the HTTP cache when it is on. */
@@ -123,6 +127,8 @@ class Call implements RedirectWalk<Response> {
   tap: TapRecord = NOTHING_TAPPED;
   /** Whether the latest hop got past the HTTP cache (none: no cache). */
   #mark: NetworkMark | undefined;
+  /** What each hop's slot handler watches: the response limit, and whether the cache answered. */
+  readonly #watch: SlotWatch;
   /**
    * The members every hop is sent with: the Request's, `init`'s laid over them (fetch's rule),
    * less those each hop sets itself.
@@ -159,11 +165,20 @@ class Call implements RedirectWalk<Response> {
         ? shared.pages
         : shared.pagesOver(dispatcherOption(init.dispatcher));
     this.#shared = shared;
+    // A call with a signal has the caller's limit (as with fetch); one without has the policy's.
+    this.#watch = {
+      fromStore: shared.cached ? () => this.fromStore() : undefined,
+      responseLimit: this.signal === undefined ? shared.responseLimit : undefined,
+    };
     this.#headers = headers;
     this.#body = body;
   }
 
-  /** One hop through undici's fetch, redirects left to the walker; it holds `slot` to its body's end. */
+  /**
+   * One hop through undici's fetch, redirects left to the walker; it holds `slot` to its body's
+   * end. A call without a signal is bounded by `responseTimeout` until the hop's response is in
+   * (headers, and for HTML its `<head>`); the body after that is the caller's to read.
+   */
   send(hop: WalkHop, slot: HopSlot): Promise<Response> {
     const { redirect } = hop;
     if (redirect !== undefined) {
@@ -183,7 +198,7 @@ class Call implements RedirectWalk<Response> {
     const guarded = given.compose(
       refuseUndrivable(given),
       tapInterceptor(this.#shared.tapConfig, tap),
-      holdSlot(slot, cached ? () => this.fromStore() : undefined),
+      holdSlot(slot, this.#watch),
     );
     let dispatcher = guarded;
     if (cached) {
@@ -203,33 +218,7 @@ class Call implements RedirectWalk<Response> {
       dispatcher,
     };
     if (isStream(body)) (hopInit as { duplex?: string }).duplex = 'half';
-    if (this.signal !== undefined) return undiciFetch(hop.url.href, hopInit).catch(unwrapRefusal);
-    return this.#timed(hop.url.href, hopInit);
-  }
-
-  /**
-   * A hop of a call without a signal, bounded by `responseTimeout` (on the policy's clock) until
-   * its response is in: headers, and for HTML the `<head>` scanned. The timer stops then: the
-   * body is the caller's to read.
-   */
-  #timed(url: string, hopInit: RequestInit): Promise<Response> {
-    const { responseTimeout, policy } = this.#shared;
-    const timeout = new AbortController();
-    const stop = new AbortController();
-    policy.clock.sleep(responseTimeout, stop.signal).then(
-      () =>
-        timeout.abort(
-          new DOMException(
-            `no response within responseTimeout (${responseTimeout} ms)`,
-            'TimeoutError',
-          ),
-        ),
-      () => {},
-    );
-    hopInit.signal = timeout.signal;
-    return undiciFetch(url, hopInit)
-      .catch(unwrapRefusal)
-      .finally(() => stop.abort());
+    return undiciFetch(hop.url.href, hopInit).catch(unwrapHopError);
   }
 
   statusOf(response: Response): number {
@@ -295,7 +284,7 @@ export function createPoliteFetch(options: PoliteFetchOptions): PoliteFetch {
   const shared: Shared = {
     policy,
     maxRedirects: page.maxRedirects,
-    responseTimeout: page.responseTimeout,
+    responseLimit: { ms: page.responseTimeout, clock: policy.clock },
     tapConfig,
     pages: pageDispatcher(policy.dispatcher, page.cache),
     cached: page.cache !== false,

@@ -71,7 +71,7 @@ function send(
   try {
     return dispatch(
       { ...opts, headers: withUserAgent(opts.headers, userAgent) },
-      new SlotHandler(handler, slot, signalOf(opts)),
+      new SlotHandler(handler, slot, { signal: signalOf(opts) }),
     );
   } catch (error) {
     slot.release();

@@ -31,3 +31,23 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * createRobotsPolicy({ userAgent, clock: systemClock }); // same as leaving `clock` out
  */
 export const systemClock: Clock = Object.freeze({ now: () => Date.now(), sleep });
+
+/**
+ * Calls `fire` once `ms` milliseconds of `clock`'s time have passed, unless the returned function
+ * is called first. On {@link systemClock} that is a plain timer: a `sleep` stopped through an
+ * `AbortController` costs tens of µs, which every page hop would pay (its response timer). An
+ * injected clock (a test's) is driven through its `sleep`.
+ * @example
+ * const stop = startTimer(clock, 60_000, () => controller.abort(timeoutError));
+ * // the response is in
+ * stop();
+ */
+export function startTimer(clock: Clock, ms: number, fire: () => void): () => void {
+  if (clock === systemClock) {
+    const timer = setTimeout(fire, Math.max(0, ms));
+    return () => clearTimeout(timer);
+  }
+  const stop = new AbortController();
+  clock.sleep(ms, stop.signal).then(fire, () => {});
+  return () => stop.abort();
+}
