@@ -124,12 +124,12 @@ export class SlotHandler implements Dispatcher.DispatchHandler {
     headers: HeaderObject,
     statusMessage?: string,
   ): void {
-    // The response is in (for HTML, its head too: the tap is inside): the timer's work is done.
-    this.#stopTimer?.();
-    this.#stopTimer = undefined;
-    // The response time is the time to these headers (for HTML, to its head: the tap is inside).
-    if (statusCode >= 200 && this.#fromStore?.() !== true) {
-      this.#slot.noteResponse(statusCode, headers);
+    // The response is in (for HTML, its head too: the tap is inside): the timer's work is done,
+    // and the response time is the time to here.
+    if (statusCode >= 200) {
+      this.#stopTimer?.();
+      this.#stopTimer = undefined;
+      if (this.#fromStore?.() !== true) this.#slot.noteResponse(statusCode, headers);
     }
     this.#handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
   }
