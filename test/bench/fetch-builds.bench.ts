@@ -1,0 +1,137 @@
+/**
+ * This checkout's polite fetch against another build of it, in client CPU per request. Not a
+ * vitest test: run it with
+ *   node --import tsx test/bench/fetch-builds.bench.ts <other checkout> [label]
+ * from a directory without a tsconfig.json (e.g. /tmp, giving this file's absolute path and tsx's
+ * loader by path), so that each build loads its own built dependencies; both checkouts must be
+ * built. It prints a markdown table and writes it to test/bench/results/fetch-builds.md.
+ *
+ * Whether a change made the request path slower is a question of a few µs per request, which
+ * separate loopback runs on a shared machine cannot answer (whole runs spread by ±10 %). Here
+ * both builds and plain undici fetch run in one process, against a dispatcher that answers in
+ * that process (no sockets, no server), in alternated rounds timed with `process.cpuUsage`, as
+ * fetch-cpu.bench.ts does for plain against polite.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as undici from 'undici';
+import { fmt, report } from './bench-report.js';
+import { InProcessDispatcher } from './in-process-dispatcher.js';
+
+const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
+const IN_FLIGHT = 64;
+const REQUESTS = 2_000;
+const ROUNDS = 21;
+const BASE = 'http://bench.test';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+type Send = (url: string) => Promise<void>;
+
+/** CPU µs per request of {@link REQUESTS} calls of `send` to `path`, {@link IN_FLIGHT} at once. */
+async function cpuPerRequest(path: string, send: Send): Promise<number> {
+  gc();
+  gc();
+  let next = 0;
+  const started = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < REQUESTS) {
+        const i = next;
+        next += 1;
+        await send(`${BASE}${path}?${i}`);
+      }
+    }),
+  );
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / REQUESTS;
+}
+
+interface PoliteFetchModule {
+  createPoliteFetch(options: Record<string, unknown>): (url: string) => Promise<Response>;
+}
+
+/**
+ * A polite fetch of the build in `checkout`, every feature that paces or answers requests by
+ * design off (as in fetch.bench.ts); a build older than those options is given none of them.
+ */
+async function politeOf(checkout: string): Promise<Send> {
+  const entry = pathToFileURL(resolve(checkout, 'packages/fetch/dist/index.js')).href;
+  const { createPoliteFetch } = (await import(entry)) as PoliteFetchModule;
+  const options = {
+    userAgent: USER_AGENT,
+    dispatcher: new InProcessDispatcher(),
+    concurrency: IN_FLIGHT,
+    minInterval: 0,
+  };
+  const off = { maxBackoff: 0, latencyFactor: 0, cache: false };
+  let polite: (url: string) => Promise<Response>;
+  try {
+    polite = createPoliteFetch({ ...options, ...off });
+  } catch {
+    polite = createPoliteFetch(options); // a build from before back-off, latency pacing and the cache
+  }
+  await (await polite(`${BASE}/warm`)).arrayBuffer();
+  return async (url) => {
+    await (await polite(url)).arrayBuffer();
+  };
+}
+
+async function main(): Promise<void> {
+  const [other, label = 'other build'] = process.argv.slice(2);
+  if (other === undefined) throw new Error('usage: fetch-builds.bench.ts <other checkout> [label]');
+  const plainDispatcher = new InProcessDispatcher();
+  const sides: [string, Send][] = [
+    [
+      'undici fetch',
+      async (url) => {
+        const response = await undici.fetch(url, {
+          dispatcher: plainDispatcher,
+          headers: { 'user-agent': USER_AGENT },
+        });
+        await response.arrayBuffer();
+      },
+    ],
+    [label, await politeOf(other)],
+    ['this build', await politeOf(new URL('../..', import.meta.url).pathname)],
+  ];
+  const rows: string[][] = [];
+  for (const [path, what] of [
+    ['/page', 'text/plain 1 KiB'],
+    ['/html', 'text/html 4 KiB (robots metas read from the head)'],
+  ] as const) {
+    for (const [, send] of sides) await cpuPerRequest(path, send); // warm-up, discarded
+    const cpu = sides.map((): number[] => []);
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const order = round % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
+      for (const side of order) cpu[side]!.push(await cpuPerRequest(path, sides[side]![1]));
+    }
+    const [plain, theirs, ours] = cpu.map(median) as [number, number, number];
+    const perRound = cpu[2]!.map((value, round) => cpu[1]![round]! / value).sort((a, b) => a - b);
+    rows.push([
+      `CPU per request, warm cache, ${what}`,
+      `undici fetch ${fmt(plain, 1)} µs; ${label} ${fmt(theirs, 1)} µs (+${fmt(theirs - plain, 1)} µs)`,
+      `this build ${fmt(ours, 1)} µs (+${fmt(ours - plain, 1)} µs)`,
+      `${label} CPU over this build's: **${fmt(median(perRound), 2)}×** (above 1: this build costs less; middle half of the rounds ${fmt(perRound[Math.round((perRound.length - 1) * 0.25)]!, 2)}–${fmt(perRound[Math.round((perRound.length - 1) * 0.75)]!, 2)})`,
+    ]);
+  }
+  const note = [
+    `Node ${process.version}, ${process.platform}/${process.arch}; a dispatcher answering in the same process (no sockets, no server);`,
+    `${fmt(REQUESTS)} requests per run, ${IN_FLIGHT} in flight, ${ROUNDS} rounds of one run per side (order alternating, full GC before each run);`,
+    `CPU is process.cpuUsage (user + system), medians over the rounds; the polite sides run with every feature that paces or answers requests by design off.`,
+  ].join(' ');
+  report(
+    'fetch-builds',
+    '@polite-crawler/fetch: this build against another, CPU per request (in-process)',
+    rows,
+    note,
+  );
+}
+
+await main();
