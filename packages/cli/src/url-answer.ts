@@ -23,11 +23,6 @@ export interface UrlAnswer {
 
 /**
  * The CLI's answer for a URL the policy explained.
- *
- * @example
- * ```ts
- * answerOf(await policy.explain(url), robotsInfoFromReport(explanation.robotsTxt)).allowed;
- * ```
  */
 export function answerOf(explanation: Explanation, robotsTxt: RobotsTxtInfo): UrlAnswer {
   return {
@@ -44,11 +39,6 @@ export function answerOf(explanation: Explanation, robotsTxt: RobotsTxtInfo): Ur
 /**
  * Why the URL is allowed or not: the verdict's reason, or, when no rules were read, whether
  * robots.txt was `unavailable` (everything allowed) or `unreachable` (everything disallowed).
- *
- * @example
- * ```ts
- * answerReason(answer); // 'rule'
- * ```
  */
 export function answerReason(answer: UrlAnswer): UrlVerdictReason {
   if (answer.verdict !== undefined) return answer.verdict.reason;

@@ -29,13 +29,6 @@ export interface PolicyVerdicts {
  * Answers for URLs the way a crawler using the `fetch` package would: robots.txt fetched once
  * per origin, RFC 9309 status handling, the cache state reported; the policy's `Explanation`
  * carries everything printed, the deciding line's text included.
- *
- * @example
- * ```ts
- * const verdicts = createPolicyVerdicts(agent);
- * try { console.log((await verdicts.verdict(new URL('https://example.com/a'))).allowed); }
- * finally { await verdicts.close(); }
- * ```
  */
 export function createPolicyVerdicts(
   agent: CliAgent,

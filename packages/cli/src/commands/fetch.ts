@@ -27,12 +27,6 @@ interface FetchOptionValues extends AgentFlags {
  * Registers `polite fetch <url> --agent <token> [--purpose] [--user-agent] [--json]`: one
  * request through the polite fetch. Exit code 0 when a response arrived, 1 when robots.txt
  * refused the URL (nothing was sent), 4 when the request failed.
- *
- * @example
- * ```ts
- * registerFetchCommand(program, context);
- * await program.parseAsync(['fetch', 'http://127.0.0.1:8080/', '--agent', 'ExampleBot'], { from: 'user' });
- * ```
  */
 export function registerFetchCommand(program: Command, context: CliContext): void {
   const command = program
@@ -88,7 +82,10 @@ async function fetchOutcome(
     const info = robotsInfoFromReport((await policy.explain(error.url)).robotsTxt);
     const why = neverAnswered(info);
     if (why !== undefined) throw CliError.input(`cannot fetch ${url.href}`, why);
-    return { denied: error, unreachable: info.status === 'unreachable' ? statusPhrase(info) : null };
+    return {
+      denied: error,
+      unreachable: info.status === 'unreachable' ? statusPhrase(info) : null,
+    };
   } finally {
     notice.stop();
   }

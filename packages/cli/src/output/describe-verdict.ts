@@ -23,11 +23,6 @@ export function quoteLine(source: Pick<SourceLine, 'text'>): string {
 
 /**
  * One short phrase for how robots.txt was obtained, e.g. `HTTP 200, 345 bytes, cache miss`.
- *
- * @example
- * ```ts
- * describeSource(answer.robotsTxt);
- * ```
  */
 export function describeSource(info: RobotsTxtInfo): string {
   const parts: string[] = [];

@@ -20,11 +20,6 @@ export interface CheckJson {
 
 /**
  * The `--json` document of `check`.
- *
- * @example
- * ```ts
- * JSON.stringify(checkJson(agent, answers));
- * ```
  */
 export function checkJson(agent: CliAgent, answers: readonly UrlAnswer[]): CheckJson {
   const allowed = answers.filter((answer) => answer.allowed).length;
@@ -39,11 +34,6 @@ export function checkJson(agent: CliAgent, answers: readonly UrlAnswer[]): Check
 /**
  * The text report of `check`: one verdict and one reason line per URL, then the robots.txt
  * files consulted and a count.
- *
- * @example
- * ```ts
- * process.stdout.write(formatCheck(agent, answers, createStyle(false)));
- * ```
  */
 export function formatCheck(agent: CliAgent, results: readonly UrlAnswer[], style: Style): string {
   const lines: string[] = [];

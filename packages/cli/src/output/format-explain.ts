@@ -16,11 +16,6 @@ export type ExplainJson = UrlVerdict & { readonly agent: AgentJson };
 
 /**
  * The `--json` document of `explain`.
- *
- * @example
- * ```ts
- * JSON.stringify(explainJson(agent, answer));
- * ```
  */
 export function explainJson(agent: CliAgent, answer: UrlAnswer): ExplainJson {
   return { agent: agentJson(agent), ...verdictJson(answer) };
@@ -33,11 +28,6 @@ const cont = ' '.repeat(LABEL_WIDTH);
 /**
  * The text report of `explain`: how robots.txt was obtained, which group was chosen and
  * why, the deciding line with its number and text, and the verdict.
- *
- * @example
- * ```ts
- * process.stdout.write(formatExplain(agent, answer, createStyle(false)));
- * ```
  */
 export function formatExplain(agent: CliAgent, answer: UrlAnswer, style: Style): string {
   const lines: string[] = [];

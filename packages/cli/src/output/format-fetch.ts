@@ -96,11 +96,6 @@ export type FetchOutcome =
 
 /**
  * The JSON form of a directives object.
- *
- * @example
- * ```ts
- * directivesJson(response.robots).noindex;
- * ```
  */
 export function directivesJson(directives: RobotsDirectives): DirectivesJson {
   return {
@@ -129,11 +124,6 @@ export function directivesJson(directives: RobotsDirectives): DirectivesJson {
 
 /**
  * The JSON form of a response's usage preferences.
- *
- * @example
- * ```ts
- * usageJson(response.usage)['train-ai'];
- * ```
  */
 export function usageJson(usage: UsagePreferences): UsageJson {
   const source = (from: UsageSource): UsageSourceJson =>
@@ -155,11 +145,6 @@ export function usageJson(usage: UsagePreferences): UsageJson {
 
 /**
  * The `--json` document of `fetch`.
- *
- * @example
- * ```ts
- * JSON.stringify(fetchJson(agent, url, { response, body, url }));
- * ```
  */
 export function fetchJson(agent: CliAgent, url: string, outcome: FetchOutcome): FetchJson {
   const head = { agent: agentJson(agent), url };
@@ -197,11 +182,6 @@ const cont = ' '.repeat(LABEL_WIDTH);
 /**
  * The text report of `fetch`: status, size, content type and the robots directives for
  * the agent, or the refusal with its rule.
- *
- * @example
- * ```ts
- * process.stdout.write(formatFetch(url.href, { response, body, url }, createStyle(false)));
- * ```
  */
 export function formatFetch(url: string, outcome: FetchOutcome, style: Style): string {
   const lines: string[] = [];

@@ -82,11 +82,6 @@ export interface UrlVerdict {
 /**
  * The JSON form of an answer (`check --json`'s results, `explain --json`), every line quoted
  * with the text the verdict carries.
- *
- * @example
- * ```ts
- * verdictJson(answerOf(explanation, robotsTxt)).rule?.text;
- * ```
  */
 export function verdictJson(answer: UrlAnswer): UrlVerdict {
   const { verdict, contentUsage } = answer;
