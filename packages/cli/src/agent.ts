@@ -68,11 +68,6 @@ export function resolveAgent(flags: AgentFlags): CliAgent {
 
 /**
  * Adds `--agent` (required), `--purpose` and `--user-agent` to a command.
- *
- * @example
- * ```ts
- * addAgentOptions(program.command('check'));
- * ```
  */
 export function addAgentOptions(command: Command): Command {
   return command

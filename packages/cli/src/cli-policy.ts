@@ -10,11 +10,6 @@ export type CliPolicySettings = Omit<RobotsPolicyOptions, 'userAgent' | 'product
  * The robots policy for a command: the agent's identity and the command's settings (pacing,
  * timeouts, a fleet's store and pacer). An option the policy rejects is a usage error (exit
  * code 2).
- *
- * @example
- * ```ts
- * const policy = createCliPolicy(agent, { minInterval: 0 });
- * ```
  */
 export function createCliPolicy(agent: CliAgent, settings: CliPolicySettings = {}): RobotsPolicy {
   try {

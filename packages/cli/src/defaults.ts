@@ -1,3 +1,5 @@
+import { DEFAULTS } from '@polite-crawler/fetch';
+
 /**
  * Every limit the CLI applies, with its default. Options that override one say so in
  * their help text.
@@ -11,9 +13,10 @@
 export const CLI_DEFAULTS = Object.freeze({
   /**
    * Bytes of a robots.txt file that are read and parsed; the rest is ignored and reported
-   * (RFC 9309 §2.5 asks for at least 500 KiB). Files are never read past this.
+   * (RFC 9309 §2.5 asks for at least 500 KiB). Files are never read past this. The policy's
+   * own limit (`robotsMaxBytes`), so that a file and a fetched robots.txt are cut alike.
    */
-  maxRobotsBytes: 512_000,
+  maxRobotsBytes: DEFAULTS.robotsMaxBytes,
   /** Bytes looked at to decide whether a file is binary (it is when it holds a NUL byte). */
   binarySniffBytes: 8_192,
   /** Time allowed to fetch one robots.txt, redirects included (`--timeout` overrides it). */
@@ -22,10 +25,13 @@ export const CLI_DEFAULTS = Object.freeze({
   requestTimeoutLimitMs: 600_000,
   /** URLs `check` looks up at once when it fetches robots.txt through the policy. */
   checkConcurrency: 16,
-  /** Origins whose robots.txt one run keeps (check, explain, fetch, crawl). */
-  maxOrigins: 10_000,
-  /** Redirects followed when the CLI reads a robots.txt URL itself (RFC 9309 §2.3.1.2). */
-  maxRedirects: 5,
+  /** Origins whose robots.txt one run keeps (check, explain, fetch, crawl): the policy's `maxOrigins`. */
+  maxOrigins: DEFAULTS.maxOrigins,
+  /**
+   * Redirects followed when the CLI reads a robots.txt URL itself (RFC 9309 §2.3.1.2): the
+   * policy's `robotsMaxRedirects`.
+   */
+  maxRedirects: DEFAULTS.robotsMaxRedirects,
   /** Bytes of an HTML page read to find links while crawling; the rest is not parsed. */
   maxHtmlBytes: 1_048_576,
   /** Links taken from one page while crawling. */

@@ -1,11 +1,6 @@
 /**
  * Maps `items` through `task` with at most `limit` tasks running at once, keeping the
  * order of `items` in the result. Rejects with the first failure.
- *
- * @example
- * ```ts
- * const verdicts = await mapPool(urls, 16, (url) => verdicts.verdict(url));
- * ```
  */
 export async function mapPool<T, R>(
   items: readonly T[],

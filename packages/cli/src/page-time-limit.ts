@@ -10,11 +10,6 @@ import { intOption } from './int-option.js';
  * to its last body byte; a server that drips bytes, or holds back the end of a page's `<head>`,
  * would otherwise keep it going for ever. Undici's own header and idle timeouts get the same
  * value (their defaults are five minutes).
- *
- * @example
- * ```ts
- * const dispatcher = pageDispatcher(CLI_DEFAULTS.pageTimeoutMs);
- * ```
  */
 export function pageDispatcher(timeoutMs: number): Dispatcher {
   return new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs }).compose(
@@ -59,11 +54,6 @@ function withDeadline(
 
 /**
  * The `--page-timeout <ms>` option of `fetch` and `crawl` (see {@link pageDispatcher}).
- *
- * @example
- * ```ts
- * program.command('fetch').addOption(pageTimeoutOption());
- * ```
  */
 export function pageTimeoutOption(): Option {
   return new Option(

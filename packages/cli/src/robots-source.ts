@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import type { CacheState, RobotsTxtReport } from '@polite-crawler/fetch';
+import type { CacheState, RobotsStatus, RobotsTxtReport } from '@polite-crawler/fetch';
 import type { RobotsTxt } from '@polite-crawler/robots-txt';
 import { parseRobotsTxt } from '@polite-crawler/robots-txt';
 import {
@@ -130,7 +130,7 @@ export async function loadRobots(
       const { kind, message } = outcome.failure;
       const why =
         kind === 'http-status' && outcome.httpStatus !== undefined
-          ? describeStatus(outcome.httpStatus)
+          ? `HTTP ${outcome.httpStatus} (${statusMeaning(outcome.status)})`
           : kind === 'timeout'
             ? `timed out after ${formatSeconds(timeoutMs)}`
             : kind === 'too-many-redirects' ||
@@ -215,11 +215,9 @@ function rejectBinary(bytes: Uint8Array, what: string): void {
   if (nul !== -1) throw CliError.input(what, `not a text file (NUL byte at offset ${nul})`);
 }
 
-function describeStatus(status: number): string {
-  if (status >= 500 || status === 429) {
-    return `HTTP ${status} (a crawler treats robots.txt as unreachable and disallows everything)`;
-  }
-  if (status >= 400)
-    return `HTTP ${status} (a crawler treats robots.txt as unavailable and allows everything)`;
-  return `HTTP ${status}`;
+/** What a robots.txt status the policy's client reported means for a crawler. */
+function statusMeaning(status: RobotsStatus): string {
+  return status === 'unreachable'
+    ? 'a crawler treats robots.txt as unreachable and disallows everything'
+    : `a crawler treats robots.txt as ${status} and allows everything`;
 }

@@ -4,11 +4,6 @@ import { intOption } from './int-option.js';
 
 /**
  * The `--timeout <ms>` option: time allowed to fetch one robots.txt, redirects included.
- *
- * @example
- * ```ts
- * program.command('lint').addOption(timeoutOption());
- * ```
  */
 export function timeoutOption(): Option {
   return new Option('--timeout <ms>', 'milliseconds allowed to fetch robots.txt')

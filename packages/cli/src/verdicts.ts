@@ -14,14 +14,14 @@ import { CLI_DEFAULTS } from './defaults.js';
 import { mapPool } from './map-pool.js';
 import { startWaitNotice } from './output/progress-line.js';
 import { ExitCode } from './exit-codes.js';
-import type { UrlVerdict } from './output/verdict-json.js';
-import { verdictJson } from './output/verdict-json.js';
+import type { UrlAnswer } from './url-answer.js';
+import { answerOf } from './url-answer.js';
 import { loadRobots } from './robots-source.js';
 import { neverAnswered, robotsInfoFromReport } from './robots-source.js';
 
 /** Verdicts obtained through the polite policy, which fetches each origin's robots.txt. */
 export interface PolicyVerdicts {
-  verdict(url: URL): Promise<UrlVerdict>;
+  verdict(url: URL): Promise<UrlAnswer>;
   close(): Promise<void>;
 }
 
@@ -29,13 +29,6 @@ export interface PolicyVerdicts {
  * Answers for URLs the way a crawler using the `fetch` package would: robots.txt fetched once
  * per origin, RFC 9309 status handling, the cache state reported; the policy's `Explanation`
  * carries everything printed, the deciding line's text included.
- *
- * @example
- * ```ts
- * const verdicts = createPolicyVerdicts(agent);
- * try { console.log((await verdicts.verdict(new URL('https://example.com/a'))).allowed); }
- * finally { await verdicts.close(); }
- * ```
  */
 export function createPolicyVerdicts(
   agent: CliAgent,
@@ -56,12 +49,7 @@ export function createPolicyVerdicts(
           throw CliError.usage(`invalid URL ${url.href}`, error.message);
         throw error;
       }
-      return verdictJson({
-        decision: explanation,
-        contentUsage: explanation.contentUsage,
-        crawlDelay: explanation.robotsTxt.crawlDelay,
-        robotsTxt: robotsInfoFromReport(explanation.robotsTxt),
-      });
+      return answerOf(explanation, robotsInfoFromReport(explanation.robotsTxt));
     },
     close: () => policy.close(),
   };
@@ -94,7 +82,7 @@ export function verdictAction(
   context: CliContext,
   robotsHelp: string,
   waiting: (answered: number, urls: readonly URL[]) => string,
-  print: (agent: CliAgent, verdicts: UrlVerdict[], options: VerdictOptionValues) => string | object,
+  print: (agent: CliAgent, verdicts: UrlAnswer[], options: VerdictOptionValues) => string | object,
 ): void {
   addAgentOptions(command)
     .option('-r, --robots <file|url>', robotsHelp)
@@ -119,27 +107,24 @@ async function collectVerdicts(
   options: { readonly robots?: string; readonly timeout: number },
   context: CliContext,
   waiting: (answered: number) => string,
-): Promise<UrlVerdict[]> {
+): Promise<UrlAnswer[]> {
   if (options.robots !== undefined) {
     const loaded = await loadRobots(options.robots, {
       userAgent: agent.userAgent,
       timeoutMs: options.timeout,
     });
+    const rules = loaded.robots.forAgent(agent);
     return urls.map((url) => {
-      const verdict = loaded.robots.explain(url, agent);
-      const { allowed } = verdict;
-      return verdictJson({
-        decision: {
-          url: url.href,
-          allowed,
-          reason: allowed ? 'allowed' : 'disallowed',
-          verdict,
-          stale: false,
-        },
-        contentUsage: loaded.robots.explainContentUsage(url, agent),
-        crawlDelay: loaded.robots.crawlDelay(agent),
+      const verdict = rules.explain(url);
+      return {
+        url: url.href,
+        allowed: verdict.allowed,
+        verdict,
+        contentUsage: rules.explainContentUsage(url),
+        stale: false,
+        crawlDelay: rules.crawlDelay,
         robotsTxt: loaded.info,
-      });
+      };
     });
   }
   const verdicts = createPolicyVerdicts(agent, options.timeout);
@@ -163,7 +148,7 @@ async function collectVerdicts(
  * `crawl` say with the same code), with one `polite: …` line on stderr; else `denied` (1) when
  * any URL is denied, else `ok`.
  */
-function setVerdictsExit(context: CliContext, results: readonly UrlVerdict[]): void {
+function setVerdictsExit(context: CliContext, results: readonly UrlAnswer[]): void {
   const unreachable = [
     ...new Map(
       results

@@ -7,12 +7,6 @@ import { verdictAction } from '../verdicts.js';
 /**
  * Registers `polite check <url…> --agent <token> [--purpose] [--robots] [--user-agent] [--json]`.
  * Exit code 0 when every URL is allowed, 1 when any is denied.
- *
- * @example
- * ```ts
- * registerCheckCommand(program, context);
- * await program.parseAsync(['check', 'https://example.com/a', '--agent', 'ExampleBot'], { from: 'user' });
- * ```
  */
 export function registerCheckCommand(program: Command, context: CliContext): void {
   const command = program

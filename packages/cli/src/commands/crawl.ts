@@ -34,12 +34,6 @@ interface CrawlOptionValues extends AgentFlags {
  * fetched, 1 when robots.txt refused it, 4 when it could not be fetched. With `--redis <url>`
  * the crawl joins a fleet: every crawl on that Redis shares one robots.txt fetch and one
  * pacing budget per origin.
- *
- * @example
- * ```ts
- * registerCrawlCommand(program, context);
- * await program.parseAsync(['crawl', 'http://127.0.0.1:8080/', '--agent', 'ExampleBot'], { from: 'user' });
- * ```
  */
 export function registerCrawlCommand(program: Command, context: CliContext): void {
   const command = program

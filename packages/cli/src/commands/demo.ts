@@ -17,12 +17,6 @@ import { createProgressLine } from '../output/progress-line.js';
  * Registers `polite demo`: starts a local two-origin site on 127.0.0.1, crawls it with the
  * crawl machinery, prints the summary and what the servers saw. Never touches the internet.
  * Exit code 0, or 70 if the servers saw a request they should not have (a bug).
- *
- * @example
- * ```ts
- * registerDemoCommand(program, context);
- * await program.parseAsync(['demo'], { from: 'user' });
- * ```
  */
 export function registerDemoCommand(program: Command, context: CliContext): void {
   program

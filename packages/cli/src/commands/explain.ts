@@ -6,12 +6,6 @@ import { verdictAction } from '../verdicts.js';
 /**
  * Registers `polite explain <url> --agent <token> [--purpose] [--robots] [--user-agent] [--json]`:
  * the whole chain from robots.txt to verdict. Exit code 0 when allowed, 1 when denied.
- *
- * @example
- * ```ts
- * registerExplainCommand(program, context);
- * await program.parseAsync(['explain', 'https://example.com/a', '--agent', 'ExampleBot'], { from: 'user' });
- * ```
  */
 export function registerExplainCommand(program: Command, context: CliContext): void {
   const command = program

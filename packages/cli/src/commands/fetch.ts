@@ -1,4 +1,4 @@
-import type { PoliteResponse } from '@polite-crawler/fetch';
+import type { PoliteFetch, PoliteResponse, RobotsPolicy } from '@polite-crawler/fetch';
 import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
 import { readCapped } from '@polite-crawler/fetch/internal';
 import type { Command } from 'commander';
@@ -7,15 +7,13 @@ import type { AgentFlags } from '../agent.js';
 import { CliError } from '../cli-error.js';
 import { createCliPolicy } from '../cli-policy.js';
 import type { CliContext } from '../context.js';
-import type { DeniedInfo } from '../output/verdict-json.js';
 import { CLI_DEFAULTS } from '../defaults.js';
-import { deniedInfo } from '../output/verdict-json.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseHttpUrl } from '../http-url.js';
 import { describeNetworkError } from '../network-error.js';
 import { pageDispatcher, pageTimeoutOption } from '../page-time-limit.js';
-import type { FetchedJson } from '../output/format-fetch.js';
-import { directivesJson, fetchJson, formatFetch, usageJson } from '../output/format-fetch.js';
+import type { FetchOutcome } from '../output/format-fetch.js';
+import { fetchJson, formatFetch } from '../output/format-fetch.js';
 import { writeJson } from '../output/write-json.js';
 import { startWaitNotice } from '../output/progress-line.js';
 import { neverAnswered, robotsInfoFromReport, statusPhrase } from '../robots-source.js';
@@ -29,12 +27,6 @@ interface FetchOptionValues extends AgentFlags {
  * Registers `polite fetch <url> --agent <token> [--purpose] [--user-agent] [--json]`: one
  * request through the polite fetch. Exit code 0 when a response arrived, 1 when robots.txt
  * refused the URL (nothing was sent), 4 when the request failed.
- *
- * @example
- * ```ts
- * registerFetchCommand(program, context);
- * await program.parseAsync(['fetch', 'http://127.0.0.1:8080/', '--agent', 'ExampleBot'], { from: 'user' });
- * ```
  */
 export function registerFetchCommand(program: Command, context: CliContext): void {
   const command = program
@@ -51,63 +43,55 @@ export function registerFetchCommand(program: Command, context: CliContext): voi
       const dispatcher = pageDispatcher(options.pageTimeout);
       const policy = createCliPolicy(agent, { minInterval: 0, dispatcher });
       const politeFetch = createPoliteFetch({ policy });
-      let denied: DeniedInfo | null = null;
-      let response: FetchedJson | null = null;
+      let outcome: FetchOutcome;
       try {
-        let answer: PoliteResponse | undefined;
-        const notice = startWaitNotice(
-          context.stderr,
-          context.err,
-          () => `waiting for ${url.origin} (robots.txt first, then the page)`,
-        );
-        try {
-          answer = await politeFetch(url);
-        } catch (error) {
-          if (!isRobotsDeniedError(error)) {
-            throw CliError.input(`cannot fetch ${url.href}`, describeNetworkError(error), error);
-          }
-          denied = deniedInfo(error);
-          if (error.reason !== 'disallowed') {
-            const info = robotsInfoFromReport((await policy.explain(error.url)).robotsTxt);
-            const why = neverAnswered(info);
-            if (why !== undefined) throw CliError.input(`cannot fetch ${url.href}`, why);
-            if (info.status === 'unreachable')
-              denied = { ...denied, unreachable: statusPhrase(info) };
-          }
-        } finally {
-          notice.stop();
-        }
-        if (answer !== undefined) {
-          let body;
-          try {
-            body = await readCapped(answer.body, CLI_DEFAULTS.maxBodyBytes);
-          } catch (error) {
-            throw CliError.input(
-              `cannot read the body of ${url.href}`,
-              describeNetworkError(error),
-              error,
-            );
-          }
-          const finalUrl = answer.url === '' ? url.href : answer.url;
-          response = {
-            finalUrl,
-            redirected: answer.redirected,
-            status: answer.status,
-            statusText: answer.statusText,
-            contentType: answer.headers.get('content-type'),
-            bytes: body.bytes.byteLength,
-            complete: !body.truncated,
-            robots: directivesJson(answer.robots),
-            usage: usageJson(answer.usage),
-          };
-        }
+        outcome = await fetchOutcome(politeFetch, policy, url, context);
       } finally {
         await policy.close();
         await dispatcher.close();
       }
-      const result = fetchJson(agent, url.href, { denied, response });
-      if (options.json === true) writeJson(context.stdout, result);
-      else context.stdout.write(formatFetch(result, context.out));
-      context.exitCode = denied === null ? ExitCode.ok : ExitCode.denied;
+      if (options.json === true) writeJson(context.stdout, fetchJson(agent, url.href, outcome));
+      else context.stdout.write(formatFetch(url.href, outcome, context.out));
+      context.exitCode = 'denied' in outcome ? ExitCode.denied : ExitCode.ok;
     });
+}
+
+/**
+ * What the library answered for `url`: the response and the start of its body, or the refusal.
+ * A request that failed, or an origin whose robots.txt never answered, is a {@link CliError}.
+ */
+async function fetchOutcome(
+  politeFetch: PoliteFetch,
+  policy: RobotsPolicy,
+  url: URL,
+  context: CliContext,
+): Promise<FetchOutcome> {
+  let response: PoliteResponse;
+  const notice = startWaitNotice(
+    context.stderr,
+    context.err,
+    () => `waiting for ${url.origin} (robots.txt first, then the page)`,
+  );
+  try {
+    response = await politeFetch(url);
+  } catch (error) {
+    if (!isRobotsDeniedError(error)) {
+      throw CliError.input(`cannot fetch ${url.href}`, describeNetworkError(error), error);
+    }
+    if (error.reason === 'disallowed') return { denied: error, unreachable: null };
+    const info = robotsInfoFromReport((await policy.explain(error.url)).robotsTxt);
+    const why = neverAnswered(info);
+    if (why !== undefined) throw CliError.input(`cannot fetch ${url.href}`, why);
+    return {
+      denied: error,
+      unreachable: info.status === 'unreachable' ? statusPhrase(info) : null,
+    };
+  } finally {
+    notice.stop();
+  }
+  try {
+    return { response, body: await readCapped(response.body, CLI_DEFAULTS.maxBodyBytes), url };
+  } catch (error) {
+    throw CliError.input(`cannot read the body of ${url.href}`, describeNetworkError(error), error);
+  }
 }

@@ -14,12 +14,6 @@ const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
 /**
  * Registers `polite keys [--json]`: a new Ed25519 key pair for Web Bot Auth signatures, the key
  * directory (JWKS) to publish and the response headers to serve it with.
- *
- * @example
- * ```ts
- * registerKeysCommand(program, context);
- * await program.parseAsync(['keys', '--json'], { from: 'user' });
- * ```
  */
 export function registerKeysCommand(program: Command, context: CliContext): void {
   program

@@ -15,12 +15,6 @@ interface LintOptionValues {
 /**
  * Registers `polite lint <file|url> [--json]`: every parser diagnostic with its line.
  * Exit code 0 when clean or info only, 1 with warnings, 3 with errors.
- *
- * @example
- * ```ts
- * registerLintCommand(program, context);
- * await program.parseAsync(['lint', './robots.txt'], { from: 'user' });
- * ```
  */
 export function registerLintCommand(program: Command, context: CliContext): void {
   program

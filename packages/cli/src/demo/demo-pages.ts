@@ -24,11 +24,6 @@ export const DEMO_AGENT = Object.freeze({
 
 /**
  * The URL path the demo explains after its crawl.
- *
- * @example
- * ```ts
- * new URL(DEMO_EXPLAINED_PATH, site.originA);
- * ```
  */
 export const DEMO_EXPLAINED_PATH = '/private/report';
 

@@ -1,7 +1,8 @@
 import type { RobotsTxtInfo } from '../robots-source.js';
 import { statusPhrase } from '../robots-source.js';
-import type { DeniedInfo } from './verdict-json.js';
-import type { SourceLine, UrlVerdict } from './verdict-json.js';
+import type { UrlAnswer } from '../url-answer.js';
+import { answerReason } from '../url-answer.js';
+import type { DeniedInfo, SourceLine } from './verdict-json.js';
 import { plural } from './plural.js';
 
 const MAX_QUOTED_LINE = 160;
@@ -22,11 +23,6 @@ export function quoteLine(source: Pick<SourceLine, 'text'>): string {
 
 /**
  * One short phrase for how robots.txt was obtained, e.g. `HTTP 200, 345 bytes, cache miss`.
- *
- * @example
- * ```ts
- * describeSource(verdict.robotsTxt);
- * ```
  */
 export function describeSource(info: RobotsTxtInfo): string {
   const parts: string[] = [];
@@ -48,15 +44,14 @@ export function describeSource(info: RobotsTxtInfo): string {
  *
  * @example
  * ```ts
- * describeDecider(verdict); // 'Disallow: /private/ (line 9)'
+ * describeDecider(answer); // 'Disallow: /private/ (line 9)'
  * ```
  */
-export function describeDecider(verdict: UrlVerdict): string {
-  switch (verdict.reason) {
+export function describeDecider(answer: UrlAnswer): string {
+  const rule = answer.verdict?.rule;
+  switch (answerReason(answer)) {
     case 'rule':
-      return verdict.rule === null
-        ? 'a rule matched'
-        : `${quoteLine(verdict.rule)} (line ${verdict.rule.line})`;
+      return rule === undefined ? 'a rule matched' : `${quoteLine(rule)} (line ${rule.line})`;
     case 'no-matching-rule':
       return 'no rule matches';
     case 'no-applicable-group':
@@ -64,11 +59,11 @@ export function describeDecider(verdict: UrlVerdict): string {
     case 'robots-txt-path':
       return '/robots.txt is always allowed';
     case 'match-budget':
-      return `line ${verdict.rule?.line ?? '?'} not ruled out within the match budget: disallowed (fail closed)`;
+      return `line ${rule?.line ?? '?'} not ruled out within the match budget: disallowed (fail closed)`;
     case 'unavailable':
-      return `robots.txt unavailable (${statusPhrase(verdict.robotsTxt)}): everything allowed`;
+      return `robots.txt unavailable (${statusPhrase(answer.robotsTxt)}): everything allowed`;
     case 'unreachable':
-      return `robots.txt unreachable (${statusPhrase(verdict.robotsTxt)}): everything disallowed`;
+      return `robots.txt unreachable (${statusPhrase(answer.robotsTxt)}): everything disallowed`;
   }
 }
 
@@ -78,14 +73,16 @@ export function describeDecider(verdict: UrlVerdict): string {
  *
  * @example
  * ```ts
- * describeGroup(verdict); // 'group "User-agent-purpose: research" (line 7)'
+ * describeGroup(answer); // 'group "User-agent-purpose: research" (line 7)'
  * ```
  */
-export function describeGroup(verdict: UrlVerdict): string {
-  const [first, ...rest] = verdict.groups;
-  if (first === undefined) return '';
-  const more = rest.length === 0 ? '' : ` + ${rest.length} more`;
-  return `group "${quoteLine(first)}" (line ${first.line})${more}`;
+export function describeGroup(answer: UrlAnswer): string {
+  const lines = answer.verdict?.groupLines ?? [];
+  const [first] = lines;
+  const [text] = answer.verdict?.groupLineTexts ?? [];
+  if (first === undefined || text === undefined) return '';
+  const more = lines.length === 1 ? '' : ` + ${lines.length - 1} more`;
+  return `group "${quoteLine({ text })}" (line ${first})${more}`;
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { CliAgent } from '../agent.js';
+import type { UrlAnswer } from '../url-answer.js';
 import type { UrlVerdict } from './verdict-json.js';
+import { verdictJson } from './verdict-json.js';
 import type { AgentJson } from './agent-json.js';
 import { agentJson, agentLabel } from './agent-json.js';
 import { describeDecider, describeGroup, describeSource } from './describe-verdict.js';
@@ -18,27 +20,22 @@ export interface CheckJson {
 
 /**
  * The `--json` document of `check`.
- *
- * @example
- * ```ts
- * JSON.stringify(checkJson(agent, verdicts));
- * ```
  */
-export function checkJson(agent: CliAgent, results: readonly UrlVerdict[]): CheckJson {
-  const allowed = results.filter((result) => result.allowed).length;
-  return { agent: agentJson(agent), allowed, denied: results.length - allowed, results };
+export function checkJson(agent: CliAgent, answers: readonly UrlAnswer[]): CheckJson {
+  const allowed = answers.filter((answer) => answer.allowed).length;
+  return {
+    agent: agentJson(agent),
+    allowed,
+    denied: answers.length - allowed,
+    results: answers.map(verdictJson),
+  };
 }
 
 /**
  * The text report of `check`: one verdict and one reason line per URL, then the robots.txt
  * files consulted and a count.
- *
- * @example
- * ```ts
- * process.stdout.write(formatCheck(agent, verdicts, createStyle(false)));
- * ```
  */
-export function formatCheck(agent: CliAgent, results: readonly UrlVerdict[], style: Style): string {
+export function formatCheck(agent: CliAgent, results: readonly UrlAnswer[], style: Style): string {
   const lines: string[] = [];
   for (const result of results) {
     const label = result.allowed ? style.green('ALLOWED') : style.red('DENIED ');

@@ -13,11 +13,6 @@ export type CrawlJson = CrawlReport & { readonly agent: AgentJson };
 
 /**
  * The `--json` document of `crawl`.
- *
- * @example
- * ```ts
- * JSON.stringify(crawlJson(agent, report));
- * ```
  */
 export function crawlJson(agent: CliAgent, report: CrawlReport): CrawlJson {
   return { agent: agentJson(agent), ...report };
@@ -32,11 +27,6 @@ export interface FormatCrawlOptions {
 /**
  * The summary of a crawl: origins and their robots.txt, one row per page (fetched, noindex,
  * denied with the rule, error), the links not followed, and the counts.
- *
- * @example
- * ```ts
- * process.stdout.write(formatCrawl(agent, report, createStyle(false)));
- * ```
  */
 export function formatCrawl(
   agent: CliAgent,

@@ -4,11 +4,6 @@ import { plural } from './plural.js';
 
 /**
  * The demo's introduction: the two origins and what they hold.
- *
- * @example
- * ```ts
- * process.stdout.write(formatDemoIntro(site.originA, site.originB, 250, createStyle(false)));
- * ```
  */
 export function formatDemoIntro(
   originA: string,
@@ -32,11 +27,6 @@ export function formatDemoIntro(
 
 /**
  * The demo's conclusion: what the servers saw, judged independently of the crawler.
- *
- * @example
- * ```ts
- * process.stdout.write(formatDemoLog(checkServerLog(site.requests), createStyle(false)));
- * ```
  */
 export function formatDemoLog(check: ServerLogCheck, style: Style): string {
   const lines = [

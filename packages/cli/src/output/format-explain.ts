@@ -1,5 +1,8 @@
 import type { CliAgent } from '../agent.js';
+import type { UrlAnswer } from '../url-answer.js';
+import { answerReason } from '../url-answer.js';
 import type { UrlVerdict } from './verdict-json.js';
+import { verdictJson } from './verdict-json.js';
 import type { AgentJson } from './agent-json.js';
 import { agentJson, agentLabel } from './agent-json.js';
 import { quoteLine } from './describe-verdict.js';
@@ -13,14 +16,9 @@ export type ExplainJson = UrlVerdict & { readonly agent: AgentJson };
 
 /**
  * The `--json` document of `explain`.
- *
- * @example
- * ```ts
- * JSON.stringify(explainJson(agent, verdict));
- * ```
  */
-export function explainJson(agent: CliAgent, verdict: UrlVerdict): ExplainJson {
-  return { agent: agentJson(agent), ...verdict };
+export function explainJson(agent: CliAgent, answer: UrlAnswer): ExplainJson {
+  return { agent: agentJson(agent), ...verdictJson(answer) };
 }
 
 const LABEL_WIDTH = 12;
@@ -30,33 +28,28 @@ const cont = ' '.repeat(LABEL_WIDTH);
 /**
  * The text report of `explain`: how robots.txt was obtained, which group was chosen and
  * why, the deciding line with its number and text, and the verdict.
- *
- * @example
- * ```ts
- * process.stdout.write(formatExplain(agent, verdict, createStyle(false)));
- * ```
  */
-export function formatExplain(agent: CliAgent, verdict: UrlVerdict, style: Style): string {
+export function formatExplain(agent: CliAgent, answer: UrlAnswer, style: Style): string {
   const lines: string[] = [];
-  lines.push(`${label('URL')}${verdict.url}`);
+  lines.push(`${label('URL')}${answer.url}`);
   lines.push(`${label('Agent')}${agentLabel(agent)}`);
   lines.push(`${cont}${style.dim(`User-Agent: ${agent.userAgent}`)}`);
   lines.push('');
-  lines.push(...sourceLines(verdict, style));
+  lines.push(...sourceLines(answer, style));
   lines.push('');
-  lines.push(...groupLines(agent, verdict));
+  lines.push(...groupLines(agent, answer));
   lines.push('');
-  lines.push(...ruleLines(verdict, style));
+  lines.push(...ruleLines(answer, style));
   lines.push('');
-  const usage = usageLines(verdict, style);
+  const usage = usageLines(answer, style);
   if (usage.length > 0) lines.push(...usage, '');
-  const word = verdict.allowed ? style.green('ALLOWED') : style.red('DENIED');
+  const word = answer.allowed ? style.green('ALLOWED') : style.red('DENIED');
   lines.push(`${label('Verdict')}${style.bold(word)}`);
   return `${lines.join('\n')}\n`;
 }
 
-function sourceLines(verdict: UrlVerdict, style: Style): string[] {
-  const info = verdict.robotsTxt;
+function sourceLines(answer: UrlAnswer, style: Style): string[] {
+  const info = answer.robotsTxt;
   const lines: string[] = [];
   lines.push(`${label('robots.txt')}${info.location}${info.source === 'file' ? ' (file)' : ''}`);
   if (info.source !== 'file') {
@@ -77,24 +70,25 @@ function sourceLines(verdict: UrlVerdict, style: Style): string[] {
       : `${plural(info.bytes, 'byte')} (read in full)`;
     lines.push(`${label('  size')}${size}`);
   }
-  if (verdict.stale) {
+  if (answer.stale) {
     lines.push(`${label('  stale')}the origin is unreachable now; the last good copy is in force`);
   }
-  if (verdict.crawlDelay !== null)
-    lines.push(`${label('  delay')}crawl-delay ${verdict.crawlDelay} s for this agent`);
+  if (answer.crawlDelay !== undefined)
+    lines.push(`${label('  delay')}crawl-delay ${answer.crawlDelay} s for this agent`);
   return lines;
 }
 
-function groupLines(agent: CliAgent, verdict: UrlVerdict): string[] {
+function groupLines(agent: CliAgent, { verdict }: UrlAnswer): string[] {
   const token = agent.productToken;
   const purpose = agent.purpose;
+  const groupCount = verdict?.groups.length ?? 0;
   let why: string;
-  switch (verdict.selection) {
+  switch (verdict?.selection) {
     case 'product':
-      why = `chosen by product token: the group${verdict.groupCount === 1 ? '' : 's'} naming ${token}`;
+      why = `chosen by product token: the group${groupCount === 1 ? '' : 's'} naming ${token}`;
       break;
     case 'purpose':
-      why = `chosen by purpose: no group names ${token}; ${verdict.groupCount === 1 ? 'the group' : 'the groups'} for purpose ${purpose ?? '?'} ${verdict.groupCount === 1 ? 'applies' : 'apply'}`;
+      why = `chosen by purpose: no group names ${token}; ${groupCount === 1 ? 'the group' : 'the groups'} for purpose ${purpose ?? '?'} ${groupCount === 1 ? 'applies' : 'apply'}`;
       break;
     case 'global':
       why = `the * group: no group names ${token}${purpose === undefined ? '' : ` or purpose ${purpose}`}`;
@@ -102,37 +96,40 @@ function groupLines(agent: CliAgent, verdict: UrlVerdict): string[] {
     case 'none':
       why = `none: no group names ${token}${purpose === undefined ? '' : ` or purpose ${purpose}`}, and there is no * group`;
       break;
-    case null:
+    case undefined:
       why = 'none: no rules were read';
       break;
   }
   const lines = [`${label('Group')}${why}`];
-  if (verdict.groupCount > 1) lines.push(`${cont}(${verdict.groupCount} groups merged)`);
-  for (const group of verdict.groups) lines.push(`${cont}line ${group.line}: ${quoteLine(group)}`);
+  if (groupCount > 1) lines.push(`${cont}(${groupCount} groups merged)`);
+  verdict?.groupLines.forEach((line, i) => {
+    lines.push(`${cont}line ${line}: ${quoteLine({ text: verdict.groupLineTexts[i] ?? '' })}`);
+  });
   return lines;
 }
 
-function ruleLines(verdict: UrlVerdict, style: Style): string[] {
-  const info = verdict.robotsTxt;
-  switch (verdict.reason) {
+function ruleLines(answer: UrlAnswer, style: Style): string[] {
+  const info = answer.robotsTxt;
+  const rule = answer.verdict?.rule;
+  const path = answer.verdict?.path ?? '?';
+  switch (answerReason(answer)) {
     case 'rule': {
-      const rule = verdict.rule;
-      if (rule === null) return [`${label('Rule')}a rule matched`];
+      if (rule === undefined) return [`${label('Rule')}a rule matched`];
       return [
         `${label('Rule')}line ${rule.line}: ${style.bold(quoteLine(rule))}`,
-        `${cont}${rule.kind} pattern ${JSON.stringify(rule.pattern)} matches ${verdict.path ?? '?'}`,
+        `${cont}${rule.kind} pattern ${JSON.stringify(rule.pattern)} matches ${path}`,
         `${cont}${style.dim('(the longest matching pattern decides; allow wins a tie)')}`,
       ];
     }
     case 'no-matching-rule':
-      return [`${label('Rule')}none matches ${verdict.path ?? '?'}: allowed by default`];
+      return [`${label('Rule')}none matches ${path}: allowed by default`];
     case 'no-applicable-group':
       return [`${label('Rule')}none: no group applies, so everything is allowed`];
     case 'robots-txt-path':
       return [`${label('Rule')}none needed: /robots.txt is always allowed`];
     case 'match-budget':
       return [
-        `${label('Rule')}line ${verdict.rule?.line ?? '?'}: not ruled out within the match budget,`,
+        `${label('Rule')}line ${rule?.line ?? '?'}: not ruled out within the match budget,`,
         `${cont}so it counts as matching: disallowed (fail closed)`,
       ];
     case 'unavailable':
@@ -152,21 +149,21 @@ function ruleLines(verdict: UrlVerdict, style: Style): string[] {
  * The usage preferences robots.txt states for the URL, each with the line(s) that set it;
  * nothing when robots.txt states none for this agent and path.
  */
-function usageLines(verdict: UrlVerdict, style: Style): string[] {
-  const usage = verdict.usage;
-  if (usage === null || (usage.reason !== 'rule' && usage.extensions.length === 0)) return [];
-  const quote = (line: number): string => {
-    const rule = usage.rules.find((candidate) => candidate.line === line);
-    return rule === undefined ? `line ${line}` : `line ${line}: ${quoteLine(rule)}`;
-  };
+function usageLines({ verdict, contentUsage }: UrlAnswer, style: Style): string[] {
+  if (verdict === undefined || contentUsage === undefined) return [];
+  const { preferences } = contentUsage;
+  if (contentUsage.reason !== 'rule' && preferences.extensions.length === 0) return [];
   const lines = categoryLines(
-    usage,
-    (category) => usage.lines[category].map(quote),
+    preferences,
+    (category) =>
+      preferences.sources[category].flatMap((source) =>
+        'line' in source ? [`line ${source.line}: ${quoteLine(source)}`] : [],
+      ),
     style,
     LABEL_WIDTH,
   );
-  for (const extension of usage.extensions) {
-    const where = extension.line === null ? '' : `, line ${extension.line}`;
+  for (const extension of preferences.extensions) {
+    const where = 'line' in extension.source ? `, line ${extension.source.line}` : '';
     lines.push(
       `${cont}${extension.label}: ${extension.value} ${style.dim(`(not a vocabulary category${where})`)}`,
     );

@@ -1,8 +1,16 @@
-import type { RobotsDirectives, UsagePreferences, UsageSource } from '@polite-crawler/fetch';
+import type {
+  PoliteResponse,
+  RobotsDeniedError,
+  RobotsDirectives,
+  UsagePreferences,
+  UsageSource,
+} from '@polite-crawler/fetch';
+import type { CappedBody } from '@polite-crawler/fetch/internal';
 import type { RobotsTagRule } from '@polite-crawler/robots-tag';
 import { USAGE_CATEGORIES, type UsageCategory } from '@polite-crawler/robots-txt';
 import type { CliAgent } from '../agent.js';
 import type { DeniedInfo } from './verdict-json.js';
+import { deniedInfo } from './verdict-json.js';
 import type { AgentJson } from './agent-json.js';
 import { agentJson } from './agent-json.js';
 import { describeDenied, quoteLine } from './describe-verdict.js';
@@ -79,12 +87,15 @@ export interface FetchJson {
 }
 
 /**
+ * What `fetch` got from the library: the refusal (and, for an unreachable robots.txt, why it
+ * was), or the response with the part of its body that was read.
+ */
+export type FetchOutcome =
+  | { readonly denied: RobotsDeniedError; readonly unreachable: string | null }
+  | { readonly response: PoliteResponse; readonly body: CappedBody; readonly url: URL };
+
+/**
  * The JSON form of a directives object.
- *
- * @example
- * ```ts
- * directivesJson(response.robots).noindex;
- * ```
  */
 export function directivesJson(directives: RobotsDirectives): DirectivesJson {
   return {
@@ -113,11 +124,6 @@ export function directivesJson(directives: RobotsDirectives): DirectivesJson {
 
 /**
  * The JSON form of a response's usage preferences.
- *
- * @example
- * ```ts
- * usageJson(response.usage)['train-ai'];
- * ```
  */
 export function usageJson(usage: UsagePreferences): UsageJson {
   const source = (from: UsageSource): UsageSourceJson =>
@@ -139,19 +145,35 @@ export function usageJson(usage: UsagePreferences): UsageJson {
 
 /**
  * The `--json` document of `fetch`.
- *
- * @example
- * ```ts
- * JSON.stringify(fetchJson(agent, url, { denied: null, response }));
- * ```
  */
-export function fetchJson(
-  agent: CliAgent,
-  url: string,
-  result: { readonly denied: DeniedInfo | null; readonly response: FetchedJson | null },
-): FetchJson {
-  return { agent: agentJson(agent), url, allowed: result.denied === null, ...result };
+export function fetchJson(agent: CliAgent, url: string, outcome: FetchOutcome): FetchJson {
+  const head = { agent: agentJson(agent), url };
+  if ('denied' in outcome) {
+    const denied = { ...deniedInfo(outcome.denied), unreachable: outcome.unreachable };
+    return { ...head, allowed: false, denied, response: null };
+  }
+  const { response, body } = outcome;
+  return {
+    ...head,
+    allowed: true,
+    denied: null,
+    response: {
+      finalUrl: finalUrl(outcome),
+      redirected: response.redirected,
+      status: response.status,
+      statusText: response.statusText,
+      contentType: response.headers.get('content-type'),
+      bytes: body.bytes.byteLength,
+      complete: !body.truncated,
+      robots: directivesJson(response.robots),
+      usage: usageJson(response.usage),
+    },
+  };
 }
+
+/** The URL of the final response (undici leaves `url` empty for a response it did not fetch). */
+const finalUrl = ({ response, url }: { response: PoliteResponse; url: URL }): string =>
+  response.url === '' ? url.href : response.url;
 
 const LABEL_WIDTH = 14;
 const label = (name: string): string => name.padEnd(LABEL_WIDTH);
@@ -160,31 +182,25 @@ const cont = ' '.repeat(LABEL_WIDTH);
 /**
  * The text report of `fetch`: status, size, content type and the robots directives for
  * the agent, or the refusal with its rule.
- *
- * @example
- * ```ts
- * process.stdout.write(formatFetch(fetchJson(agent, url, result), createStyle(false)));
- * ```
  */
-export function formatFetch(result: FetchJson, style: Style): string {
+export function formatFetch(url: string, outcome: FetchOutcome, style: Style): string {
   const lines: string[] = [];
-  if (result.denied !== null) {
-    lines.push(`${style.red('DENIED')}  ${result.url}`);
-    lines.push(`        ${describeDenied(result.denied)}`);
-    if (result.denied.reason !== 'redirect-disallowed')
-      lines.push('        nothing was sent to this URL');
+  if ('denied' in outcome) {
+    const denied = { ...deniedInfo(outcome.denied), unreachable: outcome.unreachable };
+    lines.push(`${style.red('DENIED')}  ${url}`);
+    lines.push(`        ${describeDenied(denied)}`);
+    if (denied.reason !== 'redirect-disallowed') lines.push('        nothing was sent to this URL');
     return `${lines.join('\n')}\n`;
   }
-  const response = result.response;
-  if (response === null) return `${result.url}\n`;
-  lines.push(`${label('URL')}${result.url}`);
-  if (response.redirected) lines.push(`${label('Final URL')}${response.finalUrl}`);
+  const { response, body } = outcome;
+  lines.push(`${label('URL')}${url}`);
+  if (response.redirected) lines.push(`${label('Final URL')}${finalUrl(outcome)}`);
   const statusText = response.statusText === '' ? '' : ` ${response.statusText}`;
   const paintStatus = response.status < 400 ? style.green : style.red;
   lines.push(`${label('Status')}${paintStatus(`${response.status}${statusText}`)}`);
-  lines.push(`${label('Content-Type')}${response.contentType ?? '-'}`);
+  lines.push(`${label('Content-Type')}${response.headers.get('content-type') ?? '-'}`);
   lines.push(
-    `${label('Size')}${plural(response.bytes, 'byte')}${response.complete ? '' : ' (stopped reading at the limit)'}`,
+    `${label('Size')}${plural(body.bytes.byteLength, 'byte')}${body.truncated ? ' (stopped reading at the limit)' : ''}`,
   );
   const robots = response.robots;
   const known = robots.rules.filter((rule) => rule.known);
@@ -192,7 +208,7 @@ export function formatFetch(result: FetchJson, style: Style): string {
     lines.push(`${label('Robots')}no directives for this agent`);
   } else {
     known.forEach((rule, index) => {
-      const value = rule.value === null ? '' : `: ${rule.value}`;
+      const value = rule.value === undefined ? '' : `: ${rule.value}`;
       const where = `${rule.source === 'header' ? 'header' : 'meta'}, ${rule.token === '*' ? 'all agents' : rule.token}`;
       lines.push(
         `${index === 0 ? label('Robots') : cont}${rule.name}${value} ${style.dim(`(${where})`)}`,
@@ -210,7 +226,7 @@ export function formatFetch(result: FetchJson, style: Style): string {
 }
 
 /** Where a usage statement came from, in words. */
-function describeSource(source: UsageSourceJson): string {
+function describeSource(source: UsageSource): string {
   if (source.kind === 'content-usage-field') return 'Content-Usage header';
   return `robots.txt line ${source.line}: ${quoteLine(source)}`;
 }
@@ -219,7 +235,7 @@ function describeSource(source: UsageSourceJson): string {
  * The response's usage preferences, each with the statement(s) that set it; nothing when
  * neither robots.txt nor the `Content-Usage` header states one.
  */
-function usageLines(usage: UsageJson, style: Style): string[] {
+function usageLines(usage: UsagePreferences, style: Style): string[] {
   const stated =
     USAGE_CATEGORIES.some((category) => usage[category] !== 'unknown') ||
     usage.extensions.length > 0;

@@ -44,11 +44,6 @@ function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
 
 /**
  * The `--json` document of `lint`.
- *
- * @example
- * ```ts
- * JSON.stringify(lintJson(await loadRobots('robots.txt', 'polite')));
- * ```
  */
 export function lintJson(loaded: LoadedRobots): LintJson {
   const diagnostics = sortDiagnostics(loaded.robots.diagnostics).map((diagnostic) => ({
@@ -75,11 +70,6 @@ export function lintJson(loaded: LoadedRobots): LintJson {
 /**
  * The text report of `lint`: one row per diagnostic (line, severity, code, message, and the
  * line quoted), then a one-line summary.
- *
- * @example
- * ```ts
- * process.stdout.write(formatLint(lintJson(loaded), createStyle(false)));
- * ```
  */
 export function formatLint(report: LintJson, style: Style): string {
   const paint = (severity: DiagnosticSeverity): string =>

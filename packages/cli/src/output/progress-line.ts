@@ -5,11 +5,6 @@ import { plural } from './plural.js';
 
 /**
  * Shortest time between two redraws of the progress line, ms.
- *
- * @example
- * ```ts
- * PROGRESS_REDRAW_MS; // 50
- * ```
  */
 export const PROGRESS_REDRAW_MS = 50;
 
@@ -23,11 +18,6 @@ export interface ProgressLine {
 /**
  * The crawl's progress as one line of text, e.g.
  * `12 done · 2 in flight · 30 queued · 5 skipped · 1 denied | 127.0.0.1:8080 every 1.0 s`.
- *
- * @example
- * ```ts
- * renderProgress({ done: 1, inFlight: 1, queued: 3, skipped: 0, denied: 0, errors: 0 }, Date.now());
- * ```
  */
 export function renderProgress(progress: CrawlProgress, now: number): string {
   const parts = [

@@ -1,4 +1,4 @@
-import type { Decision, DeniedReason, RobotsDeniedError } from '@polite-crawler/fetch';
+import type { DeniedReason, RobotsDeniedError } from '@polite-crawler/fetch';
 import type {
   ContentUsageReason,
   ContentUsageVerdict,
@@ -11,6 +11,8 @@ import type {
   VerdictReason,
 } from '@polite-crawler/robots-txt';
 import type { RobotsTxtInfo } from '../robots-source.js';
+import type { UrlAnswer } from '../url-answer.js';
+import { answerReason } from '../url-answer.js';
 
 /**
  * Why a URL is allowed or not, as the CLI reports it: the robots.txt verdict's reason
@@ -78,42 +80,22 @@ export interface UrlVerdict {
 }
 
 /**
- * The library's answer for one URL, and where its robots.txt came from: a fetch `Decision`
- * (or the same fields from a robots-txt `Verdict` read from a file), and robots-txt's
- * `ContentUsageVerdict`.
- */
-export interface UrlAnswer {
-  readonly decision: Pick<Decision, 'url' | 'allowed' | 'reason' | 'verdict' | 'stale'>;
-  readonly contentUsage: ContentUsageVerdict | undefined;
-  /** Crawl-delay in seconds for this agent. */
-  readonly crawlDelay: number | undefined;
-  readonly robotsTxt: RobotsTxtInfo;
-}
-
-/**
  * The JSON form of an answer (`check --json`'s results, `explain --json`), every line quoted
  * with the text the verdict carries.
- *
- * @example
- * ```ts
- * verdictJson({ decision: await policy.explain(url), contentUsage: undefined, crawlDelay: undefined, robotsTxt }).rule?.text;
- * ```
  */
 export function verdictJson(answer: UrlAnswer): UrlVerdict {
-  const { decision, contentUsage } = answer;
-  const verdict = decision.verdict;
-  const rule = verdict?.rule;
+  const { verdict, contentUsage } = answer;
   return {
-    url: decision.url,
-    allowed: decision.allowed,
-    reason: verdict?.reason ?? (decision.reason === 'unavailable' ? 'unavailable' : 'unreachable'),
+    url: answer.url,
+    allowed: answer.allowed,
+    reason: answerReason(answer),
     selection: verdict?.selection ?? null,
     groups:
       verdict?.groupLines.map((line, i) => ({ line, text: verdict.groupLineTexts[i]! })) ?? [],
     groupCount: verdict?.groups.length ?? 0,
-    rule: ruleInfo(rule),
+    rule: ruleInfo(verdict?.rule),
     path: verdict?.path ?? null,
-    stale: decision.stale,
+    stale: answer.stale,
     crawlDelay: answer.crawlDelay ?? null,
     usage: verdict === undefined || contentUsage === undefined ? null : usageInfo(contentUsage),
     robotsTxt: answer.robotsTxt,

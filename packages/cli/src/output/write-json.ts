@@ -2,11 +2,6 @@ import type { OutputStream } from './style.js';
 
 /**
  * Writes `value` as indented JSON followed by a newline.
- *
- * @example
- * ```ts
- * writeJson(process.stdout, { ok: true });
- * ```
  */
 export function writeJson(stream: OutputStream, value: unknown): void {
   stream.write(`${JSON.stringify(value, null, 2)}\n`);
