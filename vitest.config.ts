@@ -10,9 +10,11 @@ const pkg = (name: string, entry = 'index'): string =>
  * Files that each run alone, after every other file, as they did when the suite ran one file at
  * a time. Those that assert on real elapsed time (arrival gaps at a site, lease renewals on
  * Redis's own clock): a second file beside them would take CPU from the processes whose pacing
- * they measure, and a request granted on time would reach the site late. And the examples, which
- * run their programs (Chromium among them) concurrently, then the fleet's paced one. Everything
- * else waits on sockets, processes and browsers (time is injected there): two files overlap.
+ * they measure, and a request granted on time would reach the site late. The Crawlee pacing files,
+ * whose crawlers have a real one-second navigation timeout that a page must not reach (a retry
+ * fails them). And the examples, which run their programs (Chromium among them) concurrently, then
+ * the fleet's paced one. Everything else waits on sockets, processes and browsers with time
+ * injected, so two files at once overlap.
  */
 const ALONE = [
   'test/examples/examples.test.ts',
@@ -26,6 +28,8 @@ const ALONE = [
   'test/redis/robots-entry.test.ts',
   'test/redis/robots-store.test.ts',
   'test/cli/crawl.test.ts',
+  'test/crawlee/queue-pacing.test.ts',
+  'test/crawlee/playwright-pacing.test.ts',
 ];
 
 /** One project per file of ALONE, each in a group of its own: vitest runs groups one by one. */
@@ -50,6 +54,7 @@ export default defineConfig({
   test: {
     exclude: ['test/bench/**', '**/node_modules/**'],
     reporters: ['default', './test/summary-reporter.ts'],
+    setupFiles: ['./test/crawlee-storage-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // vitest's default is one worker fewer than the cores: one on a two-core CI machine, which
