@@ -505,6 +505,10 @@ async function main() {
       );
     }),
   );
+  // The README projects install while the projects above are checked: npm waits on the network
+  // and writes files, while the checks are one tsc or one smoke program at a time, so the two
+  // overlap on a second core. After the first installs, npm's cache holds most of their packages.
+  const readme = installReadmeProjects();
 
   for (const [index, project] of projects.entries()) {
     const dir = join(work, project.name);
@@ -553,7 +557,7 @@ async function main() {
     }
   }
 
-  await readmeProjects(join(work, 'esm-latest'));
+  await smokeReadmeProjects(await readme, join(work, 'esm-latest'));
 
   // The CLI as the README installs it: globally, from its tarball and its siblings'.
   const cli = packages.find((p) => p.folder === 'cli');
@@ -616,12 +620,12 @@ function foldersOf(smoke, folders) {
 
 /**
  * Each `npm install` line of each package README, installed exactly as written (the `$P/` tarballs,
- * the registry names at the versions developed against) into a fresh project of its own; there the
- * smoke programs (as emitted in `emittedIn`) of the packages that line installs run on this Node.
- * A README that forgets a package a user needs fails here. The CLI's global line is the global
- * check below.
+ * the registry names at the versions developed against) into a fresh project of its own (all at
+ * once: network-bound); {@link smokeReadmeProjects} then runs the smoke programs there. A README
+ * that forgets a package a user needs fails there. The CLI's global line is the global check.
+ * Resolves with the projects and, for each, whether it installed.
  */
-async function readmeProjects(emittedIn) {
+async function installReadmeProjects() {
   const folders = packages.map((p) => p.folder);
   const projects = [];
   for (const pkg of packages) {
@@ -666,6 +670,14 @@ async function readmeProjects(emittedIn) {
       });
     }),
   );
+  return { projects, installed };
+}
+
+/**
+ * Runs, in each README project of {@link installReadmeProjects}, the smoke programs (as emitted in
+ * `emittedIn`) of the packages its line installs, on this Node.
+ */
+async function smokeReadmeProjects({ projects, installed }, emittedIn) {
   for (const [index, { name, smokes, dir }] of projects.entries()) {
     const programs = smokes.map((smoke) => join(emittedIn, `smoke-${smoke}.js`));
     if (!installed[index]) {

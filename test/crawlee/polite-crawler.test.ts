@@ -48,6 +48,8 @@ class Capture extends core.Logger {
 const home = process.cwd();
 const saved = log.getOptions();
 let cwd: string;
+/** The suite's CRAWLEE_STORAGE_DIR (test/crawlee-storage-setup.ts), set aside during each test. */
+const suiteStorageDir = process.env.CRAWLEE_STORAGE_DIR;
 let site: RecordingServer | undefined;
 let run: RunRecord | undefined;
 let capture: Capture;
@@ -56,6 +58,8 @@ beforeEach(() => {
   // A fresh, empty working directory: Crawlee's default storage folder is ./storage in it.
   cwd = mkdtempSync(join(tmpdir(), 'polite-crawler-cwd-'));
   process.chdir(cwd);
+  // As a user runs it: no CRAWLEE_STORAGE_DIR, so ./storage is where Crawlee would write.
+  delete process.env.CRAWLEE_STORAGE_DIR;
   errors = [];
   capture = new Capture(saved);
   log.setOptions({ logger: capture, level: log.LEVELS.WARNING });
@@ -66,6 +70,7 @@ afterEach(async () => {
   await run?.policy.close();
   await site?.close();
   process.chdir(home);
+  if (suiteStorageDir !== undefined) process.env.CRAWLEE_STORAGE_DIR = suiteStorageDir;
   rmSync(cwd, { recursive: true, force: true });
 });
 
