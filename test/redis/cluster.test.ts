@@ -11,11 +11,10 @@ import { keySlot, slotTag } from '../../packages/redis/src/key-slot.js';
 import { endWorkers, finished, outcomes } from './helpers/redis-rig.js';
 import { TestCluster } from './helpers/redis-server.js';
 import type { TestRedis } from './helpers/redis-server.js';
-import { Site, gaps } from './helpers/site.js';
+import { ARRIVAL_SLACK, Site, expectSpaced, gaps } from './helpers/site.js';
 import { startWorker } from './helpers/workers.js';
 import type { Worker } from './helpers/workers.js';
 
-const ARRIVAL_SLACK = 120;
 let cluster: TestCluster;
 let site: Site | undefined;
 const workers: Worker[] = [];
@@ -151,7 +150,7 @@ describe('fleet mode on a Redis Cluster', { timeout: 60_000 }, () => {
       const pages = site.pages(origin);
       expect(pages).toHaveLength(12);
       expect(Math.max(...pages.map((p) => p.inFlight))).toBe(1);
-      for (const gap of gaps(pages)) expect(gap).toBeGreaterThanOrEqual(300 - ARRIVAL_SLACK);
+      expectSpaced(pages, 300);
     }
     expect(await crossSlotErrors()).toBe(0);
   });
@@ -237,7 +236,7 @@ describe('fleet mode on a Redis Cluster', { timeout: 60_000 }, () => {
       const pages = site.pages(origin);
       expect(pages.length).toBe(outcomes.length - failed.length);
       expect(Math.max(...pages.map((p) => p.inFlight))).toBe(1);
-      for (const gap of gaps(pages)) expect(gap).toBeGreaterThanOrEqual(INTERVAL - ARRIVAL_SLACK);
+      expectSpaced(pages, INTERVAL);
     } finally {
       await master.restart();
       await cluster.waitOk();

@@ -10,28 +10,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { finished, outcomes, useRedisRig } from './helpers/redis-rig.js';
-import { gaps } from './helpers/site.js';
-import type { Route, SeenRequest } from './helpers/site.js';
+import { ARRIVAL_SLACK, expectSpaced } from './helpers/site.js';
+import type { Route } from './helpers/site.js';
 
-/** How much later than booked a request may reach the server, for the span of a crawl, ms. */
-const ARRIVAL_SLACK = 120;
-/** The same for one gap: CI saw a single request ~130 ms late on a loaded two-core machine. */
-const GAP_SLACK = 200;
-
-/**
- * Asserts that the server saw `requests` start `interval` apart. A request that reaches the
- * server late shortens only its own gap (and lengthens the next one), so each gap must be at
- * least `interval - GAP_SLACK`, and the span from the first arrival to the last, which one late
- * request cannot shorten by more than the first one's delay, at least
- * `(n - 1) × interval - ARRIVAL_SLACK`: a fleet that did not pace, or paced at a shorter
- * interval, fails one or the other.
- */
-function expectSpaced(requests: readonly SeenRequest[], interval: number): void {
-  const between = gaps(requests);
-  for (const gap of between) expect(gap).toBeGreaterThanOrEqual(interval - GAP_SLACK);
-  const span = between.reduce((sum, gap) => sum + gap, 0);
-  expect(span).toBeGreaterThanOrEqual(between.length * interval - ARRIVAL_SLACK);
-}
 const rig = useRedisRig('p');
 
 const plain: Route = (path) =>

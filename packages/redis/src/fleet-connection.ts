@@ -1,4 +1,4 @@
-import { ErrorReply, RESP_TYPES, createClient } from '@redis/client';
+import type * as NodeRedis from '@redis/client';
 import { FleetRedisError } from './errors.js';
 import type { FleetEvent, FleetState } from './events.js';
 import { isClusterClient } from './fleet-client.js';
@@ -13,7 +13,22 @@ export type ScriptArgument = string | number | Buffer;
 /** How a reply's strings come back: decoded as UTF-8, or as Buffers with their bytes. */
 export type ReplyStrings = 'strings' | 'buffers';
 
-const BUFFER_REPLIES = { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } };
+/** node-redis, as `import('@redis/client')` gives it. */
+export type NodeRedisModule = typeof NodeRedis;
+
+/** The command options that return a reply's strings as Buffers. */
+interface BufferReplies {
+  readonly typeMapping: { readonly [type: number]: BufferConstructor };
+}
+
+/**
+ * node-redis, loaded when a fleet is made rather than when this package is imported: it is some
+ * 480 modules, about half a second of CPU at start-up, which a program that imports the package
+ * without joining a fleet (the CLI's `check`, `crawl` without `--redis`) need not pay.
+ */
+export function loadNodeRedis(): Promise<NodeRedisModule> {
+  return import('@redis/client');
+}
 
 /** Redis did not answer anything for the request's whole `unavailableTimeout`. */
 export class BudgetExhausted extends Error {
@@ -51,6 +66,9 @@ export class FleetConnection {
   readonly #ownsClient: boolean;
   readonly #onEvent: ((event: FleetEvent) => void) | undefined;
   readonly #commandTimeout: number;
+  /** node-redis's error for an error reply (a reply: Redis answered). */
+  readonly #errorReply: NodeRedisModule['ErrorReply'];
+  readonly #bufferReplies: BufferReplies;
   readonly #readyWaiters = new Set<() => void>();
   readonly #messageListeners = new Set<(kind: string, origin: string) => void>();
   readonly #recoverListeners = new Set<() => void>();
@@ -76,6 +94,7 @@ export class FleetConnection {
   };
 
   constructor(
+    redis: NodeRedisModule,
     url: string,
     client: FleetClient | undefined,
     channel: string,
@@ -84,12 +103,14 @@ export class FleetConnection {
   ) {
     this.#onEvent = onEvent;
     this.#commandTimeout = commandTimeout;
+    this.#errorReply = redis.ErrorReply;
+    this.#bufferReplies = { typeMapping: { [redis.RESP_TYPES.BLOB_STRING]: Buffer } };
     this.#ownsClient = client === undefined;
     // node-redis's own command timeout is off: every wait here has its own budget, and a
     // command that outlives it (a grant Redis runs late) must still deliver its reply.
     this.client =
       client ??
-      createClient({
+      redis.createClient({
         url,
         socket: { reconnectStrategy: reconnectDelay },
         commandOptions: { timeout: 0 },
@@ -332,11 +353,13 @@ export class FleetConnection {
       ...keys,
       ...args.map((arg) => (typeof arg === 'number' ? String(arg) : arg)),
     ];
-    const options = replies === 'buffers' ? BUFFER_REPLIES : undefined;
+    const options = replies === 'buffers' ? this.#bufferReplies : undefined;
     const key = keys[0];
     const sent = this.#sendCommand<T>(key, ['EVALSHA', script.sha, ...tail], options).catch(
       (error: unknown) => {
-        if (!(error instanceof ErrorReply) || !error.message.startsWith('NOSCRIPT')) throw error;
+        if (!(error instanceof this.#errorReply) || !error.message.startsWith('NOSCRIPT')) {
+          throw error;
+        }
         return this.#sendCommand<T>(key, ['EVAL', script.source, ...tail], options);
       },
     );
@@ -348,7 +371,7 @@ export class FleetConnection {
   #sendCommand<T>(
     key: string | undefined,
     args: readonly (string | Buffer)[],
-    options?: typeof BUFFER_REPLIES,
+    options?: BufferReplies,
   ): Promise<T> {
     if (this.cluster) {
       return (this.client as Extract<FleetClient, { masters: unknown }>).sendCommand<T>(
@@ -369,7 +392,7 @@ export class FleetConnection {
     reply.then(
       () => this.#answered(route),
       (error: unknown) => {
-        if (error instanceof ErrorReply) this.#answered(route);
+        if (error instanceof this.#errorReply) this.#answered(route);
       },
     );
   }

@@ -1,7 +1,7 @@
 import type { RobotsStore } from '@polite-crawler/fetch';
 import type { FleetState } from './events.js';
 import { isClusterClient } from './fleet-client.js';
-import { FleetConnection } from './fleet-connection.js';
+import { FleetConnection, loadNodeRedis } from './fleet-connection.js';
 import { fleetKeys } from './keys.js';
 import { LeaseBook } from './lease-book.js';
 import { resolveFleetOptions } from './options.js';
@@ -65,6 +65,7 @@ export async function createRedisFleet(options: RedisFleetOptions = {}): Promise
   const cluster = settings.client !== undefined && isClusterClient(settings.client);
   const keys = fleetKeys(settings.keyPrefix, cluster);
   const connection = new FleetConnection(
+    await loadNodeRedis(),
     settings.url,
     settings.client,
     keys.channel,
