@@ -99,21 +99,8 @@ export interface ScanExtras {
   readonly usageValues: Map<number, string> | undefined;
 }
 
-/** Offsets of the sections of {@link ScanResult.table}. */
-export interface TableLayout {
-  readonly rules: number;
-  readonly entries: number;
-  readonly groups: number;
-  readonly ruleStartAt: number;
-  readonly ruleInfoAt: number;
-  readonly entryStartAt: number;
-  readonly entryLineAt: number;
-  readonly groupEntryAt: number;
-  readonly groupRuleAt: number;
-}
-
-/** The section offsets of a table built by the scanner. */
-export function tableLayout(rules: number, entries: number, groups: number): TableLayout {
+/** The section offsets of a table built by the scanner (see {@link ScanResult.table}). */
+export function tableLayout(rules: number, entries: number, groups: number) {
   const ruleStartAt = 3;
   const ruleInfoAt = ruleStartAt + rules + 1;
   const entryStartAt = ruleInfoAt + rules;
@@ -132,6 +119,8 @@ export function tableLayout(rules: number, entries: number, groups: number): Tab
     groupRuleAt,
   };
 }
+
+export type TableLayout = ReturnType<typeof tableLayout>;
 
 const PRODUCT_CHARS = Uint8Array.from({ length: 128 }, (_, c) => (isProductTokenChar(c) ? 1 : 0));
 const PURPOSE_CHARS = Uint8Array.from({ length: 128 }, (_, c) => (isPurposeTokenChar(c) ? 1 : 0));
