@@ -17,7 +17,7 @@ import {
 import { logDiagnostic } from './diagnostics.js';
 import { normalizeRange } from './percent-encoding.js';
 import { utf8Length } from './utf8-length.js';
-import { isProductTokenChar, isPurposeTokenChar } from './product-token.js';
+import { PRODUCT_CHARS, PURPOSE_CHARS } from './product-token.js';
 import type { DiagnosticCode } from './types.js';
 import { copyText } from './copied-text.js';
 import { usagePathLength } from './content-usage-rules.js';
@@ -118,8 +118,6 @@ export function tableLayout(rules: number, entries: number, groups: number) {
 
 export type TableLayout = ReturnType<typeof tableLayout>;
 
-const PRODUCT_CHARS = Uint8Array.from({ length: 128 }, (_, c) => (isProductTokenChar(c) ? 1 : 0));
-const PURPOSE_CHARS = Uint8Array.from({ length: 128 }, (_, c) => (isPurposeTokenChar(c) ? 1 : 0));
 
 function isWhitespace(c: number): boolean {
   return c === 32 || c === 9 || c === 11 || c === 12;
