@@ -118,7 +118,6 @@ export function tableLayout(rules: number, entries: number, groups: number) {
 
 export type TableLayout = ReturnType<typeof tableLayout>;
 
-
 function isWhitespace(c: number): boolean {
   return c === 32 || c === 9 || c === 11 || c === 12;
 }
