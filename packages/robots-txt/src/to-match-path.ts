@@ -56,7 +56,7 @@ const NOT_PLAIN = /[^A-Za-z0-9\-._~!&()+,;=:@/[\]?]|\/\./g;
  * escapes, or `%2A` / `%24` from us); a possible dot segment (`/.`, `%2e`); or `#`, which ends
  * the match text.
  */
-const NOT_SAFE = /[^A-Za-z0-9\-._~!&()+,;=:@/[\]?%*$"<>^`{|}]|\/\.|%2e/gi;
+const NOT_SAFE = /[^A-Za-z0-9\-._~!&()+,;=:@/[\]?%*$"<>^`{|}]|\/\.|%2[eE]/g;
 function stringMatchPath(s: string): string {
   const n = s.length;
   if (n === 0) throw invalidUrl(s, 'empty');
