@@ -1,6 +1,23 @@
 import { normalizeRange } from './percent-encoding.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
 
+/**
+ * Character classes of the fast path for string URLs: 0 = the WHATWG URL parser leaves it
+ * alone and so does our normaliser; 1 = WHATWG leaves it alone but our normaliser rewrites
+ * it; 2 = WHATWG might rewrite it (or it needs a closer look), so take the slow path.
+ */
+const FAST = ((): Uint8Array => {
+  const t = new Uint8Array(128).fill(2);
+  for (let c = 0x21; c < 0x7f; c++) t[c] = 0;
+  for (const ch of '%*$"<>^`{|}') t[ch.charCodeAt(0)] = 1;
+  t[92] = 2; // '\' is '/' to WHATWG in special URLs
+  t[39] = 2; // "'" is escaped by WHATWG in special queries
+  t[46] = 2; // '.' may start a dot segment: checked in place
+  t[35] = 2; // '#': end of the match text, handled in place
+  t[63] = 2; // '?': start of the query, handled in place
+  return t;
+})();
+
 const PLACEHOLDER_BASE = 'http://robots-txt.invalid/';
 
 function invalidUrl(url: unknown, why: string, cause?: unknown): RobotsTxtUsageError {
@@ -50,13 +67,6 @@ const HTTP_AUTHORITY =
  * possible dot segment.
  */
 const NOT_PLAIN = /[^A-Za-z0-9\-._~!&()+,;=:@/[\]?]|\/\./g;
-/**
- * The first character that WHATWG might rewrite otherwise than our normaliser does, or that
- * needs a closer look: beyond the plain ones, `%*$"<>^`{|}` come out the same through both (as
- * escapes, or `%2A` / `%24` from us); a possible dot segment (`/.`, `%2e`); or `#`, which ends
- * the match text.
- */
-const NOT_SAFE = /[^A-Za-z0-9\-._~!&()+,;=:@/[\]?%*$"<>^`{|}]|\/\.|%2[eE]/g;
 function stringMatchPath(s: string): string {
   const n = s.length;
   if (n === 0) throw invalidUrl(s, 'empty');
@@ -73,16 +83,46 @@ function stringMatchPath(s: string): string {
   NOT_PLAIN.lastIndex = r;
   if (!NOT_PLAIN.test(s))
     return s.charCodeAt(r) === 47 ? (r === 0 ? s : s.slice(r)) : '/' + s.slice(r);
-  // Else, up to a '#', characters that the normaliser alone makes what WHATWG would request.
-  NOT_SAFE.lastIndex = r;
+  return scanMatchPath(s, r);
+}
+
+/** The path of `s` from `r`, character by character (for paths with `%`, `#`, `*`…). */
+function scanMatchPath(s: string, r: number): string {
+  const n = s.length;
+  let needs = false;
+  let inQuery = false;
   let end = n;
-  if (NOT_SAFE.test(s)) {
-    end = NOT_SAFE.lastIndex - 1; // a '#' is a match of its own: '/.' and '%2e' end otherwise
-    if (s.charCodeAt(end) !== 35) return slowMatchPath(s, r === 0);
+  for (let i = r; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128) return slowMatchPath(s, r === 0);
+    const cls = FAST[c];
+    if (cls === 0) continue;
+    if (cls === 1) {
+      needs = true;
+      if (c === 37 && !inQuery) {
+        // '%2e' is a dot to WHATWG, in path segments.
+        const c2 = s.charCodeAt(i + 2) | 0x20;
+        if (s.charCodeAt(i + 1) === 50 && c2 === 101) return slowMatchPath(s, r === 0);
+      }
+      continue;
+    }
+    if (c === 35) {
+      end = i;
+      break;
+    }
+    if (c === 63) {
+      inQuery = true;
+      continue;
+    }
+    if (c === 46) {
+      if (!inQuery && i > r && s.charCodeAt(i - 1) === 47) return slowMatchPath(s, r === 0);
+      continue;
+    }
+    return slowMatchPath(s, r === 0);
   }
   if (r === end) return '/';
   const path = s.charCodeAt(r) === 47 ? s.slice(r, end) : '/' + s.slice(r, end);
-  return normalizeRange(path, 0, path.length, true, false);
+  return needs ? normalizeRange(path, 0, path.length, true, false) : path;
 }
 
 /**
