@@ -19,7 +19,7 @@ import {
   CONTENT_SIGNAL_SYNTAX,
   CONTENT_USAGE_SYNTAX,
   UNKNOWN_USAGE,
-  combinePreferences,
+  combineUsage,
   disallowEverything,
   processStatement,
   type ProcessedStatement,
@@ -128,7 +128,7 @@ export function usageVerdict(
   // Past the match budget, rules that may not match were counted: fail closed.
   const preferences = selected!.matcher.undecided
     ? disallowEverything(deciding.map((r) => r.source))
-    : combinePreferences(deciding.map((r) => r.statement.preferences));
+    : combineUsage(...deciding.map((r) => r.statement.preferences));
   return freezeVerdict(preferences, 'rule', base, deciding);
 }
 

@@ -39,16 +39,18 @@ export function copyText(s: string, from = 0, to = s.length): string {
   return done.written === part.length || copy === part ? copy : copyUnits(part);
 }
 
-const CHUNK = 8192;
-const units = new Uint16Array(CHUNK);
-
 /** A copy made from the UTF-16 code units of `s`, lone surrogates included. */
 function copyUnits(s: string): string {
-  let copy = '';
-  for (let start = 0; start < s.length; start += CHUNK) {
-    const end = Math.min(s.length, start + CHUNK);
-    for (let i = start; i < end; i++) units[i - start] = s.charCodeAt(i);
-    copy += String.fromCharCode.apply(null, units.subarray(0, end - start) as unknown as number[]);
-  }
-  return copy;
+  const units = new Uint16Array(s.length);
+  for (let i = 0; i < s.length; i++) units[i] = s.charCodeAt(i);
+  return fromCharCodes(units);
+}
+
+/** The string whose character codes are `codes` (octets or UTF-16 units), made in chunks. */
+export function fromCharCodes(codes: Uint8Array | Uint16Array): string {
+  const CHUNK = 8192; // an argument list has a size limit
+  let out = '';
+  for (let i = 0; i < codes.length; i += CHUNK)
+    out += String.fromCharCode.apply(null, codes.subarray(i, i + CHUNK) as unknown as number[]);
+  return out;
 }

@@ -1,3 +1,4 @@
+import { fromCharCodes } from './copied-text.js';
 import { RobotsTxtUsageError } from './robots-txt-usage-error.js';
 import { utf8FitIndex, utf8Length } from './utf8-length.js';
 
@@ -18,8 +19,6 @@ export interface DecodedBody {
   readonly bomBytes: number;
   /** Octets of the body that were parsed (BOM included). */
   readonly parsedBytes: number;
-  /** Octets of the whole body. */
-  readonly totalBytes: number;
   readonly truncated: boolean;
 }
 
@@ -58,7 +57,7 @@ function decodeBytes(bytes: Uint8Array, maxBytes: number): DecodedBody {
   } catch {
     latin1 = true;
     invalidUtf8At = firstInvalidUtf8(view);
-    text = latin1String(view);
+    text = fromCharCodes(view);
   }
   return {
     text,
@@ -68,7 +67,6 @@ function decodeBytes(bytes: Uint8Array, maxBytes: number): DecodedBody {
     invalidUtf8At,
     bomBytes: bom,
     parsedBytes: end,
-    totalBytes: total,
     truncated,
   };
 }
@@ -87,15 +85,6 @@ function lastLineEnd(code: (i: number) => number, limit: number, start: number):
     if (c === 10 || c === 13) return i + 1;
   }
   return start;
-}
-
-function latin1String(bytes: Uint8Array): string {
-  const parts: string[] = [];
-  const CHUNK = 8192;
-  for (let i = 0; i < bytes.length; i += CHUNK) {
-    parts.push(String.fromCharCode.apply(null, Array.from(bytes.subarray(i, i + CHUNK))));
-  }
-  return parts.join('');
 }
 
 const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -138,7 +127,6 @@ function decodeString(s: string, maxBytes: number): DecodedBody {
     invalidUtf8At: -1,
     bomBytes: bom * 3,
     parsedBytes: bytes,
-    totalBytes: total,
     truncated,
   };
 }

@@ -8,30 +8,29 @@ import type { Diagnostic, DiagnosticCode, DiagnosticSeverity } from './types.js'
  * @example
  * DIAGNOSTIC_SEVERITY['rule-outside-group']; // 'error'
  */
-export const DIAGNOSTIC_SEVERITY: Readonly<Record<DiagnosticCode, DiagnosticSeverity>> =
-  Object.freeze({
-    'unknown-key': 'warning',
-    'ignored-key': 'info',
-    'rule-outside-group': 'error',
-    'accepted-typo': 'warning',
-    'missing-colon': 'warning',
-    'invalid-product-token': 'warning',
-    'invalid-purpose-token': 'warning',
-    'empty-value': 'warning',
-    'invalid-crawl-delay': 'error',
-    'invalid-sitemap-url': 'error',
-    'pattern-not-starting-with-slash': 'error',
-    'line-too-long': 'warning',
-    'input-truncated': 'warning',
-    'invalid-utf8': 'warning',
-    'byte-order-mark': 'info',
-    'unparseable-line': 'error',
-    'too-many-diagnostics': 'info',
-    'invalid-usage-value': 'error',
-    'unknown-usage-value': 'warning',
-    'empty-usage-statement': 'warning',
-    'usage-path-disallowed': 'error',
-  });
+export const DIAGNOSTIC_SEVERITY = Object.freeze({
+  'unknown-key': 'warning',
+  'ignored-key': 'info',
+  'rule-outside-group': 'error',
+  'accepted-typo': 'warning',
+  'missing-colon': 'warning',
+  'invalid-product-token': 'warning',
+  'invalid-purpose-token': 'warning',
+  'empty-value': 'warning',
+  'invalid-crawl-delay': 'error',
+  'invalid-sitemap-url': 'error',
+  'pattern-not-starting-with-slash': 'error',
+  'line-too-long': 'warning',
+  'input-truncated': 'warning',
+  'invalid-utf8': 'warning',
+  'byte-order-mark': 'info',
+  'unparseable-line': 'error',
+  'too-many-diagnostics': 'info',
+  'invalid-usage-value': 'error',
+  'unknown-usage-value': 'warning',
+  'empty-usage-statement': 'warning',
+  'usage-path-disallowed': 'error',
+} satisfies Record<string, DiagnosticSeverity>);
 
 /** The codes in a fixed order: the scanner's log names a code by its place here. */
 export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = Object.freeze(

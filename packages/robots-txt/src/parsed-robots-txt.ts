@@ -213,8 +213,6 @@ export class ParsedRobotsTxt implements RobotsTxt {
   readonly #table: Uint32Array;
   readonly #extras: ScanExtras | undefined;
   readonly #options: ResolvedParseOptions;
-  /** See ScanResult.normalized. */
-  readonly #normalized: boolean;
   #caches: Caches | undefined;
   #sitemaps: readonly string[] | undefined;
   #diagnostics: readonly Diagnostic[] | undefined;
@@ -232,7 +230,6 @@ export class ParsedRobotsTxt implements RobotsTxt {
     this.#text = scan.text;
     this.#table = scan.table;
     this.#options = options;
-    this.#normalized = scan.normalized;
     this.#extras = scan.extras;
   }
 
@@ -337,12 +334,12 @@ export class ParsedRobotsTxt implements RobotsTxt {
       table[layout.ruleStartAt + r + 1],
     );
     const info = table[layout.ruleInfoAt + r]!;
-    const pattern = this.#normalized ? (this.#extras?.rawPatterns?.get(r) ?? stored) : stored;
+    const pattern = this.#extras?.rawPatterns?.get(r) ?? stored;
     return {
       kind: info & 3,
       line: info >>> 2,
       pattern,
-      normalizedPattern: this.#normalize(stored),
+      normalizedPattern: normalizePattern(stored),
     };
   }
 
@@ -356,11 +353,6 @@ export class ParsedRobotsTxt implements RobotsTxt {
     const end = this.#text.indexOf('\n', start);
     const key = this.#text[start] === ENTRY_PURPOSE ? 'User-agent-purpose' : 'User-agent';
     return `${key}: ${this.#text.slice(start + 1, end)}`;
-  }
-
-  /** A stored pattern as the matcher compares it (see ScanResult.normalized). */
-  #normalize(stored: string): string {
-    return this.#normalized ? stored : normalizePattern(stored);
   }
 
   #cachesNow(): Caches {
@@ -472,7 +464,7 @@ export class ParsedRobotsTxt implements RobotsTxt {
           (usageRules ??= []).push(r);
           continue;
         }
-        const pattern = this.#normalize(
+        const pattern = normalizePattern(
           text.slice(t[layout.ruleStartAt + r], t[layout.ruleStartAt + r + 1]),
         );
         rules.push({

@@ -6,7 +6,7 @@
  * isValidProductToken('ExampleBot/1.0'); // false
  */
 export function isValidProductToken(token: string): boolean {
-  return isTokenOf(token, isProductTokenChar);
+  return isTokenOf(token, PRODUCT_CHARS);
 }
 
 /**
@@ -18,22 +18,21 @@ export function isValidProductToken(token: string): boolean {
  * isValidPurposeToken('search engine'); // false
  */
 export function isValidPurposeToken(token: string): boolean {
-  return isTokenOf(token, isPurposeTokenChar);
+  return isTokenOf(token, PURPOSE_CHARS);
 }
 
-/** A non-empty string of characters `isChar` accepts. */
-function isTokenOf(token: unknown, isChar: (c: number) => boolean): boolean {
+/** A non-empty string of the characters `chars` marks. */
+function isTokenOf(token: unknown, chars: Uint8Array): boolean {
   if (typeof token !== 'string' || token.length === 0) return false;
-  for (let i = 0; i < token.length; i++) if (!isChar(token.charCodeAt(i))) return false;
+  for (let i = 0; i < token.length; i++) if (chars[token.charCodeAt(i)] !== 1) return false;
   return true;
 }
 
-/** `A-Z a-z _ -` */
-export function isProductTokenChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 45 || c === 95;
-}
+/** 1 for the characters of a product token, `A-Z a-z _ -`, by ASCII code. */
+export const PRODUCT_CHARS = charTable(/[A-Za-z_-]/);
+/** 1 for the characters of a purpose token, `A-Z a-z 0-9 _ -`, by ASCII code. */
+export const PURPOSE_CHARS = charTable(/[A-Za-z0-9_-]/);
 
-/** `A-Z a-z 0-9 _ -` */
-export function isPurposeTokenChar(c: number): boolean {
-  return isProductTokenChar(c) || (c >= 48 && c <= 57);
+function charTable(chars: RegExp): Uint8Array {
+  return Uint8Array.from({ length: 128 }, (_, c) => (chars.test(String.fromCharCode(c)) ? 1 : 0));
 }

@@ -17,7 +17,7 @@ import {
 import { logDiagnostic } from './diagnostics.js';
 import { normalizeRange } from './percent-encoding.js';
 import { utf8Length } from './utf8-length.js';
-import { isProductTokenChar, isPurposeTokenChar } from './product-token.js';
+import { PRODUCT_CHARS, PURPOSE_CHARS } from './product-token.js';
 import type { DiagnosticCode } from './types.js';
 import { copyText } from './copied-text.js';
 import { usagePathLength } from './content-usage-rules.js';
@@ -46,8 +46,14 @@ export interface ScanLimits {
  * The parsed file, compact: one string and one number table hold all rules and groups.
  *
  * `text` = `'\n'` + one entry per user-agent / user-agent-purpose line (kind character,
- * token as written, `'\n'`), followed by every rule's normalised pattern, back to back.
- * All of it is ASCII.
+ * token as written, `'\n'`), followed by every rule's pattern, back to back. All of it is
+ * ASCII: a pure-ASCII file's patterns are stored as written, any other file's normalised (the
+ * form as written in `rawPatterns` when it differs); `normalizePattern` gives the matcher's
+ * form of either, as it leaves a normal pattern as it is. A pattern with non-ASCII text stored
+ * as written would make a file's whole text two bytes a character (the corpus benchmark's
+ * retained heap rose from 0.82 to 0.84 bytes per corpus byte when every file kept its
+ * patterns as written), and normalising every ASCII file's patterns while parsing costs parse
+ * time for the rules of files never asked about.
  *
  * `table`, with R rules, E entries, G groups:
  * - `[0..3)`: R, E, G.
@@ -63,16 +69,6 @@ export interface ScanLimits {
 export interface ScanResult {
   readonly text: string;
   readonly table: Uint32Array;
-  /**
-   * True: the patterns in `text` are normalised. False: the file is pure ASCII and its
-   * patterns are stored as written; they are normalised when an agent's rules are compiled.
-   * Both forms keep `text` ASCII (one byte a character): a pattern with non-ASCII text stored
-   * as written would make a file's whole text two bytes a character (the corpus benchmark's
-   * retained heap rose from 0.82 to 0.84 bytes per corpus byte when every file kept its
-   * patterns as written), and normalising every ASCII file's patterns while parsing costs parse
-   * time for the rules of files never asked about.
-   */
-  readonly normalized: boolean;
   /** What few files have, in an object of its own (`undefined` when none) to keep the parsed object small. */
   readonly extras: ScanExtras | undefined;
 }
@@ -99,21 +95,8 @@ export interface ScanExtras {
   readonly usageValues: Map<number, string> | undefined;
 }
 
-/** Offsets of the sections of {@link ScanResult.table}. */
-export interface TableLayout {
-  readonly rules: number;
-  readonly entries: number;
-  readonly groups: number;
-  readonly ruleStartAt: number;
-  readonly ruleInfoAt: number;
-  readonly entryStartAt: number;
-  readonly entryLineAt: number;
-  readonly groupEntryAt: number;
-  readonly groupRuleAt: number;
-}
-
-/** The section offsets of a table built by the scanner. */
-export function tableLayout(rules: number, entries: number, groups: number): TableLayout {
+/** The section offsets of a table built by the scanner (see {@link ScanResult.table}). */
+export function tableLayout(rules: number, entries: number, groups: number) {
   const ruleStartAt = 3;
   const ruleInfoAt = ruleStartAt + rules + 1;
   const entryStartAt = ruleInfoAt + rules;
@@ -133,8 +116,7 @@ export function tableLayout(rules: number, entries: number, groups: number): Tab
   };
 }
 
-const PRODUCT_CHARS = Uint8Array.from({ length: 128 }, (_, c) => (isProductTokenChar(c) ? 1 : 0));
-const PURPOSE_CHARS = Uint8Array.from({ length: 128 }, (_, c) => (isPurposeTokenChar(c) ? 1 : 0));
+export type TableLayout = ReturnType<typeof tableLayout>;
 
 function isWhitespace(c: number): boolean {
   return c === 32 || c === 9 || c === 11 || c === 12;
@@ -216,7 +198,7 @@ class Scanner {
   busy = false;
   text = '';
   latin1 = false;
-  /** Store patterns as written (pure-ASCII file): see ScanResult.normalized. */
+  /** Store patterns as written (pure-ASCII file): see ScanResult. */
   raw = false;
   limits: ScanLimits = { maxBytes: 0, longLineBytes: 0, maxDiagnostics: 0 };
   invalidAt = -1;
@@ -688,7 +670,6 @@ class Scanner {
     return {
       text: copy.length === text.length ? copy : copy.slice(0, text.length),
       table,
-      normalized: !this.raw,
       extras:
         any === undefined
           ? undefined

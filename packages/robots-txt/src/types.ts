@@ -1,4 +1,5 @@
 import type { ContentUsageVerdict, UsagePreferences } from './content-usage-types.js';
+import type { DIAGNOSTIC_SEVERITY } from './diagnostics.js';
 
 /**
  * Public types of @polite-crawler/robots-txt. This file is the contract the other packages
@@ -51,28 +52,7 @@ export type DiagnosticSeverity = 'error' | 'warning' | 'info';
  * @example
  * robots.diagnostics.some((d) => d.code === 'input-truncated');
  */
-export type DiagnosticCode =
-  | 'unknown-key'
-  | 'ignored-key'
-  | 'rule-outside-group'
-  | 'accepted-typo'
-  | 'missing-colon'
-  | 'invalid-product-token'
-  | 'invalid-purpose-token'
-  | 'empty-value'
-  | 'invalid-crawl-delay'
-  | 'invalid-sitemap-url'
-  | 'pattern-not-starting-with-slash'
-  | 'line-too-long'
-  | 'input-truncated'
-  | 'invalid-utf8'
-  | 'byte-order-mark'
-  | 'unparseable-line'
-  | 'too-many-diagnostics'
-  | 'invalid-usage-value'
-  | 'unknown-usage-value'
-  | 'empty-usage-statement'
-  | 'usage-path-disallowed';
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_SEVERITY;
 
 /**
  * One problem found in the file, with its line.

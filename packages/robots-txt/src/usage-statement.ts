@@ -147,24 +147,6 @@ function combineCategory(
 }
 
 /**
- * Combines statements per vocab §5.1, for each category on its own: any `disallowed` →
- * `disallowed`; else any `allowed` → `allowed`; else `unknown`. The sources of the result are
- * those of the statements that gave it; extension labels are concatenated in order.
- * @example
- * combinePreferences([a, b])['train-ai'];
- */
-export function combinePreferences(statements: readonly UsagePreferences[]): UsagePreferences {
-  if (statements.length === 0) return UNKNOWN_USAGE;
-  if (statements.length === 1) return statements[0]!;
-  const combined = perCategory((c) => combineCategory(statements, c));
-  return freezePreferences(
-    perCategory((c) => combined[c][0]),
-    perCategory((c) => combined[c][1]),
-    statements.flatMap((s) => s.extensions),
-  );
-}
-
-/**
  * Combines statements of preference as vocab §5.1 says, for each category on its own: if any
  * says `disallowed`, `disallowed`; else if any says `allowed`, `allowed`; else `unknown`. The
  * most restrictive wins, whatever the order. `sources` of the result are those of the
@@ -185,5 +167,12 @@ export function combinePreferences(statements: readonly UsagePreferences[]): Usa
  * ```
  */
 export function combineUsage(...statements: UsagePreferences[]): UsagePreferences {
-  return combinePreferences(statements);
+  if (statements.length === 0) return UNKNOWN_USAGE;
+  if (statements.length === 1) return statements[0]!;
+  const combined = perCategory((c) => combineCategory(statements, c));
+  return freezePreferences(
+    perCategory((c) => combined[c][0]),
+    perCategory((c) => combined[c][1]),
+    statements.flatMap((s) => s.extensions),
+  );
 }
