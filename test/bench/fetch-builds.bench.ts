@@ -1,10 +1,10 @@
 /**
  * This checkout's polite fetch against another build of it, in client CPU per request. Not a
  * vitest test: run it with
- *   node --import tsx test/bench/fetch-builds.bench.ts <other checkout> [label]
- * from a directory without a tsconfig.json (e.g. /tmp, giving this file's absolute path and tsx's
- * loader by path), so that each build loads its own built dependencies; both checkouts must be
- * built. It prints a markdown table and writes it to test/bench/results/fetch-builds.md.
+ *   TSX_TSCONFIG_PATH=test/bench/tsconfig.dist.json node --import tsx test/bench/fetch-builds.bench.ts <other checkout> [label]
+ * (both checkouts built; without `paths`, each build loads its own built dependencies). Without
+ * a checkout to compare with (as `pnpm bench` runs it) it says so and measures nothing. It
+ * prints a markdown table and writes it to test/bench/results/fetch-builds.md.
  *
  * Whether a change made the request path slower is a question of a few µs per request, which
  * separate loopback runs on a shared machine cannot answer (whole runs spread by ±10 %). Here
@@ -85,7 +85,12 @@ async function politeOf(checkout: string): Promise<Send> {
 
 async function main(): Promise<void> {
   const [other, label = 'other build'] = process.argv.slice(2);
-  if (other === undefined) throw new Error('usage: fetch-builds.bench.ts <other checkout> [label]');
+  if (other === undefined) {
+    console.log(
+      'fetch-builds: give the checkout of another build to compare with: nothing measured.',
+    );
+    return;
+  }
   const plainDispatcher = new InProcessDispatcher();
   const sides: [string, Send][] = [
     [

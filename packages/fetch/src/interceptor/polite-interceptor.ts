@@ -4,6 +4,7 @@ import { policyFromOptions } from '../policy/policy-from-options.js';
 import { signInterceptor } from '../signature/sign-interceptor.js';
 import { headerRecord } from '../transport/dispatch-headers.js';
 import { SlotHandler } from '../transport/slot-handler.js';
+import type { SlotWatch } from '../transport/slot-handler.js';
 import type { EnterOptions, HopSlot, RobotsPolicy } from '../policy/robots-policy.js';
 
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[0];
@@ -71,7 +72,7 @@ function send(
   try {
     return dispatch(
       { ...opts, headers: withUserAgent(opts.headers, userAgent) },
-      new SlotHandler(handler, slot, { signal: signalOf(opts) }),
+      new SlotHandler(handler, slot, watchOf(opts)),
     );
   } catch (error) {
     slot.release();
@@ -83,6 +84,12 @@ function send(
 function signalOf(opts: Dispatcher.DispatchOptions): AbortSignal | undefined {
   const given = (opts as { signal?: unknown }).signal;
   return given instanceof AbortSignal ? given : undefined;
+}
+
+/** What a request's slot handler watches: its signal, when it has one (else nothing to make). */
+function watchOf(opts: Dispatcher.DispatchOptions): SlotWatch | undefined {
+  const signal = signalOf(opts);
+  return signal === undefined ? undefined : { signal };
 }
 
 /** As undici's own interceptors report a failure before anything was dispatched. */
