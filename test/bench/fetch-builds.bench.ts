@@ -12,46 +12,17 @@
  * that process (no sockets, no server), in alternated rounds timed with `process.cpuUsage`, as
  * fetch-cpu.bench.ts does for plain against polite.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as undici from 'undici';
 import { fmt, report } from './bench-report.js';
 import { InProcessDispatcher } from './in-process-dispatcher.js';
+import { BASE, IN_FLIGHT, REQUESTS, cpuPerRequest, median } from './in-process-cpu.js';
 
 const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
-const IN_FLIGHT = 64;
-const REQUESTS = 2_000;
 const ROUNDS = 21;
-const BASE = 'http://bench.test';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-const median = (values: number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 type Send = (url: string) => Promise<void>;
-
-/** CPU µs per request of {@link REQUESTS} calls of `send` to `path`, {@link IN_FLIGHT} at once. */
-async function cpuPerRequest(path: string, send: Send): Promise<number> {
-  gc();
-  gc();
-  let next = 0;
-  const started = process.cpuUsage();
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
-      while (next < REQUESTS) {
-        const i = next;
-        next += 1;
-        await send(`${BASE}${path}?${i}`);
-      }
-    }),
-  );
-  const used = process.cpuUsage(started);
-  return (used.user + used.system) / REQUESTS;
-}
 
 interface PoliteFetchModule {
   createPoliteFetch(options: Record<string, unknown>): (url: string) => Promise<Response>;

@@ -15,45 +15,16 @@
  * than on loopback: these ratios are a floor for the loopback ones.
  */
 import { availableParallelism } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import * as undici from 'undici';
 import type { Dispatcher } from 'undici';
 // The built package, as users run it (see fetch.bench.ts).
 import { createPoliteFetch, politeInterceptor } from '../../packages/fetch/dist/index.js';
 import { fmt, report } from './bench-report.js';
 import { InProcessDispatcher } from './in-process-dispatcher.js';
+import { BASE, IN_FLIGHT, REQUESTS, cpuPerRequest, median } from './in-process-cpu.js';
 
 const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
-const IN_FLIGHT = 64;
-const REQUESTS = 2_000;
 const ROUNDS = 15;
-const BASE = 'http://bench.test';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-const median = (values: number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-/** CPU µs per request of {@link REQUESTS} calls of `one`, {@link IN_FLIGHT} at once. */
-async function cpuPerRequest(path: string, one: (url: string) => Promise<void>): Promise<number> {
-  gc();
-  gc();
-  let next = 0;
-  const started = process.cpuUsage();
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
-      while (next < REQUESTS) {
-        const i = next;
-        next += 1;
-        await one(`${BASE}${path}?${i}`);
-      }
-    }),
-  );
-  const used = process.cpuUsage(started);
-  return (used.user + used.system) / REQUESTS;
-}
 
 /** Paired rounds of `plain` and `polite`: their median CPU per request and the median ratio. */
 async function compare(
