@@ -68,11 +68,12 @@ function send(
   handler: Dispatcher.DispatchHandler,
   userAgent: string,
   slot: HopSlot,
+  watch: SlotWatch,
 ): boolean {
   try {
     return dispatch(
       { ...opts, headers: withUserAgent(opts.headers, userAgent) },
-      new SlotHandler(handler, slot, watchOf(opts)),
+      new SlotHandler(handler, slot, watch),
     );
   } catch (error) {
     slot.release();
@@ -84,12 +85,6 @@ function send(
 function signalOf(opts: Dispatcher.DispatchOptions): AbortSignal | undefined {
   const given = (opts as { signal?: unknown }).signal;
   return given instanceof AbortSignal ? given : undefined;
-}
-
-/** What a request's slot handler watches: its signal, when it has one (else nothing to make). */
-function watchOf(opts: Dispatcher.DispatchOptions): SlotWatch | undefined {
-  const signal = signalOf(opts);
-  return signal === undefined ? undefined : { signal };
 }
 
 /** As undici's own interceptors report a failure before anything was dispatched. */
@@ -132,10 +127,12 @@ export function politeInterceptor(options: PoliteInterceptorOptions): PoliteInte
         fail(handler, error);
         return true;
       }
-      // undici.request passes its options on, signal included: a wait for the slot ends with it.
+      // undici.request passes its options on, signal included: a wait for the slot ends with it,
+      // and so does a request its dispatcher never starts (the slot handler watches it too).
       const given = signalOf(opts);
-      policy.enter(url, given === undefined ? NO_OPTIONS : { signal: given }).then(
-        (slot) => send(dispatch, opts, handler, userAgent, slot),
+      const watched = given === undefined ? NO_OPTIONS : { signal: given };
+      policy.enter(url, watched).then(
+        (slot) => send(dispatch, opts, handler, userAgent, slot, watched),
         (error: unknown) => fail(handler, error),
       );
       return true;
