@@ -1,3 +1,4 @@
+import { startTimer, systemClock } from '../time/clock.js';
 import type { Clock } from '../time/clock.js';
 
 /** What a hold ends: a hop's slot, given back. */
@@ -7,6 +8,7 @@ export interface HeldSlot {
 
 /**
  * One slot's hold, as {@link BodyHolds.start} hands it out: {@link BodyHolds.end} takes it back.
+ * A link of its policy's list of holds, oldest first.
  * @example
  * const hold = holds.start(slot); // at the response headers
  * holds.end(hold); // at the body's end
@@ -15,40 +17,36 @@ export class BodyHold {
   readonly slot: HeldSlot;
   /** When the slot is let go at the latest (clock ms). */
   readonly deadline: number;
-  /** Ended (the body ended, or the deadline let the slot go). */
-  ended = false;
-  /** In the set of holds that outlived the turn they started in. */
-  tracked = false;
+  /** Still held: in the list. */
+  held = true;
+  previous: BodyHold | undefined;
+  next: BodyHold | undefined;
 
-  constructor(slot: HeldSlot, deadline: number) {
+  constructor(slot: HeldSlot, deadline: number, previous: BodyHold | undefined) {
     this.slot = slot;
     this.deadline = deadline;
+    this.previous = previous;
   }
 }
-
-/** Why a timer stops early (a constant: an abort without a reason builds a DOMException). */
-const NOTHING_HELD = Symbol('nothing held');
 
 /**
  * The `maxBodyHold` bound of one policy's slots: each slot held past its response headers is let
  * go `hold` ms later at the latest, unless its body ends first.
  *
- * Every slot gets the same hold, so deadlines arrive in the order slots were added: one timer for
- * the oldest deadline serves them all, and a slot costs a set entry, not a timer of its own (a
- * timer, an abort controller and an abort per request were a third of the interceptor's cost).
- * A body that comes with its headers ends in the turn its hold started: such holds wait in a list
- * of the turn and never enter the set (a set that empties on every delete is shrunk by a call
- * into the engine's runtime, about 1.5 µs a request in the profile of the in-process benchmark).
+ * Every slot gets the same hold, so deadlines arrive in the order slots were added: a list
+ * (linked through the holds: adding and taking out cost no search and no resizing) and one timer
+ * for the oldest deadline serve them all. Most bodies end within moments of their headers, so
+ * most holds end long before the timer fires. On real time the timer is left running when the
+ * last hold ends (stopping and restarting a timer for every request costs more than the rest of
+ * the hold) and does not keep a process alive; an injected clock's (a test's) is stopped then.
  */
 export class BodyHolds {
   readonly #clock: Clock;
   readonly #hold: number;
-  /** Holds that outlived their turn, oldest first (a Set keeps insertion order). */
-  readonly #held = new Set<BodyHold>();
-  /** Holds started in this turn, oldest first (moved to the set, if still held, at its end). */
-  #fresh: BodyHold[] = [];
-  /** Stops the running timer, if any (when no slot is held, none runs: a process can exit). */
-  #timer: AbortController | undefined;
+  #oldest: BodyHold | undefined;
+  #newest: BodyHold | undefined;
+  /** Stops the running timer, if any. */
+  #stopTimer: (() => void) | undefined;
 
   constructor(clock: Clock, hold: number) {
     this.#clock = clock;
@@ -57,56 +55,48 @@ export class BodyHolds {
 
   /** Starts `slot`'s hold; {@link end} it when its body ends. */
   start(slot: HeldSlot): BodyHold {
-    const hold = new BodyHold(slot, this.#clock.now() + this.#hold);
-    // The first hold of a turn queues the look at the turn's end (one microtask per turn).
-    if (this.#fresh.push(hold) === 1) queueMicrotask(() => this.#settle());
+    const newest = this.#newest;
+    const hold = new BodyHold(slot, this.#clock.now() + this.#hold, newest);
+    if (newest === undefined) this.#oldest = hold;
+    else newest.next = hold;
+    this.#newest = hold;
+    this.#stopTimer ??= this.#wait(this.#hold);
     return hold;
   }
 
   /** The slot was given back before its deadline. */
   end(hold: BodyHold): void {
-    if (hold.ended) return;
-    hold.ended = true;
-    if (!hold.tracked) return; // still in the turn's list: dropped at its end
-    if (!this.#held.delete(hold) || this.#held.size > 0) return;
-    this.#timer?.abort(NOTHING_HELD);
-    this.#timer = undefined;
-  }
-
-  /** The turn's holds that are still held go to the set; a timer waits for the oldest. */
-  #settle(): void {
-    const fresh = this.#fresh;
-    this.#fresh = [];
-    for (const hold of fresh) {
-      if (hold.ended) continue;
-      hold.tracked = true;
-      this.#held.add(hold);
+    if (!hold.held) return;
+    this.#unlink(hold);
+    if (this.#oldest === undefined && this.#clock !== systemClock) {
+      this.#stopTimer?.();
+      this.#stopTimer = undefined;
     }
-    const oldest = this.#held.values().next();
-    if (oldest.done !== true && this.#timer === undefined)
-      this.#wait(oldest.value.deadline - this.#clock.now());
   }
 
-  #wait(ms: number): void {
-    const timer = new AbortController();
-    this.#timer = timer;
-    this.#clock.sleep(ms, timer.signal).then(
-      () => this.#expire(),
-      () => undefined, // stopped: nothing is held
-    );
+  #unlink(hold: BodyHold): void {
+    hold.held = false;
+    const { previous, next } = hold;
+    if (previous === undefined) this.#oldest = next;
+    else previous.next = next;
+    if (next === undefined) this.#newest = previous;
+    else next.previous = previous;
+  }
+
+  #wait(ms: number): () => void {
+    return startTimer(this.#clock, ms, () => this.#expire(), { keepsProcessAlive: false });
   }
 
   /** Lets go every slot whose deadline has passed, then waits for the next one. */
   #expire(): void {
-    this.#timer = undefined;
+    this.#stopTimer = undefined;
     const now = this.#clock.now();
-    for (const hold of this.#held) {
+    for (let hold = this.#oldest; hold !== undefined; hold = this.#oldest) {
       if (hold.deadline > now) {
-        this.#wait(hold.deadline - now);
+        this.#stopTimer = this.#wait(hold.deadline - now);
         return;
       }
-      this.#held.delete(hold);
-      hold.ended = true;
+      this.#unlink(hold);
       hold.slot.release();
     }
   }

@@ -36,15 +36,22 @@ export const systemClock: Clock = Object.freeze({ now: () => Date.now(), sleep }
  * Calls `fire` once `ms` milliseconds of `clock`'s time have passed, unless the returned function
  * is called first. On {@link systemClock} that is a plain timer: a `sleep` stopped through an
  * `AbortController` costs tens of µs, which every page hop would pay (its response timer). An
- * injected clock (a test's) is driven through its `sleep`.
+ * injected clock (a test's) is driven through its `sleep`. `keepsProcessAlive: false`: a real
+ * timer that does not keep the process running by itself (Node's `unref`).
  * @example
  * const stop = startTimer(clock, 60_000, () => controller.abort(timeoutError));
  * // the response is in
  * stop();
  */
-export function startTimer(clock: Clock, ms: number, fire: () => void): () => void {
+export function startTimer(
+  clock: Clock,
+  ms: number,
+  fire: () => void,
+  { keepsProcessAlive = true }: { keepsProcessAlive?: boolean } = {},
+): () => void {
   if (clock === systemClock) {
     const timer = setTimeout(fire, Math.max(0, ms));
+    if (!keepsProcessAlive) timer.unref();
     return () => clearTimeout(timer);
   }
   const stop = new AbortController();
