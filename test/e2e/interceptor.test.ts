@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { interceptors, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { isRobotsDeniedError, politeInterceptor } from '@polite-crawler/fetch';
 import type { RobotsPolicyOptions } from '@polite-crawler/fetch';
@@ -162,6 +163,33 @@ describe('politeInterceptor with undici.request', () => {
     await clock.advance(30_000);
     await next;
     expect(pages(s.seen)).toEqual(['/busy', '/next']);
+  });
+
+  it('a dispatcher that throws fails that request, gives its slot back, and crashes nothing', async () => {
+    const s = await server((req, res) => res.end(req.url === '/robots.txt' ? '' : 'page'));
+    const agent = localAgent();
+    const polite = politeInterceptor({
+      userAgent: USER_AGENT,
+      minInterval: 0,
+      concurrency: 1,
+      dispatcher: agent,
+      clock: new FakeClock(),
+    });
+    const boom = new Error('the dispatcher refused it');
+    const throwsOnBoom: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
+      if (opts.path === '/boom') throw boom;
+      return dispatch(opts, handler);
+    };
+    const dispatcher = agent.compose(throwsOnBoom, polite);
+    defer(
+      () => agent.close(),
+      () => polite.close(),
+    );
+    await expect(request(`${s.origin}/boom`, { dispatcher })).rejects.toBe(boom);
+    // With concurrency 1, the next request goes out only if the slot came back.
+    const { body } = await request(`${s.origin}/next`, { dispatcher });
+    expect(await body.text()).toBe('page');
+    expect(pages(s.seen)).toEqual(['/next']);
   });
 
   it('takes a shared policy, not policy options beside it', () => {

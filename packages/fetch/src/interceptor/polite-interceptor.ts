@@ -61,7 +61,11 @@ type Dispatch = Dispatcher['dispatch'];
 /** The enter options of a request without a signal (shared). */
 const NO_OPTIONS: EnterOptions = Object.freeze({});
 
-/** Sends a request admitted with `slot`, which it holds until its body has ended or failed. */
+/**
+ * Sends a request admitted with `slot`, which it holds until its body has ended or failed. It
+ * runs after the admission, in a promise callback where a throw would reach no caller: a dispatch
+ * that throws fails the request through its handler instead.
+ */
 function send(
   dispatch: Dispatch,
   opts: Dispatcher.DispatchOptions,
@@ -69,15 +73,15 @@ function send(
   userAgent: string,
   slot: HopSlot,
   watch: SlotWatch,
-): boolean {
+): void {
   try {
-    return dispatch(
+    dispatch(
       { ...opts, headers: withUserAgent(opts.headers, userAgent) },
       new SlotHandler(handler, slot, watch),
     );
   } catch (error) {
     slot.release();
-    throw error;
+    fail(handler, error);
   }
 }
 
