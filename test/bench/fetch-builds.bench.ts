@@ -24,8 +24,35 @@ const ROUNDS = 21;
 
 type Send = (url: string) => Promise<void>;
 
-interface PoliteFetchModule {
+interface FetchModule {
   createPoliteFetch(options: Record<string, unknown>): (url: string) => Promise<Response>;
+  politeInterceptor(
+    options: Record<string, unknown>,
+  ): undici.Dispatcher.DispatcherComposeInterceptor;
+}
+
+/** The build's fetch package, in `checkout`. */
+async function buildOf(checkout: string): Promise<FetchModule> {
+  const entry = pathToFileURL(resolve(checkout, 'packages/fetch/dist/index.js')).href;
+  return (await import(entry)) as FetchModule;
+}
+
+/** Every feature that paces or answers requests by design off (as in fetch.bench.ts). */
+const PACING_OFF = { maxBackoff: 0, latencyFactor: 0 };
+/** The same for a polite fetch, which has an HTTP cache too (the interceptor has none). */
+const FETCH_FEATURES_OFF = { ...PACING_OFF, cache: false };
+
+/** `make(options)` with `off`, or, for a build older than those options, without them. */
+function withFeaturesOff<T>(
+  make: (options: Record<string, unknown>) => T,
+  options: Record<string, unknown>,
+  off: Record<string, unknown>,
+): T {
+  try {
+    return make({ ...options, ...off });
+  } catch {
+    return make(options); // a build from before back-off, latency pacing and the cache
+  }
 }
 
 /**
@@ -33,24 +60,41 @@ interface PoliteFetchModule {
  * design off (as in fetch.bench.ts); a build older than those options is given none of them.
  */
 async function politeOf(checkout: string): Promise<Send> {
-  const entry = pathToFileURL(resolve(checkout, 'packages/fetch/dist/index.js')).href;
-  const { createPoliteFetch } = (await import(entry)) as PoliteFetchModule;
-  const options = {
-    userAgent: USER_AGENT,
-    dispatcher: new InProcessDispatcher(),
-    concurrency: IN_FLIGHT,
-    minInterval: 0,
-  };
-  const off = { maxBackoff: 0, latencyFactor: 0, cache: false };
-  let polite: (url: string) => Promise<Response>;
-  try {
-    polite = createPoliteFetch({ ...options, ...off });
-  } catch {
-    polite = createPoliteFetch(options); // a build from before back-off, latency pacing and the cache
-  }
+  const { createPoliteFetch } = await buildOf(checkout);
+  const polite = withFeaturesOff(
+    createPoliteFetch,
+    {
+      userAgent: USER_AGENT,
+      dispatcher: new InProcessDispatcher(),
+      concurrency: IN_FLIGHT,
+      minInterval: 0,
+    },
+    FETCH_FEATURES_OFF,
+  );
   await (await polite(`${BASE}/warm`)).arrayBuffer();
   return async (url) => {
     await (await polite(url)).arrayBuffer();
+  };
+}
+
+/** `undici.request` through the build's `politeInterceptor`, composed on an in-process dispatcher. */
+async function interceptedOf(checkout: string): Promise<Send> {
+  const { politeInterceptor } = await buildOf(checkout);
+  const dispatcher = new InProcessDispatcher();
+  const polite = withFeaturesOff(
+    politeInterceptor,
+    {
+      userAgent: USER_AGENT,
+      dispatcher,
+      concurrency: IN_FLIGHT,
+      minInterval: 0,
+    },
+    PACING_OFF,
+  );
+  const composed = dispatcher.compose(polite);
+  await (await undici.request(`${BASE}/warm`, { dispatcher: composed })).body.dump();
+  return async (url) => {
+    await (await undici.request(url, { dispatcher: composed })).body.arrayBuffer();
   };
 }
 
@@ -62,8 +106,9 @@ async function main(): Promise<void> {
     );
     return;
   }
+  const here = new URL('../..', import.meta.url).pathname;
   const plainDispatcher = new InProcessDispatcher();
-  const sides: [string, Send][] = [
+  const fetchSides: [string, Send][] = [
     [
       'undici fetch',
       async (url) => {
@@ -75,12 +120,27 @@ async function main(): Promise<void> {
       },
     ],
     [label, await politeOf(other)],
-    ['this build', await politeOf(new URL('../..', import.meta.url).pathname)],
+    ['this build', await politeOf(here)],
+  ];
+  const requestSides: [string, Send][] = [
+    [
+      'undici.request',
+      async (url) => {
+        const { body } = await undici.request(url, {
+          dispatcher: plainDispatcher,
+          headers: { 'user-agent': USER_AGENT },
+        });
+        await body.arrayBuffer();
+      },
+    ],
+    [label, await interceptedOf(other)],
+    ['this build', await interceptedOf(here)],
   ];
   const rows: string[][] = [];
-  for (const [path, what] of [
-    ['/page', 'text/plain 1 KiB'],
-    ['/html', 'text/html 4 KiB (robots metas read from the head)'],
+  for (const [path, what, sides] of [
+    ['/page', 'text/plain 1 KiB', fetchSides],
+    ['/html', 'text/html 4 KiB (robots metas read from the head)', fetchSides],
+    ['/page', 'text/plain 1 KiB, politeInterceptor on undici.request', requestSides],
   ] as const) {
     for (const [, send] of sides) await cpuPerRequest(path, send); // warm-up, discarded
     const cpu = sides.map((): number[] => []);
@@ -92,7 +152,7 @@ async function main(): Promise<void> {
     const perRound = cpu[2]!.map((value, round) => cpu[1]![round]! / value).sort((a, b) => a - b);
     rows.push([
       `CPU per request, warm cache, ${what}`,
-      `undici fetch ${fmt(plain, 1)} µs; ${label} ${fmt(theirs, 1)} µs (+${fmt(theirs - plain, 1)} µs)`,
+      `${sides[0]![0]} ${fmt(plain, 1)} µs; ${label} ${fmt(theirs, 1)} µs (+${fmt(theirs - plain, 1)} µs)`,
       `this build ${fmt(ours, 1)} µs (+${fmt(ours - plain, 1)} µs)`,
       `${label} CPU over this build's: **${fmt(median(perRound), 2)}×** (above 1: this build costs less; middle half of the rounds ${fmt(perRound[Math.round((perRound.length - 1) * 0.25)]!, 2)}–${fmt(perRound[Math.round((perRound.length - 1) * 0.75)]!, 2)})`,
     ]);
