@@ -9,8 +9,14 @@ import { FakeClock, tick, until } from '../fetch/helpers/fake-clock.js';
 
 const { server, defer } = useRigs();
 
-/** An Agent composed with the interceptor (and undici's redirect interceptor outside it). */
-function politeAgent(options: Partial<RobotsPolicyOptions> = {}) {
+/**
+ * An Agent composed with the interceptor (and undici's redirect interceptor outside it);
+ * `inside`: interceptors between the Agent and the polite one.
+ */
+function politeAgent(
+  options: Partial<RobotsPolicyOptions> = {},
+  inside: Dispatcher.DispatcherComposeInterceptor[] = [],
+) {
   const clock = new FakeClock();
   const agent = localAgent();
   const polite = politeInterceptor({
@@ -20,7 +26,11 @@ function politeAgent(options: Partial<RobotsPolicyOptions> = {}) {
     clock,
     ...options,
   });
-  const dispatcher = agent.compose(polite, interceptors.redirect({ maxRedirections: 5 }));
+  const dispatcher = agent.compose(
+    ...inside,
+    polite,
+    interceptors.redirect({ maxRedirections: 5 }),
+  );
   defer(
     () => agent.close(),
     () => polite.close(),
@@ -167,24 +177,12 @@ describe('politeInterceptor with undici.request', () => {
 
   it('a dispatcher that throws fails that request, gives its slot back, and crashes nothing', async () => {
     const s = await server((req, res) => res.end(req.url === '/robots.txt' ? '' : 'page'));
-    const agent = localAgent();
-    const polite = politeInterceptor({
-      userAgent: USER_AGENT,
-      minInterval: 0,
-      concurrency: 1,
-      dispatcher: agent,
-      clock: new FakeClock(),
-    });
     const boom = new Error('the dispatcher refused it');
     const throwsOnBoom: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
       if (opts.path === '/boom') throw boom;
       return dispatch(opts, handler);
     };
-    const dispatcher = agent.compose(throwsOnBoom, polite);
-    defer(
-      () => agent.close(),
-      () => polite.close(),
-    );
+    const { dispatcher } = politeAgent({ concurrency: 1 }, [throwsOnBoom]);
     await expect(request(`${s.origin}/boom`, { dispatcher })).rejects.toBe(boom);
     // With concurrency 1, the next request goes out only if the slot came back.
     const { body } = await request(`${s.origin}/next`, { dispatcher });
