@@ -100,7 +100,9 @@ export function statusPhrase(info: RobotsTxtInfo): string {
  * parsed.isAllowed('/private', 'ExampleBot');
  * ```
  */
-export async function loadRobots<T extends { readonly parsedBytes: number; readonly truncated: boolean }>(
+export async function loadRobots<
+  T extends { readonly parsedBytes: number; readonly truncated: boolean },
+>(
   spec: string,
   options: { readonly userAgent: string; readonly timeoutMs?: number },
   parse: (body: Uint8Array, options: ParseOptions) => T,
