@@ -115,4 +115,3 @@ describe('progress line', () => {
     expect(written).toEqual([]);
   });
 });
-
