@@ -160,8 +160,9 @@ describe('lint', () => {
     );
     const result = await runCli(['lint', path, '--json']);
     const json = parseJson<LintJson>(result);
+    // The line is quoted as the parser read it: the octet 0xE9 is one character, U+00E9.
     expect(json.diagnostics).toContainEqual(
-      expect.objectContaining({ line: 2, code: 'invalid-utf8' }),
+      expect.objectContaining({ line: 2, code: 'invalid-utf8', text: 'Disallow: /caf\u00e9' }),
     );
   });
 

@@ -7,7 +7,6 @@ import {
   renderProgress,
 } from '../../packages/cli/src/output/progress-line.js';
 import { renderTable } from '../../packages/cli/src/output/table.js';
-import { sourceLines } from '../../packages/cli/src/source-lines.js';
 
 const tty = { isTTY: true, write: () => true };
 const pipe = { isTTY: false, write: () => true };
@@ -114,18 +113,5 @@ describe('progress line', () => {
     line.update(snapshot);
     line.clear();
     expect(written).toEqual([]);
-  });
-});
-
-describe('sourceLines', () => {
-  it('counts lines the way the parser does: CR, LF and CRLF each end one', () => {
-    const lines = sourceLines('\uFEFFa\rb\r\nc\nd');
-    expect([1, 2, 3, 4].map((n) => lines.line(n))).toEqual(['a', 'b', 'c', 'd']);
-    expect(lines.line(0)).toBeUndefined();
-    expect(lines.line(5)).toBeUndefined();
-  });
-
-  it('drops a UTF-8 byte-order mark in bytes too', () => {
-    expect(sourceLines(new Uint8Array([0xef, 0xbb, 0xbf, 0x41])).line(1)).toBe('A');
   });
 });

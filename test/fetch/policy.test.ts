@@ -267,6 +267,39 @@ describe('crawl-delay', () => {
     await both;
     expect(starts[1]! - starts[0]!).toBe(5_000);
   });
+
+  it.each([
+    ['no crawl-delay', 'User-agent: *\nDisallow: /x\n', {}, 300],
+    ['a longer crawl-delay', 'User-agent: *\nCrawl-delay: 2\n', {}, 2_000],
+    ['a shorter crawl-delay', 'User-agent: *\nCrawl-delay: 0.1\n', {}, 300],
+    [
+      'a crawl-delay past maxCrawlDelay',
+      'User-agent: *\nCrawl-delay: 60\n',
+      { maxCrawlDelay: 1_500 },
+      1_500,
+    ],
+    ["crawlDelay: 'ignore'", 'User-agent: *\nCrawl-delay: 2\n', { crawlDelay: 'ignore' }, 300],
+  ] as const)(
+    'explain().interval is the spacing schedule() keeps: %s',
+    async (_, body, options, interval) => {
+      const s = await server(routes({ '/robots.txt': { body } }));
+      const clock = new FakeClock();
+      const { policy } = polite({ clock, minInterval: 300, ...options });
+      expect((await policy.explain(`${s.origin}/`)).interval).toBe(interval);
+      const starts: number[] = [];
+      const task = (): Promise<void> => {
+        starts.push(clock.now());
+        return Promise.resolve();
+      };
+      const both = Promise.all([
+        policy.schedule(`${s.origin}/a`, task),
+        policy.schedule(`${s.origin}/b`, task),
+      ]);
+      await clock.advance(interval);
+      await both;
+      expect(starts[1]! - starts[0]!).toBe(interval);
+    },
+  );
 });
 
 describe('limits on the clock', () => {

@@ -412,6 +412,13 @@ describe('line endings', () => {
     expect(reportRobotsTxtLines('a: b\r\nc: d').lines.map((l) => l.keyText)).toEqual(['a', 'c']);
   });
 
+  it('the line report quotes each line as read: comment kept, break and byte-order mark not', () => {
+    const report = reportRobotsTxtLines('\uFEFF a: b # c\rd\r\n\te: f \n');
+    expect(report.lines.map((l) => l.text)).toEqual([' a: b # c', 'd', '\te: f ', '']);
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x41, 0x0a, 0x42]);
+    expect(reportRobotsTxtLines(bytes).lines.map((l) => l.text)).toEqual(['A', 'B']);
+  });
+
   it('the last line needs no line break', () => {
     expect(parseRobotsTxt('User-agent: *\nDisallow: /x').isAllowed('https://e.com/x', 'A')).toBe(
       false,

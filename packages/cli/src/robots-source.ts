@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { CacheState, RobotsStatus, RobotsTxtReport } from '@polite-crawler/fetch';
-import type { RobotsTxt } from '@polite-crawler/robots-txt';
-import { parseRobotsTxt } from '@polite-crawler/robots-txt';
+import type { ParseOptions } from '@polite-crawler/robots-txt';
 import {
   defaultDispatcher,
   fetchRobotsTxt,
@@ -12,7 +11,6 @@ import { CliError } from './cli-error.js';
 import { CLI_DEFAULTS } from './defaults.js';
 import { looksLikeUrl, parseHttpUrl } from './http-url.js';
 import { describeFailure, formatSeconds } from './network-error.js';
-import { sourceLines } from './source-lines.js';
 
 /**
  * Where a robots.txt came from and how it was obtained: the library's `RobotsTxtReport` (its
@@ -34,12 +32,10 @@ export interface RobotsTxtInfo extends Pick<RobotsTxtReport, 'status' | 'redirec
   readonly failure: string | null;
 }
 
-/** A robots.txt read from a file or URL and parsed, with its source lines. */
-export interface LoadedRobots {
+/** A robots.txt read from a file or URL and parsed: `parsed` is what `parse` returned. */
+export interface LoadedRobots<T> {
   readonly info: RobotsTxtInfo;
-  readonly robots: RobotsTxt;
-  /** The text of a 1-based line of the parsed input. */
-  readonly line: (n: number) => string | undefined;
+  readonly parsed: T;
 }
 
 /**
@@ -93,20 +89,24 @@ export function statusPhrase(info: RobotsTxtInfo): string {
 }
 
 /**
- * Reads robots.txt from a file path or an http(s) URL (`--robots`, `lint`) and parses it.
- * Reads at most {@link CLI_DEFAULTS.maxRobotsBytes} + 1 bytes; refuses binary input; a URL
- * must answer 2xx. Every failure is a {@link CliError} (exit code 4, or 2 for a malformed URL).
+ * Reads robots.txt from a file path or an http(s) URL (`--robots`, `lint`) and parses it with
+ * `parse` (robots-txt's `parseRobotsTxt`, or `reportRobotsTxtLines` for `lint`). Reads at most
+ * {@link CLI_DEFAULTS.maxRobotsBytes} + 1 bytes; refuses binary input; a URL must answer 2xx.
+ * Every failure is a {@link CliError} (exit code 4, or 2 for a malformed URL).
  *
  * @example
  * ```ts
- * const { robots, info } = await loadRobots('./robots.txt', { userAgent: 'polite-crawler-cli' });
- * robots.isAllowed('/private', 'ExampleBot');
+ * const { parsed, info } = await loadRobots('./robots.txt', { userAgent: 'polite-crawler-cli' }, parseRobotsTxt);
+ * parsed.isAllowed('/private', 'ExampleBot');
  * ```
  */
-export async function loadRobots(
+export async function loadRobots<
+  T extends { readonly parsedBytes: number; readonly truncated: boolean },
+>(
   spec: string,
   options: { readonly userAgent: string; readonly timeoutMs?: number },
-): Promise<LoadedRobots> {
+  parse: (body: Uint8Array, options: ParseOptions) => T,
+): Promise<LoadedRobots<T>> {
   const maxBytes = CLI_DEFAULTS.maxRobotsBytes;
   let bytes: Uint8Array;
   let info: Omit<RobotsTxtInfo, 'bytes' | 'truncated'>;
@@ -163,13 +163,8 @@ export async function loadRobots(
       failure: null,
     };
   }
-  const robots = parseRobotsTxt(bytes, { maxBytes });
-  const lines = sourceLines(bytes.subarray(0, robots.parsedBytes));
-  return {
-    info: { ...info, bytes: robots.parsedBytes, truncated: robots.truncated },
-    robots,
-    line: (n) => lines.line(n),
-  };
+  const parsed = parse(bytes, { maxBytes });
+  return { info: { ...info, bytes: parsed.parsedBytes, truncated: parsed.truncated }, parsed };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Explanation } from '@polite-crawler/fetch';
 import { isRobotsInvalidUrlError } from '@polite-crawler/fetch';
+import { parseRobotsTxt } from '@polite-crawler/robots-txt';
 import type { Command } from 'commander';
 import type { CliAgent } from './agent.js';
 import { addAgentOptions, resolveAgent } from './agent.js';
@@ -109,11 +110,12 @@ async function collectVerdicts(
   waiting: (answered: number) => string,
 ): Promise<UrlAnswer[]> {
   if (options.robots !== undefined) {
-    const loaded = await loadRobots(options.robots, {
-      userAgent: agent.userAgent,
-      timeoutMs: options.timeout,
-    });
-    const rules = loaded.robots.forAgent(agent);
+    const loaded = await loadRobots(
+      options.robots,
+      { userAgent: agent.userAgent, timeoutMs: options.timeout },
+      parseRobotsTxt,
+    );
+    const rules = loaded.parsed.forAgent(agent);
     return urls.map((url) => {
       const verdict = rules.explain(url);
       return {

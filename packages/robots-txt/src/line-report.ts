@@ -13,6 +13,8 @@ export type LineKey = (typeof KEY_NAMES)[number];
 export interface LineReport {
   /** 1-based line number. */
   readonly line: number;
+  /** The line as the parser read it, its line break excluded (what a linter quotes). */
+  readonly text: string;
   /** The directive's key; `undefined` when the line has none (blank, comment, unparseable). */
   readonly key: LineKey | undefined;
   /** The key as written, trimmed. */

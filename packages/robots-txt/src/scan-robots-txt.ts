@@ -371,6 +371,7 @@ class Scanner {
       if (observe !== undefined) {
         observe({
           line,
+          text: text.slice(pos, eol),
           key: key >= 0 ? KEY_NAMES[key] : undefined,
           keyText: key >= 0 ? text.slice(ks, keyEnd) : undefined,
           value: key >= 0 ? text.slice(vs, ce) : undefined,

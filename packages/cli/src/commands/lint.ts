@@ -1,3 +1,4 @@
+import { reportRobotsTxtLines } from '@polite-crawler/robots-txt';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -30,7 +31,11 @@ export function registerLintCommand(program: Command, context: CliContext): void
     .option('--json', 'print a JSON document instead of text')
     .action(async (spec: string, options: LintOptionValues) => {
       const report = lintJson(
-        await loadRobots(spec, { userAgent: options.userAgent, timeoutMs: options.timeout }),
+        await loadRobots(
+          spec,
+          { userAgent: options.userAgent, timeoutMs: options.timeout },
+          reportRobotsTxtLines,
+        ),
       );
       if (options.json === true) writeJson(context.stdout, report);
       else context.stdout.write(formatLint(report, context.out));

@@ -121,19 +121,15 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
         : {
             pacing: {
               origin: pacingOrigin,
-              intervalMs: intervalFor(crawlDelays.get(pacingOrigin) ?? null),
+              intervalMs: intervals.get(pacingOrigin) ?? options.minIntervalMs,
             },
           }),
       ...(paused === undefined || paused.until <= Date.now() ? {} : { paused }),
     });
   }
 
-  const crawlDelays = new Map<string, number | null>();
-  function intervalFor(crawlDelay: number | null): number {
-    const delay =
-      crawlDelay === null ? 0 : Math.min(options.maxCrawlDelayMs, Math.round(crawlDelay * 1_000));
-    return Math.max(options.minIntervalMs, delay);
-  }
+  /** Each origin's pacing interval as the policy explains it (read once, before its first page). */
+  const intervals = new Map<string, number | undefined>();
 
   function enqueue(url: string, foundOn: string | null): void {
     if (seen.has(url)) return;
@@ -232,10 +228,10 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
 
   async function noteOrigin(url: string): Promise<void> {
     const origin = new URL(url).origin;
-    if (crawlDelays.has(origin)) return;
-    crawlDelays.set(origin, null);
+    if (intervals.has(origin)) return;
+    intervals.set(origin, undefined);
     const explanation = await policy.explain(url).catch(() => undefined);
-    crawlDelays.set(origin, explanation?.robotsTxt.crawlDelay ?? null);
+    intervals.set(origin, explanation?.interval);
   }
 
   try {
@@ -315,14 +311,11 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
     const result: CrawledOrigin[] = [];
     for (const [origin, count] of [...counts].sort((a, b) => compare(a[0], b[0]))) {
       const explanation = await policy.explain(`${origin}/`);
-      const report = explanation.robotsTxt;
-      const robotsTxt = robotsInfoFromReport(report);
-      const crawlDelay = report.crawlDelay ?? null;
       result.push({
         origin,
-        robotsTxt,
-        crawlDelay,
-        intervalMs: intervalFor(crawlDelay),
+        robotsTxt: robotsInfoFromReport(explanation.robotsTxt),
+        crawlDelay: explanation.robotsTxt.crawlDelay ?? null,
+        intervalMs: explanation.interval,
         pages: count,
       });
     }

@@ -7,7 +7,7 @@ import type {
 } from '@polite-crawler/fetch';
 import type { CappedBody } from '@polite-crawler/fetch/internal';
 import type { RobotsTagRule } from '@polite-crawler/robots-tag';
-import { USAGE_CATEGORIES, type UsageCategory } from '@polite-crawler/robots-txt';
+import { USAGE_CATEGORIES } from '@polite-crawler/robots-txt';
 import type { CliAgent } from '../agent.js';
 import type { DeniedInfo } from './verdict-json.js';
 import { deniedInfo } from './verdict-json.js';
@@ -46,19 +46,11 @@ export type UsageSourceJson = UsageSource;
 
 /**
  * The usage preferences (IETF AIPREF) of the response in `polite fetch --json`
- * (`response.usage`): robots.txt's for the URL combined with the `Content-Usage` header,
- * most restrictive first — the library's `response.usage`, each source with its line's text.
+ * (`response.usage`): the library's `response.usage` as it is (robots.txt's for the URL
+ * combined with the `Content-Usage` header, most restrictive first; each source with its
+ * line's text).
  */
-export type UsageJson = Pick<UsagePreferences, UsageCategory> & {
-  /** Per category, the statements whose preference is the result (empty when `unknown`). */
-  readonly sources: Readonly<Record<UsageCategory, readonly UsageSourceJson[]>>;
-  /** Labels outside the vocabulary, raw, not applied. */
-  readonly extensions: readonly {
-    readonly label: string;
-    readonly value: string;
-    readonly source: UsageSourceJson;
-  }[];
-};
+export type UsageJson = UsagePreferences;
 
 /** The response part of `polite fetch --json`. */
 export interface FetchedJson {
@@ -123,27 +115,6 @@ export function directivesJson(directives: RobotsDirectives): DirectivesJson {
 }
 
 /**
- * The JSON form of a response's usage preferences.
- */
-export function usageJson(usage: UsagePreferences): UsageJson {
-  const source = (from: UsageSource): UsageSourceJson =>
-    from.kind === 'content-usage-field'
-      ? { kind: from.kind }
-      : { kind: from.kind, line: from.line, pattern: from.pattern, text: from.text };
-  const per = <T>(of: (category: UsageCategory) => T): Record<UsageCategory, T> =>
-    Object.fromEntries(USAGE_CATEGORIES.map((c) => [c, of(c)])) as Record<UsageCategory, T>;
-  return {
-    ...per((category) => usage[category]),
-    sources: per((category) => usage.sources[category].map(source)),
-    extensions: usage.extensions.map((extension) => ({
-      label: extension.label,
-      value: extension.value,
-      source: source(extension.source),
-    })),
-  };
-}
-
-/**
  * The `--json` document of `fetch`.
  */
 export function fetchJson(agent: CliAgent, url: string, outcome: FetchOutcome): FetchJson {
@@ -166,7 +137,7 @@ export function fetchJson(agent: CliAgent, url: string, outcome: FetchOutcome): 
       bytes: body.bytes.byteLength,
       complete: !body.truncated,
       robots: directivesJson(response.robots),
-      usage: usageJson(response.usage),
+      usage: response.usage,
     },
   };
 }

@@ -1,4 +1,8 @@
-import type { Diagnostic, DiagnosticSeverity } from '@polite-crawler/robots-txt';
+import type {
+  Diagnostic,
+  DiagnosticSeverity,
+  RobotsTxtLineReport,
+} from '@polite-crawler/robots-txt';
 import type { LoadedRobots, RobotsTxtInfo } from '../robots-source.js';
 import { quoteLine } from './describe-verdict.js';
 import type { Style } from './style.js';
@@ -43,15 +47,17 @@ function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
 }
 
 /**
- * The `--json` document of `lint`.
+ * The `--json` document of `lint`: the line report's diagnostics, each with the text of its
+ * line as the parser read it.
  */
-export function lintJson(loaded: LoadedRobots): LintJson {
-  const diagnostics = sortDiagnostics(loaded.robots.diagnostics).map((diagnostic) => ({
+export function lintJson(loaded: LoadedRobots<RobotsTxtLineReport>): LintJson {
+  const { parsed } = loaded;
+  const diagnostics = sortDiagnostics(parsed.diagnostics).map((diagnostic) => ({
     line: diagnostic.line,
     severity: diagnostic.severity,
     code: diagnostic.code,
     message: diagnostic.message,
-    text: loaded.line(diagnostic.line)?.trim() ?? null,
+    text: parsed.lines[diagnostic.line - 1]?.text.trim() ?? null,
   }));
   const count = (severity: DiagnosticSeverity): number =>
     diagnostics.filter((diagnostic) => diagnostic.severity === severity).length;
@@ -62,7 +68,7 @@ export function lintJson(loaded: LoadedRobots): LintJson {
       errors: count('error'),
       warnings: count('warning'),
       infos: count('info'),
-      sitemaps: loaded.robots.sitemaps,
+      sitemaps: parsed.sitemaps,
     },
   };
 }

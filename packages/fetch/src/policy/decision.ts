@@ -107,6 +107,12 @@ export interface RobotsTxtReport {
  */
 export interface Explanation extends Decision {
   readonly robotsTxt: RobotsTxtReport;
+  /**
+   * The spacing (ms) this policy keeps between two requests to the URL's origin under the
+   * robots.txt in force: `minInterval`, or its Crawl-delay (capped at `maxCrawlDelay`) when
+   * longer. Back-off and latency-aware pacing may make a wait longer still.
+   */
+  readonly interval: number;
   /** How robots.txt set `usage` (rules, lines, groups, reason); absent when it was not read. */
   readonly contentUsage?: ContentUsageVerdict;
 }

@@ -482,6 +482,7 @@ class Policy implements RobotsPolicy {
     return {
       ...decide(entry, parsed),
       robotsTxt: report(resolved, parsed, this.#agent),
+      interval: this.#rulesOf(entry).interval,
       ...(entry.inForce === 'ok' && entry.rules !== undefined
         ? { contentUsage: entry.rules.explainContentUsage(parsed) }
         : {}),
