@@ -1,6 +1,8 @@
 import type { DecodedBody } from './decode-body.js';
 import {
   classifyKey,
+  KEY_FOUND,
+  KEY_NEXT,
   KEY_ALLOW,
   KEY_CONTENT_SIGNAL,
   KEY_CONTENT_USAGE,
@@ -11,6 +13,7 @@ import {
   KEY_OTHER_KNOWN,
   KEY_SITEMAP,
   KEY_TYPO,
+  KEY_UNKNOWN,
   KEY_USER_AGENT,
   KEY_USER_AGENT_PURPOSE,
 } from './directive-keys.js';
@@ -131,45 +134,6 @@ const CRAWL_DELAY = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
  * that surround values. Searched for file-wide and remembered, so the cost is linear.
  */
 const SUSPICIOUS = /[^A-Za-z0-9\-._~:/?[\]@!&'()*+,;= \t\r\n#]/g;
-
-/**
- * Spellings of the common keys that the fast path recognises (key, then ':'). A second reader
- * of keys beside splitLine + classifyKey, kept for speed: without it the corpus parse (files
- * other than the one 3.7 MB file) took about a sixth longer, the builds taking turns.
- */
-const FAST_KEYS: readonly (readonly [string, number])[] = [
-  ['Disallow', KEY_DISALLOW],
-  ['disallow', KEY_DISALLOW],
-  ['DISALLOW', KEY_DISALLOW],
-  ['Allow', KEY_ALLOW],
-  ['allow', KEY_ALLOW],
-  ['ALLOW', KEY_ALLOW],
-  ['User-agent', KEY_USER_AGENT],
-  ['User-Agent', KEY_USER_AGENT],
-  ['user-agent', KEY_USER_AGENT],
-  ['USER-AGENT', KEY_USER_AGENT],
-  ['Sitemap', KEY_SITEMAP],
-  ['sitemap', KEY_SITEMAP],
-  ['Crawl-delay', KEY_CRAWL_DELAY],
-  ['Crawl-Delay', KEY_CRAWL_DELAY],
-  ['crawl-delay', KEY_CRAWL_DELAY],
-];
-
-interface FastKey {
-  /** The spelling's characters after the first, then ':'. */
-  readonly rest: Uint8Array;
-  readonly key: number;
-}
-
-/** FAST_KEYS by the key's first character. */
-const FAST_BY_FIRST: readonly (readonly FastKey[] | undefined)[] = (() => {
-  const table: FastKey[][] = [];
-  for (const [name, key] of FAST_KEYS) {
-    const rest = Uint8Array.from(name.slice(1) + ':', (ch) => ch.charCodeAt(0));
-    (table[name.charCodeAt(0)] ??= []).push({ rest, key });
-  }
-  return table;
-})();
 
 /** Reads every line of `decoded.text` into a {@link ScanResult}. Never throws on content. */
 export function scanRobotsTxt(
@@ -340,33 +304,34 @@ class Scanner {
       let typo = false;
       let missingColon = false;
       if (ks < ce) {
-        // Fast path: a common spelling of a common key, then ':' at once.
-        const candidates = FAST_BY_FIRST[text.charCodeAt(ks)];
-        if (candidates !== undefined) {
-          for (let i = 0; i < candidates.length && key < 0; i++) {
-            const { rest, key: k } = candidates[i]!;
-            const length = rest.length;
-            if (ks + length >= ce) continue;
-            let j = 0;
-            while (j < length && text.charCodeAt(ks + 1 + j) === rest[j]) j++;
-            if (j === length) {
-              key = k;
-              keyEnd = ks + length; // the ':' is at keyEnd
-              vs = keyEnd + 1;
-              while (vs < ce && isWhitespace(text.charCodeAt(vs))) vs++;
-            }
-          }
+        // The key through the automaton of its spellings (classifyKey's, unrolled here): on
+        // nearly every line a known key in a standard spelling, then ':' at once. Anything
+        // else (a typo, space before the ':', no ':', an unknown key) goes to splitLine.
+        // (Read within the line only: one read past the text's end makes the optimised loop slow.)
+        let state = 0;
+        let next = 0;
+        let c = 0;
+        while (
+          keyEnd < ce &&
+          (c = text.charCodeAt(keyEnd)) < 128 &&
+          (next = KEY_NEXT[state * 128 + c]!) >= 0
+        ) {
+          state = next;
+          keyEnd++;
         }
-        if (key < 0) {
-          key = this.splitLine(line, ks, ce);
-          if (key >= 0) {
-            keyEnd = this.keyEnd;
-            vs = this.valueStart;
-            missingColon = this.missingColon;
-            typo = this.typo;
-          }
+        const found = KEY_FOUND[state]!;
+        key = c === 58 && found < KEY_TYPO ? found : KEY_UNKNOWN;
+        if (key !== KEY_UNKNOWN) {
+          vs = keyEnd + 1;
+          while (vs < ce && isWhitespace(text.charCodeAt(vs))) vs++;
+          this.directive(line, key, ks, keyEnd, vs, ce);
+        } else if ((key = this.splitLine(line, ks, ce)) >= 0) {
+          keyEnd = this.keyEnd;
+          vs = this.valueStart;
+          missingColon = this.missingColon;
+          typo = this.typo;
+          this.directive(line, key, ks, keyEnd, vs, ce);
         }
-        if (key >= 0) this.directive(line, key, ks, keyEnd, vs, ce);
       }
       if (observe !== undefined) {
         observe({
@@ -399,8 +364,8 @@ class Scanner {
   typo = false;
 
   /**
-   * The general line splitter: key up to the line's first ':' (or, without a colon, the
-   * first of exactly two words), classified case-insensitively with the accepted typos.
+   * The key of a line that is not a standard spelling and ':' (see run): up to the line's first
+   * ':' (or, without a colon, the first of exactly two words), classified as run classifies.
    * Returns the key number, or -1 for a line that is not a directive (reported).
    */
   splitLine(line: number, ks: number, ce: number): number {
