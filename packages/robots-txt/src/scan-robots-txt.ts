@@ -141,16 +141,7 @@ export function scanRobotsTxt(
   limits: ScanLimits,
   observe?: LineObserver,
 ): ScanResult {
-  // One scanner is reused (parsing is synchronous), so a parse allocates little besides
-  // its result (a fresh one per parse made the corpus parse about a tenth slower). A
-  // re-entrant call (impossible today) gets a fresh one; so would every call after a parse
-  // that threw, which would be a bug: correct, only slower.
-  const scanner = shared.busy ? new Scanner() : shared;
-  scanner.busy = true;
-  scanner.reset(decoded, limits);
-  const result = scanner.run(observe);
-  scanner.release();
-  return result;
+  return new Scanner(decoded, limits).run(observe);
 }
 
 /**
@@ -159,14 +150,13 @@ export function scanRobotsTxt(
  * hot loop stays small and its optimised code stays stable.
  */
 class Scanner {
-  busy = false;
-  text = '';
-  latin1 = false;
+  readonly text: string;
+  readonly latin1: boolean;
   /** Store patterns as written (pure-ASCII file): see ScanResult. */
-  raw = false;
-  limits: ScanLimits = { maxBytes: 0, longLineBytes: 0, maxDiagnostics: 0 };
-  invalidAt = -1;
-  truncated = false;
+  readonly raw: boolean;
+  readonly limits: ScanLimits;
+  readonly invalidAt: number;
+  readonly truncated: boolean;
   // What the parse keeps is gathered with `+=` (pieces of `text` among it) and copied once,
   // in finish: see copied-text.ts.
   /** `'\n'` + the entries: kind character, token as written, `'\n'`. */
@@ -179,14 +169,6 @@ class Scanner {
   nextTab = -1;
   /** The next ':' at or after the last line searched (the text's length when none). */
   nextColon = -1;
-  // Reused arrays: only the first ruleCount / entryCount / groupCount items belong to the
-  // current parse. Replaced after a large parse so that they do not stay large.
-  entryStart: number[] = [];
-  entryLine: number[] = [];
-  ruleStart: number[] = [];
-  ruleInfo: number[] = [];
-  groupEntryStart: number[] = [];
-  groupRuleStart: number[] = [];
   ruleCount = 0;
   entryCount = 0;
   groupCount = 0;
@@ -201,48 +183,14 @@ class Scanner {
   inRules = false;
   usageValues: Map<number, string> | undefined = undefined;
 
-  reset(decoded: DecodedBody, limits: ScanLimits): void {
+  constructor(decoded: DecodedBody, limits: ScanLimits) {
     this.text = decoded.text;
     this.latin1 = decoded.latin1;
     this.raw = decoded.ascii;
     this.limits = limits;
     this.invalidAt = decoded.invalidUtf8At;
     this.truncated = decoded.truncated;
-    this.entryText = '\n';
-    this.patternText = '';
-    this.nextSuspicious = -1;
-    this.nextSpace = -1;
-    this.nextTab = -1;
-    this.nextColon = -1;
-    this.groupOpen = false;
-    this.inRules = false;
-    this.diagnosticCount = 0;
-    this.ruleCount = 0;
-    this.entryCount = 0;
-    this.groupCount = 0;
-    this.usageValues = undefined;
     if (decoded.bomBytes > 0) this.report(1, 'byte-order-mark', String(decoded.bomBytes));
-  }
-
-  /** Drops every reference to the last input, so that nothing of it stays alive. */
-  release(): void {
-    this.text = '';
-    this.entryText = '';
-    this.patternText = '';
-    this.rawPatterns = undefined;
-    this.delays = undefined;
-    this.sitemapText = undefined;
-    this.diagnosticLog = undefined;
-    this.usageValues = undefined;
-    if (this.ruleStart.length > KEEP_ARRAYS || this.entryStart.length > KEEP_ARRAYS) {
-      this.ruleStart = [];
-      this.ruleInfo = [];
-      this.entryStart = [];
-      this.entryLine = [];
-      this.groupEntryStart = [];
-      this.groupRuleStart = [];
-    }
-    this.busy = false;
   }
 
   report(line: number, code: DiagnosticCode, detail?: string): void {
@@ -450,8 +398,8 @@ class Scanner {
   pattern(line: number, kind: number, vs: number, ve: number): void {
     const text = this.text;
     const r = this.ruleCount++;
-    this.ruleStart[r] = this.patternText.length;
-    this.ruleInfo[r] = line * 4 + kind;
+    work.ruleStart[r] = this.patternText.length;
+    work.ruleInfo[r] = line * 4 + kind;
     if (this.raw || this.isClean(vs, ve)) {
       this.patternText += text.slice(vs, ve);
     } else {
@@ -497,15 +445,15 @@ class Scanner {
   agent(line: number, ks: number, ke: number, vs: number, ve: number, product: boolean): void {
     if (!this.groupOpen || this.inRules) {
       const g = this.groupCount++;
-      this.groupEntryStart[g] = this.entryCount;
-      this.groupRuleStart[g] = this.ruleCount;
+      work.groupEntryStart[g] = this.entryCount;
+      work.groupRuleStart[g] = this.ruleCount;
       this.groupOpen = true;
       this.inRules = false;
     }
     const text = this.text;
     const e = this.entryCount++;
-    this.entryStart[e] = this.entryText.length;
-    this.entryLine[e] = line;
+    work.entryStart[e] = this.entryText.length;
+    work.entryLine[e] = line;
     let token: string;
     if (vs === ve) {
       this.report(line, 'empty-value', text.slice(ks, ke));
@@ -600,7 +548,7 @@ class Scanner {
   /** Packs the output: one flat ASCII string (entries, then patterns) and one number table. */
   finish(line: number): ScanResult {
     if (this.truncated) this.report(line, 'input-truncated', String(this.limits.maxBytes));
-    const { ruleStart, ruleInfo, entryStart, entryLine, groupEntryStart, groupRuleStart } = this;
+    const { ruleStart, ruleInfo, entryStart, entryLine, groupEntryStart, groupRuleStart } = work;
     const R = this.ruleCount;
     const E = this.entryCount;
     const G = this.groupCount;
@@ -619,6 +567,7 @@ class Scanner {
     table[at++] = E;
     for (let i = 0; i < G; i++) table[at++] = groupRuleStart[i]!;
     table[at] = R;
+    if (R > KEEP_ARRAYS || E > KEEP_ARRAYS) work = new WorkArrays();
 
     // The pieces gathered may share the body's memory: copy them (copied-text.ts), all
     // three in one call, since a call costs more than its bytes. Slices of the copy share
@@ -655,6 +604,19 @@ function twoWordsKeyEnd(text: string, ks: number, ce: number): number {
   return k === ce ? ws : ks;
 }
 
-const shared = new Scanner();
-/** Work arrays longer than this are dropped after a parse instead of being kept for reuse. */
+/**
+ * The scanner's arrays, reused by every parse (parsing is synchronous, and nothing a scanner
+ * calls parses): only the first ruleCount / entryCount / groupCount items belong to the parse
+ * under way. Fresh arrays per parse cost the corpus parse about a sixth more instructions
+ * (their garbage collected). Dropped after a parse that made them longer than KEEP_ARRAYS.
+ */
+class WorkArrays {
+  readonly entryStart: number[] = [];
+  readonly entryLine: number[] = [];
+  readonly ruleStart: number[] = [];
+  readonly ruleInfo: number[] = [];
+  readonly groupEntryStart: number[] = [];
+  readonly groupRuleStart: number[] = [];
+}
+let work = new WorkArrays();
 const KEEP_ARRAYS = 4096;
