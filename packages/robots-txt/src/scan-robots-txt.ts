@@ -128,13 +128,6 @@ function isWhitespace(c: number): boolean {
 const SITEMAP_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#]/;
 const CRAWL_DELAY = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
-/**
- * Characters that make a pattern need the normaliser (`%`, `$`, controls, non-ASCII, and
- * ASCII outside the URI character set), apart from the whitespace, line breaks and `#`
- * that surround values. Searched for file-wide and remembered, so the cost is linear.
- */
-const SUSPICIOUS = /[^A-Za-z0-9\-._~:/?[\]@!&'()*+,;= \t\r\n#]/g;
-
 /** Reads every line of `decoded.text` into a {@link ScanResult}. Never throws on content. */
 export function scanRobotsTxt(
   decoded: DecodedBody,
@@ -163,10 +156,6 @@ class Scanner {
   entryText = '\n';
   /** The patterns, normalised unless `raw`, back to back. */
   patternText = '';
-  /** Next position of a SUSPICIOUS character / of a space / of a tab (or text length). */
-  nextSuspicious = -1;
-  nextSpace = -1;
-  nextTab = -1;
   /** The next ':' at or after the last line searched (the text's length when none). */
   nextColon = -1;
   ruleCount = 0;
@@ -394,52 +383,22 @@ class Scanner {
     this.pattern(line, kind, vs, ve);
   }
 
-  /** Records rule `kind` at `line` with the pattern `text[vs, ve)`. */
+  /**
+   * Records rule `kind` at `line` with the pattern `text[vs, ve)`: as written in a pure-ASCII
+   * file, else normalised (see ScanResult), the form as written kept aside when it differs.
+   */
   pattern(line: number, kind: number, vs: number, ve: number): void {
-    const text = this.text;
     const r = this.ruleCount++;
     work.ruleStart[r] = this.patternText.length;
     work.ruleInfo[r] = line * 4 + kind;
-    if (this.raw || this.isClean(vs, ve)) {
-      this.patternText += text.slice(vs, ve);
-    } else {
-      this.normalizedRule(vs, ve);
+    const written = this.text.slice(vs, ve);
+    if (this.raw) {
+      this.patternText += written;
+      return;
     }
-  }
-
-  /**
-   * True when `text[vs, ve)` (trimmed, comment-free) is already a normal pattern: no
-   * SUSPICIOUS character but a final '$', and no whitespace inside. Each search resumes
-   * where the last one stopped, so all calls together read the text about once.
-   */
-  isClean(vs: number, ve: number): boolean {
-    const text = this.text;
-    const n = text.length;
-    if (this.nextSuspicious < vs) {
-      const re = SUSPICIOUS;
-      re.lastIndex = vs;
-      this.nextSuspicious = re.test(text) ? re.lastIndex - 1 : n;
-    }
-    const s = this.nextSuspicious;
-    if (s < ve && !(s === ve - 1 && text.charCodeAt(s) === 36)) return false;
-    if (this.nextSpace < vs) {
-      this.nextSpace = text.indexOf(' ', vs);
-      if (this.nextSpace < 0) this.nextSpace = n;
-    }
-    if (this.nextSpace < ve) return false;
-    if (this.nextTab < vs) {
-      this.nextTab = text.indexOf('\t', vs);
-      if (this.nextTab < 0) this.nextTab = n;
-    }
-    return this.nextTab >= ve;
-  }
-
-  /** The slow path of {@link pattern}: the pattern needs rewriting; keep the original too. */
-  normalizedRule(vs: number, ve: number): void {
     const normalized = normalizeRange(this.text, vs, ve, false, this.latin1);
     this.patternText += normalized;
-    const raw = this.text.slice(vs, ve);
-    if (raw !== normalized) (this.rawPatterns ??= new Map()).set(this.ruleCount - 1, copyText(raw));
+    if (written !== normalized) (this.rawPatterns ??= new Map()).set(r, copyText(written));
   }
 
   agent(line: number, ks: number, ke: number, vs: number, ve: number, product: boolean): void {
