@@ -8,7 +8,9 @@
  *     node --predictable --hash-seed=1 --random-seed=1 --predictable-gc-schedule --expose-gc \
  *     test/bench/robots-txt-instructions.ts <build's index.js> parse|match <passes>
  *
- * (Node 24 runs the TypeScript directly.) "I refs" of the run of N passes minus that of 1
+ * (Node 24 runs the TypeScript directly; for match add --initial-old-space-size=3000
+ * --min-semi-space-size=64 --max-semi-space-size=64, so that no major collection falls inside
+ * the passes.) "I refs" of the run of N passes minus that of 1
  * pass, over N − 1, is the cost of one warm pass: every corpus file parsed from its string, or
  * every corpus URL asked with `isAllowed` against its own file's parsed rules.
  */
