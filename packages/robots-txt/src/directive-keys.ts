@@ -50,11 +50,6 @@ export const IGNORED_KEYS: Readonly<Record<string, string>> = Object.freeze({
   'visit-time': 'a 1996 extension draft that RFC 9309 did not adopt; it restricts nothing here',
 });
 
-interface Candidate {
-  readonly codes: Uint8Array;
-  readonly result: number;
-}
-
 const SPELLINGS: readonly (readonly [string, number])[] = [
   ['user-agent', KEY_USER_AGENT],
   ['useragent', KEY_USER_AGENT | KEY_TYPO],
@@ -78,15 +73,35 @@ const SPELLINGS: readonly (readonly [string, number])[] = [
   ['content-signal', KEY_CONTENT_SIGNAL],
 ];
 
-/** Candidates by key length. */
-const BY_LENGTH: readonly (readonly Candidate[])[] = ((): Candidate[][] => {
-  const table: Candidate[][] = [];
+/**
+ * The spellings as one automaton over ASCII, upper and lower case alike, so that a key is read
+ * in one pass over its characters: `KEY_NEXT[state * 128 + c]` is the state after character
+ * `c` (-1: no spelling goes on with it), `KEY_FOUND[state]` the key (and KEY_TYPO) of the
+ * spelling that ends there, KEY_UNKNOWN when none does. State 0 is the start.
+ */
+export const { next: KEY_NEXT, found: KEY_FOUND } = ((): {
+  next: Int16Array;
+  found: Uint16Array;
+} => {
+  const next: number[] = [];
+  const found: number[] = [KEY_UNKNOWN];
   for (const [name, result] of SPELLINGS) {
-    const codes = new Uint8Array(name.length);
-    for (let i = 0; i < name.length; i++) codes[i] = name.charCodeAt(i);
-    (table[name.length] ??= []).push({ codes, result });
+    let state = 0;
+    for (const ch of name) {
+      let to = next[state * 128 + ch.charCodeAt(0)] ?? -1;
+      if (to < 0) {
+        to = found.push(KEY_UNKNOWN) - 1;
+        next[state * 128 + ch.toLowerCase().charCodeAt(0)] = to;
+        next[state * 128 + ch.toUpperCase().charCodeAt(0)] = to;
+      }
+      state = to;
+    }
+    found[state] = result;
   }
-  return table;
+  return {
+    next: Int16Array.from({ length: found.length * 128 }, (_, i) => next[i] ?? -1),
+    found: Uint16Array.from(found),
+  };
 })();
 
 /**
@@ -94,16 +109,10 @@ const BY_LENGTH: readonly (readonly Candidate[])[] = ((): Candidate[][] => {
  * {@link KEY_TYPO} set for an accepted misspelling.
  */
 export function classifyKey(text: string, start: number, end: number): number {
-  const candidates = BY_LENGTH[end - start];
-  if (candidates === undefined) return KEY_UNKNOWN;
-  outer: for (let k = 0; k < candidates.length; k++) {
-    const { codes, result } = candidates[k]!;
-    for (let i = 0; i < codes.length; i++) {
-      const want = codes[i]!;
-      const c = text.charCodeAt(start + i);
-      if (want >= 97 ? (c | 0x20) !== want : c !== want) continue outer;
-    }
-    return result;
+  let state = 0;
+  for (let i = start; i < end && state >= 0; i++) {
+    const c = text.charCodeAt(i);
+    state = c < 128 ? KEY_NEXT[state * 128 + c]! : -1;
   }
-  return KEY_UNKNOWN;
+  return state < 0 ? KEY_UNKNOWN : KEY_FOUND[state]!;
 }

@@ -33,6 +33,7 @@ export const PRODUCT_CHARS = charTable(/[A-Za-z_-]/);
 /** 1 for the characters of a purpose token, `A-Z a-z 0-9 _ -`, by ASCII code. */
 export const PURPOSE_CHARS = charTable(/[A-Za-z0-9_-]/);
 
-function charTable(chars: RegExp): Uint8Array {
+/** 1 for each ASCII character that `chars` matches, by code (read it with codes below 128 only). */
+export function charTable(chars: RegExp): Uint8Array {
   return Uint8Array.from({ length: 128 }, (_, c) => (chars.test(String.fromCharCode(c)) ? 1 : 0));
 }

@@ -1,6 +1,8 @@
 import type { DecodedBody } from './decode-body.js';
 import {
   classifyKey,
+  KEY_FOUND,
+  KEY_NEXT,
   KEY_ALLOW,
   KEY_CONTENT_SIGNAL,
   KEY_CONTENT_USAGE,
@@ -11,6 +13,7 @@ import {
   KEY_OTHER_KNOWN,
   KEY_SITEMAP,
   KEY_TYPO,
+  KEY_UNKNOWN,
   KEY_USER_AGENT,
   KEY_USER_AGENT_PURPOSE,
 } from './directive-keys.js';
@@ -125,68 +128,13 @@ function isWhitespace(c: number): boolean {
 const SITEMAP_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#]/;
 const CRAWL_DELAY = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
-/**
- * Characters that make a pattern need the normaliser (`%`, `$`, controls, non-ASCII, and
- * ASCII outside the URI character set), apart from the whitespace, line breaks and `#`
- * that surround values. Searched for file-wide and remembered, so the cost is linear.
- */
-const SUSPICIOUS = /[^A-Za-z0-9\-._~:/?[\]@!&'()*+,;= \t\r\n#]/g;
-
-/**
- * Spellings of the common keys that the fast path recognises (key, then ':'). A second reader
- * of keys beside splitLine + classifyKey, kept for speed: without it the corpus parse (files
- * other than the one 3.7 MB file) took about a sixth longer, the builds taking turns.
- */
-const FAST_KEYS: readonly (readonly [string, number])[] = [
-  ['Disallow', KEY_DISALLOW],
-  ['disallow', KEY_DISALLOW],
-  ['DISALLOW', KEY_DISALLOW],
-  ['Allow', KEY_ALLOW],
-  ['allow', KEY_ALLOW],
-  ['ALLOW', KEY_ALLOW],
-  ['User-agent', KEY_USER_AGENT],
-  ['User-Agent', KEY_USER_AGENT],
-  ['user-agent', KEY_USER_AGENT],
-  ['USER-AGENT', KEY_USER_AGENT],
-  ['Sitemap', KEY_SITEMAP],
-  ['sitemap', KEY_SITEMAP],
-  ['Crawl-delay', KEY_CRAWL_DELAY],
-  ['Crawl-Delay', KEY_CRAWL_DELAY],
-  ['crawl-delay', KEY_CRAWL_DELAY],
-];
-
-interface FastKey {
-  /** The spelling's characters after the first, then ':'. */
-  readonly rest: Uint8Array;
-  readonly key: number;
-}
-
-/** FAST_KEYS by the key's first character. */
-const FAST_BY_FIRST: readonly (readonly FastKey[] | undefined)[] = (() => {
-  const table: FastKey[][] = [];
-  for (const [name, key] of FAST_KEYS) {
-    const rest = Uint8Array.from(name.slice(1) + ':', (ch) => ch.charCodeAt(0));
-    (table[name.charCodeAt(0)] ??= []).push({ rest, key });
-  }
-  return table;
-})();
-
 /** Reads every line of `decoded.text` into a {@link ScanResult}. Never throws on content. */
 export function scanRobotsTxt(
   decoded: DecodedBody,
   limits: ScanLimits,
   observe?: LineObserver,
 ): ScanResult {
-  // One scanner is reused (parsing is synchronous), so a parse allocates little besides
-  // its result (a fresh one per parse made the corpus parse about a tenth slower). A
-  // re-entrant call (impossible today) gets a fresh one; so would every call after a parse
-  // that threw, which would be a bug: correct, only slower.
-  const scanner = shared.busy ? new Scanner() : shared;
-  scanner.busy = true;
-  scanner.reset(decoded, limits);
-  const result = scanner.run(observe);
-  scanner.release();
-  return result;
+  return new Scanner(decoded, limits).run(observe);
 }
 
 /**
@@ -195,34 +143,21 @@ export function scanRobotsTxt(
  * hot loop stays small and its optimised code stays stable.
  */
 class Scanner {
-  busy = false;
-  text = '';
-  latin1 = false;
+  readonly text: string;
+  readonly latin1: boolean;
   /** Store patterns as written (pure-ASCII file): see ScanResult. */
-  raw = false;
-  limits: ScanLimits = { maxBytes: 0, longLineBytes: 0, maxDiagnostics: 0 };
-  invalidAt = -1;
-  truncated = false;
+  readonly raw: boolean;
+  readonly limits: ScanLimits;
+  readonly invalidAt: number;
+  readonly truncated: boolean;
   // What the parse keeps is gathered with `+=` (pieces of `text` among it) and copied once,
   // in finish: see copied-text.ts.
   /** `'\n'` + the entries: kind character, token as written, `'\n'`. */
   entryText = '\n';
   /** The patterns, normalised unless `raw`, back to back. */
   patternText = '';
-  /** Next position of a SUSPICIOUS character / of a space / of a tab (or text length). */
-  nextSuspicious = -1;
-  nextSpace = -1;
-  nextTab = -1;
   /** The next ':' at or after the last line searched (the text's length when none). */
   nextColon = -1;
-  // Reused arrays: only the first ruleCount / entryCount / groupCount items belong to the
-  // current parse. Replaced after a large parse so that they do not stay large.
-  entryStart: number[] = [];
-  entryLine: number[] = [];
-  ruleStart: number[] = [];
-  ruleInfo: number[] = [];
-  groupEntryStart: number[] = [];
-  groupRuleStart: number[] = [];
   ruleCount = 0;
   entryCount = 0;
   groupCount = 0;
@@ -237,48 +172,14 @@ class Scanner {
   inRules = false;
   usageValues: Map<number, string> | undefined = undefined;
 
-  reset(decoded: DecodedBody, limits: ScanLimits): void {
+  constructor(decoded: DecodedBody, limits: ScanLimits) {
     this.text = decoded.text;
     this.latin1 = decoded.latin1;
     this.raw = decoded.ascii;
     this.limits = limits;
     this.invalidAt = decoded.invalidUtf8At;
     this.truncated = decoded.truncated;
-    this.entryText = '\n';
-    this.patternText = '';
-    this.nextSuspicious = -1;
-    this.nextSpace = -1;
-    this.nextTab = -1;
-    this.nextColon = -1;
-    this.groupOpen = false;
-    this.inRules = false;
-    this.diagnosticCount = 0;
-    this.ruleCount = 0;
-    this.entryCount = 0;
-    this.groupCount = 0;
-    this.usageValues = undefined;
     if (decoded.bomBytes > 0) this.report(1, 'byte-order-mark', String(decoded.bomBytes));
-  }
-
-  /** Drops every reference to the last input, so that nothing of it stays alive. */
-  release(): void {
-    this.text = '';
-    this.entryText = '';
-    this.patternText = '';
-    this.rawPatterns = undefined;
-    this.delays = undefined;
-    this.sitemapText = undefined;
-    this.diagnosticLog = undefined;
-    this.usageValues = undefined;
-    if (this.ruleStart.length > KEEP_ARRAYS || this.entryStart.length > KEEP_ARRAYS) {
-      this.ruleStart = [];
-      this.ruleInfo = [];
-      this.entryStart = [];
-      this.entryLine = [];
-      this.groupEntryStart = [];
-      this.groupRuleStart = [];
-    }
-    this.busy = false;
   }
 
   report(line: number, code: DiagnosticCode, detail?: string): void {
@@ -340,33 +241,34 @@ class Scanner {
       let typo = false;
       let missingColon = false;
       if (ks < ce) {
-        // Fast path: a common spelling of a common key, then ':' at once.
-        const candidates = FAST_BY_FIRST[text.charCodeAt(ks)];
-        if (candidates !== undefined) {
-          for (let i = 0; i < candidates.length && key < 0; i++) {
-            const { rest, key: k } = candidates[i]!;
-            const length = rest.length;
-            if (ks + length >= ce) continue;
-            let j = 0;
-            while (j < length && text.charCodeAt(ks + 1 + j) === rest[j]) j++;
-            if (j === length) {
-              key = k;
-              keyEnd = ks + length; // the ':' is at keyEnd
-              vs = keyEnd + 1;
-              while (vs < ce && isWhitespace(text.charCodeAt(vs))) vs++;
-            }
-          }
+        // The key through the automaton of its spellings (classifyKey's, unrolled here): on
+        // nearly every line a known key in a standard spelling, then ':' at once. Anything
+        // else (a typo, space before the ':', no ':', an unknown key) goes to splitLine.
+        // (Read within the line only: one read past the text's end makes the optimised loop slow.)
+        let state = 0;
+        let next = 0;
+        let c = 0;
+        while (
+          keyEnd < ce &&
+          (c = text.charCodeAt(keyEnd)) < 128 &&
+          (next = KEY_NEXT[state * 128 + c]!) >= 0
+        ) {
+          state = next;
+          keyEnd++;
         }
-        if (key < 0) {
-          key = this.splitLine(line, ks, ce);
-          if (key >= 0) {
-            keyEnd = this.keyEnd;
-            vs = this.valueStart;
-            missingColon = this.missingColon;
-            typo = this.typo;
-          }
+        const found = KEY_FOUND[state]!;
+        key = c === 58 && found < KEY_TYPO ? found : KEY_UNKNOWN;
+        if (key !== KEY_UNKNOWN) {
+          vs = keyEnd + 1;
+          while (vs < ce && isWhitespace(text.charCodeAt(vs))) vs++;
+          this.directive(line, key, ks, keyEnd, vs, ce);
+        } else if ((key = this.splitLine(line, ks, ce)) >= 0) {
+          keyEnd = this.keyEnd;
+          vs = this.valueStart;
+          missingColon = this.missingColon;
+          typo = this.typo;
+          this.directive(line, key, ks, keyEnd, vs, ce);
         }
-        if (key >= 0) this.directive(line, key, ks, keyEnd, vs, ce);
       }
       if (observe !== undefined) {
         observe({
@@ -400,8 +302,8 @@ class Scanner {
   typo = false;
 
   /**
-   * The general line splitter: key up to the line's first ':' (or, without a colon, the
-   * first of exactly two words), classified case-insensitively with the accepted typos.
+   * The key of a line that is not a standard spelling and ':' (see run): up to the line's first
+   * ':' (or, without a colon, the first of exactly two words), classified as run classifies.
    * Returns the key number, or -1 for a line that is not a directive (reported).
    */
   splitLine(line: number, ks: number, ce: number): number {
@@ -482,66 +384,36 @@ class Scanner {
     this.pattern(line, kind, vs, ve);
   }
 
-  /** Records rule `kind` at `line` with the pattern `text[vs, ve)`. */
-  pattern(line: number, kind: number, vs: number, ve: number): void {
-    const text = this.text;
-    const r = this.ruleCount++;
-    this.ruleStart[r] = this.patternText.length;
-    this.ruleInfo[r] = line * 4 + kind;
-    if (this.raw || this.isClean(vs, ve)) {
-      this.patternText += text.slice(vs, ve);
-    } else {
-      this.normalizedRule(vs, ve);
-    }
-  }
-
   /**
-   * True when `text[vs, ve)` (trimmed, comment-free) is already a normal pattern: no
-   * SUSPICIOUS character but a final '$', and no whitespace inside. Each search resumes
-   * where the last one stopped, so all calls together read the text about once.
+   * Records rule `kind` at `line` with the pattern `text[vs, ve)`: as written in a pure-ASCII
+   * file, else normalised (see ScanResult), the form as written kept aside when it differs.
    */
-  isClean(vs: number, ve: number): boolean {
-    const text = this.text;
-    const n = text.length;
-    if (this.nextSuspicious < vs) {
-      const re = SUSPICIOUS;
-      re.lastIndex = vs;
-      this.nextSuspicious = re.test(text) ? re.lastIndex - 1 : n;
+  pattern(line: number, kind: number, vs: number, ve: number): void {
+    const r = this.ruleCount++;
+    work.ruleStart[r] = this.patternText.length;
+    work.ruleInfo[r] = line * 4 + kind;
+    const written = this.text.slice(vs, ve);
+    if (this.raw) {
+      this.patternText += written;
+      return;
     }
-    const s = this.nextSuspicious;
-    if (s < ve && !(s === ve - 1 && text.charCodeAt(s) === 36)) return false;
-    if (this.nextSpace < vs) {
-      this.nextSpace = text.indexOf(' ', vs);
-      if (this.nextSpace < 0) this.nextSpace = n;
-    }
-    if (this.nextSpace < ve) return false;
-    if (this.nextTab < vs) {
-      this.nextTab = text.indexOf('\t', vs);
-      if (this.nextTab < 0) this.nextTab = n;
-    }
-    return this.nextTab >= ve;
-  }
-
-  /** The slow path of {@link pattern}: the pattern needs rewriting; keep the original too. */
-  normalizedRule(vs: number, ve: number): void {
     const normalized = normalizeRange(this.text, vs, ve, false, this.latin1);
     this.patternText += normalized;
-    const raw = this.text.slice(vs, ve);
-    if (raw !== normalized) (this.rawPatterns ??= new Map()).set(this.ruleCount - 1, copyText(raw));
+    if (written !== normalized) (this.rawPatterns ??= new Map()).set(r, copyText(written));
   }
 
   agent(line: number, ks: number, ke: number, vs: number, ve: number, product: boolean): void {
     if (!this.groupOpen || this.inRules) {
       const g = this.groupCount++;
-      this.groupEntryStart[g] = this.entryCount;
-      this.groupRuleStart[g] = this.ruleCount;
+      work.groupEntryStart[g] = this.entryCount;
+      work.groupRuleStart[g] = this.ruleCount;
       this.groupOpen = true;
       this.inRules = false;
     }
     const text = this.text;
     const e = this.entryCount++;
-    this.entryStart[e] = this.entryText.length;
-    this.entryLine[e] = line;
+    work.entryStart[e] = this.entryText.length;
+    work.entryLine[e] = line;
     let token: string;
     if (vs === ve) {
       this.report(line, 'empty-value', text.slice(ks, ke));
@@ -636,7 +508,7 @@ class Scanner {
   /** Packs the output: one flat ASCII string (entries, then patterns) and one number table. */
   finish(line: number): ScanResult {
     if (this.truncated) this.report(line, 'input-truncated', String(this.limits.maxBytes));
-    const { ruleStart, ruleInfo, entryStart, entryLine, groupEntryStart, groupRuleStart } = this;
+    const { ruleStart, ruleInfo, entryStart, entryLine, groupEntryStart, groupRuleStart } = work;
     const R = this.ruleCount;
     const E = this.entryCount;
     const G = this.groupCount;
@@ -655,6 +527,7 @@ class Scanner {
     table[at++] = E;
     for (let i = 0; i < G; i++) table[at++] = groupRuleStart[i]!;
     table[at] = R;
+    if (R > KEEP_ARRAYS || E > KEEP_ARRAYS) work = new WorkArrays();
 
     // The pieces gathered may share the body's memory: copy them (copied-text.ts), all
     // three in one call, since a call costs more than its bytes. Slices of the copy share
@@ -691,6 +564,19 @@ function twoWordsKeyEnd(text: string, ks: number, ce: number): number {
   return k === ce ? ws : ks;
 }
 
-const shared = new Scanner();
-/** Work arrays longer than this are dropped after a parse instead of being kept for reuse. */
+/**
+ * The scanner's arrays, reused by every parse (parsing is synchronous, and nothing a scanner
+ * calls parses): only the first ruleCount / entryCount / groupCount items belong to the parse
+ * under way. Fresh arrays per parse cost the corpus parse about a sixth more instructions
+ * (their garbage collected). Dropped after a parse that made them longer than KEEP_ARRAYS.
+ */
+class WorkArrays {
+  readonly entryStart: number[] = [];
+  readonly entryLine: number[] = [];
+  readonly ruleStart: number[] = [];
+  readonly ruleInfo: number[] = [];
+  readonly groupEntryStart: number[] = [];
+  readonly groupRuleStart: number[] = [];
+}
+let work = new WorkArrays();
 const KEEP_ARRAYS = 4096;

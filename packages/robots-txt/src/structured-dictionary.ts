@@ -10,6 +10,8 @@
  * (vocab §6.5.1), a Date (`@1`) included.
  */
 
+import { charTable } from './product-token.js';
+
 /** One dictionary member: the value without its parameters. */
 export interface DictionaryMember {
   /** The Token's characters when the value is a Token, else `undefined`. */
@@ -27,25 +29,12 @@ const FAIL = new ParseFailure('not a Structured Fields Dictionary');
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
-function isAlpha(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-}
-function isLcAlpha(c: number): boolean {
-  return c >= 97 && c <= 122;
-}
-/** tchar (RFC 9110 §5.6.2), plus ':' and '/', as sf-token allows after the first character. */
-const TOKEN_CHARS = ((): Uint8Array => {
-  const t = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) if (isAlpha(c) || isDigit(c)) t[c] = 1;
-  for (const ch of "!#$%&'*+-.^_`|~:/") t[ch.charCodeAt(0)] = 1;
-  return t;
-})();
-const KEY_CHARS = ((): Uint8Array => {
-  const t = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) if (isLcAlpha(c) || isDigit(c)) t[c] = 1;
-  for (const ch of '_-.*') t[ch.charCodeAt(0)] = 1;
-  return t;
-})();
+/** The first character of a Token (ALPHA, `*`), then the rest: tchar (RFC 9110 §5.6.2), `:`, `/`. */
+const TOKEN_START = charTable(/[A-Za-z*]/);
+const TOKEN_CHARS = charTable(/[A-Za-z0-9!#$%&'*+\-.^_`|~:/]/);
+/** The first character of a key (lcalpha, `*`), then the rest. */
+const KEY_START = charTable(/[a-z*]/);
+const KEY_CHARS = charTable(/[a-z0-9_\-.*]/);
 const BASE64 = /^[A-Za-z0-9+/=]*$/;
 
 class Parser {
@@ -96,7 +85,7 @@ class Parser {
   key(): string {
     const start = this.pos;
     const c = this.at();
-    if (!isLcAlpha(c) && c !== 42) this.fail();
+    if (KEY_START[c] !== 1) this.fail();
     this.pos++;
     for (let d = this.at(); d >= 0 && d < 128 && KEY_CHARS[d] === 1; d = this.at()) this.pos++;
     return this.s.slice(start, this.pos);
@@ -138,7 +127,7 @@ class Parser {
     const c = this.at();
     if (c === 45 || isDigit(c)) return [this.number(false), false];
     if (c === 34 /* " */) return [this.string(), false];
-    if (c === 42 || isAlpha(c)) return [this.token(), true];
+    if (TOKEN_START[c] === 1) return [this.token(), true];
     if (c === 58 /* : */) return [this.byteSequence(), false];
     if (c === 63 /* ? */) return [this.boolean(), false];
     if (c === 64 /* @ */) {
