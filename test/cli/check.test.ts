@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CheckJson } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ESCAPE, parseJson, runCli } from './helpers/run-cli.js';
+import { BIN, callCli, ESCAPE, parseJson, runCli } from './helpers/run-cli.js';
 import { closedPort, routes, send, startServer, status } from '../helpers/recording-server.js';
 import type { RecordingServer } from '../helpers/recording-server.js';
 
@@ -39,7 +39,7 @@ afterAll(async () => {
 
 describe('check --robots <file>', () => {
   it('exits 0 and says why when every URL is allowed', async () => {
-    const result = await runCli([
+    const result = await callCli([
       'check',
       'https://example.org/',
       'https://example.org/private/open',
@@ -60,6 +60,7 @@ describe('check --robots <file>', () => {
   });
 
   it('exits 1 and quotes the deciding line when a URL is denied', async () => {
+    // The bin (exit code 1 from a process); the other cases call the CLI's run() in this process.
     const result = await runCli([
       'check',
       'https://example.org/',
@@ -79,7 +80,7 @@ describe('check --robots <file>', () => {
   });
 
   it('picks the product group over the purpose group over *', async () => {
-    const product = await runCli([
+    const product = await callCli([
       'check',
       'https://example.org/lab/a',
       'https://example.org/not-for-example',
@@ -95,7 +96,7 @@ describe('check --robots <file>', () => {
       'ALLOWED  https://example.org/lab/a\n         no rule matches; group "User-agent: ExampleBot" (line 9)',
     );
     expect(product.stdout).toContain('DENIED   https://example.org/not-for-example');
-    const purpose = await runCli([
+    const purpose = await callCli([
       'check',
       'https://example.org/lab/a',
       'https://example.org/private/x',
@@ -114,7 +115,7 @@ describe('check --robots <file>', () => {
   });
 
   it('prints a JSON document with every field', async () => {
-    const result = await runCli([
+    const result = await callCli([
       'check',
       'https://example.org/private/x',
       'https://example.org/a',
@@ -178,7 +179,7 @@ describe('check --robots <file>', () => {
 describe('check through the policy (no --robots)', () => {
   it('fetches each origin’s robots.txt once, with the crawler’s User-Agent', async () => {
     const before = site.seen.length;
-    const result = await runCli([
+    const result = await callCli([
       'check',
       `${site.origin}/a`,
       `${site.origin}/private/b`,
@@ -210,7 +211,7 @@ describe('check through the policy (no --robots)', () => {
   });
 
   it('denies everything on an origin whose robots.txt answers 503', async () => {
-    const result = await runCli(['check', `${down.origin}/anything`, '--agent', 'OtherBot']);
+    const result = await callCli(['check', `${down.origin}/anything`, '--agent', 'OtherBot']);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
       `DENIED   ${down.origin}/anything\n         robots.txt unreachable (HTTP 503): everything disallowed`,
@@ -221,7 +222,7 @@ describe('check through the policy (no --robots)', () => {
   it('allows everything when robots.txt is missing (404)', async () => {
     const empty = await startServer(() => false);
     try {
-      const result = await runCli(['check', `${empty.origin}/x`, '--agent', 'OtherBot', '--json']);
+      const result = await callCli(['check', `${empty.origin}/x`, '--agent', 'OtherBot', '--json']);
       expect(result.code).toBe(0);
       const json = parseJson<CheckJson>(result);
       expect(json.results[0]).toMatchObject({
@@ -239,6 +240,7 @@ describe('check through the policy (no --robots)', () => {
   it('reports an origin that refuses connections as unreachable (denied), with exit code 4 as fetch', async () => {
     const port = await closedPort();
     const url = `http://127.0.0.1:${port}/x`;
+    // The bin (exit code 4 from a process), and the CLI's run() for fetch below.
     const result = await runCli(['check', url, '--agent', 'OtherBot']);
     expect(result.code).toBe(4);
     expect(result.stdout).toContain(
@@ -248,13 +250,14 @@ describe('check through the policy (no --robots)', () => {
       `polite: cannot reach http://127.0.0.1:${port}/robots.txt: connection refused; its URLs are reported denied\n`,
     );
     // fetch agrees: the same origin is exit code 4 there too.
-    expect((await runCli(['fetch', url, '--agent', 'OtherBot'])).code).toBe(4);
+    expect((await callCli(['fetch', url, '--agent', 'OtherBot'])).code).toBe(4);
   });
 
   it('says what it waits for on a terminal (stderr), and nothing when stderr is not one', async () => {
     const silent = await startServer(() => undefined);
     try {
       const url = `${silent.origin}/x`;
+      // The bin, its stderr a real pipe.
       const piped = await runCli(['check', url, '--agent', 'OtherBot', '--timeout', '1500']);
       expect(piped.stderr).not.toContain('waiting');
       // A real pseudo-terminal: script(1) runs the bin with its output on a pty.
@@ -286,7 +289,7 @@ describe('check through the policy (no --robots)', () => {
 
 describe('check --robots <url>', () => {
   it('reads the rules from the URL and applies them to every URL given', async () => {
-    const result = await runCli([
+    const result = await callCli([
       'check',
       'https://example.org/private/x',
       '--agent',
@@ -304,7 +307,7 @@ describe('check --robots <url>', () => {
   });
 
   it('fails with exit code 4 when the URL does not answer 2xx', async () => {
-    const result = await runCli([
+    const result = await callCli([
       'check',
       'https://example.org/',
       '--agent',
@@ -356,14 +359,14 @@ describe('check usage errors', () => {
       "polite: unknown option '--robot' (Did you mean --robots?)",
     ],
   ])('%j → exit 2 and one line', async (args, line) => {
-    const result = await runCli(args);
+    const result = await callCli(args);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(`${line}\n`);
   });
 
   it('fails with exit code 4 when the robots.txt file does not exist', async () => {
-    const result = await runCli([
+    const result = await callCli([
       'check',
       'https://example.org/',
       '--agent',

@@ -5,8 +5,8 @@
 import type { CrawlJson } from '@polite-crawler/cli';
 import { CLI_DEFAULTS } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ESCAPE, parseJson, runCli } from './helpers/run-cli.js';
-import { crawlAsExampleBot, html, startCrawlSites } from './helpers/crawl-site.js';
+import { callCli, ESCAPE, parseJson, runCli } from './helpers/run-cli.js';
+import { crawlArgs, html, startCrawlSites } from './helpers/crawl-site.js';
 import { closedPort, routes, send, startServer } from '../helpers/recording-server.js';
 import type { RecordingServer } from '../helpers/recording-server.js';
 
@@ -23,7 +23,8 @@ afterAll(async () => {
 
 describe('crawl output', () => {
   it('prints a summary table, with no progress line or colours when piped', async () => {
-    const result = await crawlAsExampleBot(`${site.origin}/`, ['--max-crawl-delay', '0']);
+    // The bin, its stdout a real pipe; the other cases call the CLI's run() in this process.
+    const result = await runCli(crawlArgs(`${site.origin}/`, ['--max-crawl-delay', '0']));
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).not.toContain(ESCAPE);
@@ -42,11 +43,13 @@ describe('crawl output', () => {
 
   it('colours the output when FORCE_COLOR is set, even when piped, and not with FORCE_COLOR=0', async () => {
     const flags = ['--max-crawl-delay', '0', '--max-pages', '1'];
-    const forced = await crawlAsExampleBot(`${site.origin}/a`, flags, {
+    const forced = await callCli(crawlArgs(`${site.origin}/a`, flags), {
       env: { FORCE_COLOR: '1' },
     });
     expect(forced.stdout).toContain(`${ESCAPE}32mfetched`);
-    const off = await crawlAsExampleBot(`${site.origin}/a`, flags, { env: { FORCE_COLOR: '0' } });
+    const off = await callCli(crawlArgs(`${site.origin}/a`, flags), {
+      env: { FORCE_COLOR: '0' },
+    });
     expect(off.stdout).not.toContain(ESCAPE);
   });
 });
@@ -70,7 +73,7 @@ describe('crawl limits', () => {
 
   it('visits exactly --max-pages URLs when the site has that many', async () => {
     const json = parseJson<CrawlJson>(
-      await crawlAsExampleBot(`${chain.origin}/`, ['--max-pages', '3', '--json']),
+      await callCli(crawlArgs(`${chain.origin}/`, ['--max-pages', '3', '--json'])),
     );
     expect(json.pages).toHaveLength(3);
     expect(json.notVisited).toBe(0);
@@ -78,7 +81,7 @@ describe('crawl limits', () => {
 
   it('stops one short and says so when the site has one more', async () => {
     const before = chain.paths().filter((path) => path === '/p2').length;
-    const result = await crawlAsExampleBot(`${chain.origin}/`, ['--max-pages', '2']);
+    const result = await callCli(crawlArgs(`${chain.origin}/`, ['--max-pages', '2']));
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('1 not visited (--max-pages 2)');
     expect(chain.paths().filter((path) => path === '/p2')).toHaveLength(before);
@@ -95,7 +98,7 @@ describe('crawl limits', () => {
     ['--concurrency', '1.5', `1 to ${CLI_DEFAULTS.concurrencyLimit}`],
     ['--delay', '-1', 'from 0 to 3600000'],
   ])('rejects %s %s with exit 2', async (option, value, range) => {
-    const result = await runCli([
+    const result = await callCli([
       'crawl',
       `${chain.origin}/`,
       '--agent',
@@ -112,13 +115,15 @@ describe('crawl limits', () => {
   });
 
   it(`accepts the highest --max-pages (${CLI_DEFAULTS.maxPagesLimit}) and --concurrency (${CLI_DEFAULTS.concurrencyLimit})`, async () => {
-    const result = await crawlAsExampleBot(`${chain.origin}/`, [
-      '--max-pages',
-      String(CLI_DEFAULTS.maxPagesLimit),
-      '--concurrency',
-      String(CLI_DEFAULTS.concurrencyLimit),
-      '--json',
-    ]);
+    const result = await callCli(
+      crawlArgs(`${chain.origin}/`, [
+        '--max-pages',
+        String(CLI_DEFAULTS.maxPagesLimit),
+        '--concurrency',
+        String(CLI_DEFAULTS.concurrencyLimit),
+        '--json',
+      ]),
+    );
     expect(result.code).toBe(0);
     expect(parseJson<CrawlJson>(result).limits).toMatchObject({
       maxPages: CLI_DEFAULTS.maxPagesLimit,
@@ -138,7 +143,7 @@ describe('crawl bookkeeping', () => {
       }),
     );
     try {
-      const json = parseJson<CrawlJson>(await crawlAsExampleBot(`${own.origin}/`, ['--json']));
+      const json = parseJson<CrawlJson>(await callCli(crawlArgs(`${own.origin}/`, ['--json'])));
       expect(json.pages.map((page) => new URL(page.url).pathname).sort()).toEqual([
         '/',
         '/x',
@@ -167,7 +172,7 @@ describe('crawl bookkeeping', () => {
     );
     try {
       const json = parseJson<CrawlJson>(
-        await crawlAsExampleBot(`${own.origin}/`, ['--page-timeout', '500', '--json']),
+        await callCli(crawlArgs(`${own.origin}/`, ['--page-timeout', '500', '--json'])),
       );
       const outcome = Object.fromEntries(
         json.pages.map((page) => [new URL(page.url).pathname, page.outcome]),
@@ -181,20 +186,20 @@ describe('crawl bookkeeping', () => {
 
 describe('crawl start URL', () => {
   it('exits 1 when robots.txt refuses the start URL', async () => {
-    const result = await crawlAsExampleBot(`${site.origin}/private/start`);
+    const result = await callCli(crawlArgs(`${site.origin}/private/start`));
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('Summary: 0 fetched (0 noindex), 1 denied by robots.txt');
   });
 
   it('exits 4 when the start URL fails', async () => {
-    const result = await crawlAsExampleBot(`${site.origin}/missing`);
+    const result = await callCli(crawlArgs(`${site.origin}/missing`));
     expect(result.code).toBe(4);
     expect(result.stdout).toContain('1 error');
   });
 
   it('exits 4 with one line when the host cannot be reached', async () => {
     const port = await closedPort();
-    const result = await runCli(['crawl', `http://127.0.0.1:${port}/`, '--agent', 'ExampleBot']);
+    const result = await callCli(['crawl', `http://127.0.0.1:${port}/`, '--agent', 'ExampleBot']);
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(

@@ -6,8 +6,8 @@
 import type { CrawlJson } from '@polite-crawler/cli';
 import { CLI_DEFAULTS } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from './helpers/run-cli.js';
-import { crawlAsExampleBot, startCrawlSites } from './helpers/crawl-site.js';
+import { parseJson, runCli } from './helpers/run-cli.js';
+import { crawlArgs, startCrawlSites } from './helpers/crawl-site.js';
 import type { RecordingServer } from '../helpers/recording-server.js';
 
 /** The crawl-delay cap the crawl runs with (the site asks for 1 s), ms. */
@@ -35,11 +35,9 @@ describe('crawl', () => {
   let stderr: string;
 
   beforeAll(async () => {
-    const result = await crawlAsExampleBot(`${site.origin}/`, [
-      '--max-crawl-delay',
-      String(INTERVAL),
-      '--json',
-    ]);
+    const result = await runCli(
+      crawlArgs(`${site.origin}/`, ['--max-crawl-delay', String(INTERVAL), '--json']),
+    );
     code = result.code;
     stderr = result.stderr;
     json = parseJson<CrawlJson>(result);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExplainJson } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson, runCli } from './helpers/run-cli.js';
+import { callCli, parseJson, runCli } from './helpers/run-cli.js';
 import { redirect, routes, send, startServer, status } from '../helpers/recording-server.js';
 import type { RecordingServer } from '../helpers/recording-server.js';
 
@@ -50,7 +50,7 @@ afterAll(async () => {
 
 describe('explain: usage preferences', () => {
   it('prints each preference with the robots.txt line(s) that set it', async () => {
-    const result = await runCli([
+    const result = await callCli([
       'explain',
       'https://example.com/open/page',
       '--agent',
@@ -71,7 +71,7 @@ describe('explain: usage preferences', () => {
       ].join('\n'),
     );
     const json = parseJson<ExplainJson>(
-      await runCli([
+      await callCli([
         'explain',
         'https://example.com/open/page',
         '--agent',
@@ -95,7 +95,7 @@ describe('explain: usage preferences', () => {
   });
 
   it('says nothing about usage for a path the group disallows (no preferences apply)', async () => {
-    const result = await runCli([
+    const result = await callCli([
       'explain',
       'https://example.com/private/x',
       '--agent',
@@ -115,6 +115,7 @@ describe('explain: usage preferences', () => {
 
 describe('explain', () => {
   it('shows how robots.txt was obtained, the group, the deciding line and the verdict', async () => {
+    // The bin once, as a user runs it; the other cases call the CLI's run() in this process.
     const result = await runCli([
       'explain',
       `${site.origin}/lab/x?y=1`,
@@ -174,7 +175,7 @@ describe('explain', () => {
       1,
     ],
   ])('explains the group chosen for %s %j', async (agent, extra, group, rule, code) => {
-    const result = await runCli([
+    const result = await callCli([
       'explain',
       'https://example.org/private/a',
       '--agent',
@@ -196,7 +197,7 @@ describe('explain', () => {
       file,
       'User-agent: ExampleBot\nUser-agent: OtherBot\nDisallow: /a/\n\nUser-agent: ThirdBot\nUser-agent: ExampleBot\nDisallow: /b/\n',
     );
-    const result = await runCli([
+    const result = await callCli([
       'explain',
       'https://example.org/b/x',
       '--robots',
@@ -210,7 +211,7 @@ describe('explain', () => {
     );
     expect(result.stdout).not.toContain('(4 groups merged)');
     const json = parseJson<ExplainJson>(
-      await runCli([
+      await callCli([
         'explain',
         'https://example.org/b/x',
         '--robots',
@@ -227,7 +228,7 @@ describe('explain', () => {
   it('explains that no group applies when there is no * group', async () => {
     const file = join(dir, 'no-star.txt');
     await writeFile(file, 'User-agent: SomeBot\nDisallow: /\n');
-    const result = await runCli([
+    const result = await callCli([
       'explain',
       'https://example.org/a',
       '--agent',
@@ -251,7 +252,7 @@ describe('explain', () => {
   it('explains an unreachable robots.txt (503): everything disallowed', async () => {
     const down = await startServer(routes({ '/robots.txt': status(503) }));
     try {
-      const result = await runCli(['explain', `${down.origin}/page`, '--agent', 'ExampleBot']);
+      const result = await callCli(['explain', `${down.origin}/page`, '--agent', 'ExampleBot']);
       expect(result.code).toBe(1);
       expect(result.stdout).toContain('  obtained  unreachable: HTTP 503\n');
       expect(result.stdout).toContain(
@@ -265,7 +266,7 @@ describe('explain', () => {
   });
 
   it('prints the verdict and the robots.txt report as JSON', async () => {
-    const result = await runCli([
+    const result = await callCli([
       'explain',
       `${site.origin}/private/a`,
       '--agent',
@@ -319,7 +320,7 @@ describe('explain', () => {
     // The deciding rule sits past the 512000-byte limit, so it is not read.
     const filler = `# ${'x'.repeat(98)}\n`.repeat(5_200);
     await writeFile(file, `User-agent: *\n${filler}Disallow: /late\n`);
-    const result = await runCli([
+    const result = await callCli([
       'explain',
       'https://example.org/late',
       '--agent',
@@ -337,7 +338,7 @@ describe('explain', () => {
   it('times out a robots.txt URL that never answers, with exit code 4', async () => {
     const silent = await startServer(() => undefined);
     try {
-      const result = await runCli([
+      const result = await callCli([
         'explain',
         'https://example.org/',
         '--agent',

@@ -5,7 +5,7 @@
  */
 import type { FetchJson } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson, runCli } from './helpers/run-cli.js';
+import { callCli, parseJson } from './helpers/run-cli.js';
 import { routes, send, startServer } from '../helpers/recording-server.js';
 import type { RecordingServer } from '../helpers/recording-server.js';
 
@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 const fetchAsExampleBot = (path: string, flags: readonly string[] = []) =>
-  runCli(['fetch', `${site.origin}${path}`, '--agent', 'ExampleBot', ...flags]);
+  callCli(['fetch', `${site.origin}${path}`, '--agent', 'ExampleBot', ...flags]);
 
 describe('fetch: usage preferences', () => {
   it('prints each preference with the robots.txt line or header that set it', async () => {

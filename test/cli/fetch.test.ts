@@ -1,7 +1,7 @@
 import type { FetchJson } from '@polite-crawler/cli';
 import { CLI_DEFAULTS } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson, runCli } from './helpers/run-cli.js';
+import { callCli, parseJson, runCli } from './helpers/run-cli.js';
 import {
   closedPort,
   redirect,
@@ -73,6 +73,7 @@ afterAll(async () => {
 
 describe('fetch', () => {
   it('prints status, type, size and the directives for this agent', async () => {
+    // The bin once (exit code 0 from a process); the other cases call the CLI's run() here.
     const result = await runCli(['fetch', `${site.origin}/page`, '--agent', 'ExampleBot']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
@@ -95,12 +96,12 @@ describe('fetch', () => {
   });
 
   it('says index: no for a page whose unavailable_after has passed, and why', async () => {
-    const result = await runCli(['fetch', `${site.origin}/expired`, '--agent', 'ExampleBot']);
+    const result = await callCli(['fetch', `${site.origin}/expired`, '--agent', 'ExampleBot']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('unavailable_after: 2020-01-01 (header, all agents)');
     expect(result.stdout).toContain('index: no (unavailable_after has passed) · follow links: yes');
     const json = parseJson<FetchJson>(
-      await runCli(['fetch', `${site.origin}/expired`, '--agent', 'ExampleBot', '--json']),
+      await callCli(['fetch', `${site.origin}/expired`, '--agent', 'ExampleBot', '--json']),
     );
     expect(json.response?.robots).toMatchObject({
       noindex: true,
@@ -110,7 +111,13 @@ describe('fetch', () => {
   });
 
   it('prints a JSON document', async () => {
-    const result = await runCli(['fetch', `${site.origin}/hop`, '--agent', 'ExampleBot', '--json']);
+    const result = await callCli([
+      'fetch',
+      `${site.origin}/hop`,
+      '--agent',
+      'ExampleBot',
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     const json = parseJson<FetchJson>(result);
     expect(json).toEqual({
@@ -160,7 +167,7 @@ describe('fetch', () => {
 
   it('lists the rules with where they came from in JSON', async () => {
     const json = parseJson<FetchJson>(
-      await runCli(['fetch', `${site.origin}/page`, '--agent', 'ExampleBot', '--json']),
+      await callCli(['fetch', `${site.origin}/page`, '--agent', 'ExampleBot', '--json']),
     );
     expect(json.response?.robots).toMatchObject({
       noindex: true,
@@ -177,13 +184,13 @@ describe('fetch', () => {
   });
 
   it('reports an HTTP error status with exit code 0: a response arrived', async () => {
-    const result = await runCli(['fetch', `${site.origin}/missing`, '--agent', 'ExampleBot']);
+    const result = await callCli(['fetch', `${site.origin}/missing`, '--agent', 'ExampleBot']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Status        404 Not Found');
   });
 
   it('refuses a disallowed URL without requesting it: exit 1', async () => {
-    const result = await runCli(['fetch', `${site.origin}/private/doc`, '--agent', 'ExampleBot']);
+    const result = await callCli(['fetch', `${site.origin}/private/doc`, '--agent', 'ExampleBot']);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe(
       `DENIED  ${site.origin}/private/doc\n        Disallow: /private/ (line 2 of ${site.origin}/robots.txt)\n        nothing was sent to this URL\n`,
@@ -192,7 +199,7 @@ describe('fetch', () => {
   });
 
   it('refuses a redirect into a disallowed path before requesting it', async () => {
-    const result = await runCli(['fetch', `${site.origin}/go`, '--agent', 'ExampleBot', '--json']);
+    const result = await callCli(['fetch', `${site.origin}/go`, '--agent', 'ExampleBot', '--json']);
     expect(result.code).toBe(1);
     const json = parseJson<FetchJson>(result);
     expect(json.allowed).toBe(false);
@@ -211,7 +218,7 @@ describe('fetch', () => {
   it('refuses everything on an origin whose robots.txt answers 503', async () => {
     const down = await startServer(routes({ '/robots.txt': status(503) }));
     try {
-      const result = await runCli(['fetch', `${down.origin}/x`, '--agent', 'ExampleBot']);
+      const result = await callCli(['fetch', `${down.origin}/x`, '--agent', 'ExampleBot']);
       expect(result.code).toBe(1);
       expect(result.stdout).toContain(
         `${down.origin}/robots.txt unreachable (HTTP 503): everything disallowed`,
@@ -224,7 +231,7 @@ describe('fetch', () => {
 
   it('fails with one line and exit 4 when the host refuses connections', async () => {
     const port = await closedPort();
-    const result = await runCli(['fetch', `http://127.0.0.1:${port}/`, '--agent', 'ExampleBot']);
+    const result = await callCli(['fetch', `http://127.0.0.1:${port}/`, '--agent', 'ExampleBot']);
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -234,10 +241,10 @@ describe('fetch', () => {
 
   it(`reads a body of exactly ${CLI_DEFAULTS.maxBodyBytes} bytes in full, and stops one byte later`, async () => {
     const at = parseJson<FetchJson>(
-      await runCli(['fetch', `${site.origin}/at-limit`, '--agent', 'ExampleBot', '--json']),
+      await callCli(['fetch', `${site.origin}/at-limit`, '--agent', 'ExampleBot', '--json']),
     );
     expect(at.response).toMatchObject({ bytes: CLI_DEFAULTS.maxBodyBytes, complete: true });
-    const past = await runCli(['fetch', `${site.origin}/past-limit`, '--agent', 'ExampleBot']);
+    const past = await callCli(['fetch', `${site.origin}/past-limit`, '--agent', 'ExampleBot']);
     expect(past.code).toBe(0);
     expect(past.stdout).toContain(
       `Size          ${CLI_DEFAULTS.maxBodyBytes} bytes (stopped reading at the limit)`,
@@ -247,13 +254,13 @@ describe('fetch', () => {
   it('--page-timeout: a body read within it is whole; one that drips for ever, or no answer, fails with exit 4', async () => {
     const agent = ['--agent', 'ExampleBot', '--page-timeout', '1000'];
     const within = parseJson<FetchJson>(
-      await runCli(['fetch', `${site.origin}/drip-3`, ...agent, '--json']),
+      await callCli(['fetch', `${site.origin}/drip-3`, ...agent, '--json']),
     );
     expect(within.response).toMatchObject({ bytes: 3, complete: true });
-    const forever = await runCli(['fetch', `${site.origin}/drip-forever`, ...agent]);
+    const forever = await callCli(['fetch', `${site.origin}/drip-forever`, ...agent]);
     expect(forever.code).toBe(4);
     expect(forever.stderr).toMatch(/drip-forever.*1000 ms/);
-    const silent = await runCli(['fetch', `${site.origin}/silent`, ...agent]);
+    const silent = await callCli(['fetch', `${site.origin}/silent`, ...agent]);
     expect(silent.code).toBe(4);
     expect(silent.stderr).toMatch(/cannot fetch .*\/silent/);
     expect(CLI_DEFAULTS.pageTimeoutMs).toBe(30_000);
@@ -261,7 +268,7 @@ describe('fetch', () => {
 
   it('rejects an invalid agent token with exit 2 before any request', async () => {
     const before = site.seen.length;
-    const result = await runCli(['fetch', `${site.origin}/plain`, '--agent', 'Bot 2']);
+    const result = await callCli(['fetch', `${site.origin}/plain`, '--agent', 'Bot 2']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       'polite: invalid --agent "Bot 2": a product token is letters, "_" and "-" only (RFC 9309 §2.2.1), e.g. ExampleBot\n',

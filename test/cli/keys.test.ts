@@ -4,7 +4,7 @@ import { createPoliteFetch, isRobotsInvalidOptionError } from '@polite-crawler/f
 import { startServer } from '../helpers/recording-server.js';
 import { check } from '../helpers/web-bot-auth.js';
 import type { Checked } from '../helpers/web-bot-auth.js';
-import { parseJson, runCli } from './helpers/run-cli.js';
+import { callCli, parseJson } from './helpers/run-cli.js';
 
 interface KeysJson {
   privateKey: JsonWebKey & { kid: string };
@@ -15,7 +15,7 @@ interface KeysJson {
 
 describe('polite keys', () => {
   it('--json: a private key the signature option takes, whose signatures the published directory key verifies', async () => {
-    const result = await runCli(['keys', '--json']);
+    const result = await callCli(['keys', '--json']);
     expect(result.code).toBe(0);
     const keys = parseJson<KeysJson>(result);
     expect(keys.headers['Content-Type']).toBe('application/http-message-signatures-directory+json');
@@ -61,7 +61,7 @@ describe('polite keys', () => {
   });
 
   it('text: prints the private key, the directory, where to serve it and its headers', async () => {
-    const result = await runCli(['keys']);
+    const result = await callCli(['keys']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('/.well-known/http-message-signatures-directory');
     expect(result.stdout).toContain(

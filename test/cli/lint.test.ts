@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CheckJson, LintJson } from '@polite-crawler/cli';
 import { CLI_DEFAULTS } from '@polite-crawler/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson, runCli } from './helpers/run-cli.js';
+import { callCli, parseJson, runCli } from './helpers/run-cli.js';
 import {
   closedPort,
   redirect,
@@ -64,6 +64,7 @@ async function file(name: string, content: string | Buffer): Promise<string> {
 describe('lint', () => {
   it('lists every diagnostic with its line and exits 3 when there are errors', async () => {
     const path = await file('messy.txt', MESSY);
+    // The bin once (exit code 3 from a process); the other cases call the CLI's run() here.
     const result = await runCli(['lint', path]);
     expect(result.code).toBe(3);
     expect(result.stderr).toBe('');
@@ -94,7 +95,7 @@ describe('lint', () => {
       'Content-Usage: /ok/ train-ai=n, search=y',
       '',
     ].join('\n');
-    const result = await runCli(['lint', await file('usage.txt', content)]);
+    const result = await callCli(['lint', await file('usage.txt', content)]);
     expect(result.code).toBe(3);
     const rows = result.stdout.split('\n').filter((line) => /^ {2}\d+ /.test(line));
     expect(rows.map((row) => row.trim().split(/\s+/).slice(0, 3))).toEqual([
@@ -111,20 +112,20 @@ describe('lint', () => {
   });
 
   it('exits 1 when there are warnings only, 0 when clean', async () => {
-    const warnings = await runCli([
+    const warnings = await callCli([
       'lint',
       await file('warn.txt', 'User-agent: *\nDissallow: /x\n'),
     ]);
     expect(warnings.code).toBe(1);
     expect(warnings.stdout).toContain('1 problem: 0 errors, 1 warning, 0 infos');
-    const clean = await runCli(['lint', await file('clean.txt', 'User-agent: *\nDisallow: /x\n')]);
+    const clean = await callCli(['lint', await file('clean.txt', 'User-agent: *\nDisallow: /x\n')]);
     expect(clean.code).toBe(0);
     expect(clean.stdout).toContain('no problems (27 bytes, 0 sitemaps)');
   });
 
   it('prints a JSON document with every diagnostic, its line text and a summary', async () => {
     const path = await file('messy.json.txt', MESSY);
-    const result = await runCli(['lint', path, '--json']);
+    const result = await callCli(['lint', path, '--json']);
     expect(result.code).toBe(3);
     const json = parseJson<LintJson>(result);
     expect(json.robotsTxt).toMatchObject({
@@ -158,7 +159,7 @@ describe('lint', () => {
         Buffer.from('\n'),
       ]),
     );
-    const result = await runCli(['lint', path, '--json']);
+    const result = await callCli(['lint', path, '--json']);
     const json = parseJson<LintJson>(result);
     // The line is quoted as the parser read it: the octet 0xE9 is one character, U+00E9.
     expect(json.diagnostics).toContainEqual(
@@ -167,10 +168,10 @@ describe('lint', () => {
   });
 
   it('reads a URL, following redirects', async () => {
-    const result = await runCli(['lint', `${site.origin}/robots.txt`]);
+    const result = await callCli(['lint', `${site.origin}/robots.txt`]);
     expect(result.code).toBe(3);
     expect(result.stdout.split('\n')[0]).toBe(`${site.origin}/robots.txt (HTTP 200)`);
-    const hops = await runCli(['lint', `${site.origin}/hop1`, '--json']);
+    const hops = await callCli(['lint', `${site.origin}/hop1`, '--json']);
     expect(hops.code).toBe(0);
     expect(parseJson<LintJson>(hops).robotsTxt.redirects).toHaveLength(CLI_DEFAULTS.maxRedirects);
   });
@@ -185,7 +186,7 @@ describe('lint limits', () => {
       line.repeat((CLI_DEFAULTS.maxRobotsBytes - head.length) / 100) +
       'x'.repeat((CLI_DEFAULTS.maxRobotsBytes - head.length) % 100);
     expect(Buffer.byteLength(body)).toBe(CLI_DEFAULTS.maxRobotsBytes);
-    const result = await runCli(['lint', await file('at-limit.txt', body), '--json']);
+    const result = await callCli(['lint', await file('at-limit.txt', body), '--json']);
     const json = parseJson<LintJson>(result);
     expect(json.robotsTxt.truncated).toBe(false);
     expect(json.diagnostics.map((diagnostic) => diagnostic.code)).not.toContain('input-truncated');
@@ -196,7 +197,7 @@ describe('lint limits', () => {
     const line = `Disallow: /${'a'.repeat(88)}\n`;
     const body = head + line.repeat(Math.ceil(CLI_DEFAULTS.maxRobotsBytes / 100));
     const trimmed = body.slice(0, CLI_DEFAULTS.maxRobotsBytes + 1);
-    const result = await runCli(['lint', await file('past-limit.txt', trimmed), '--json']);
+    const result = await callCli(['lint', await file('past-limit.txt', trimmed), '--json']);
     const json = parseJson<LintJson>(result);
     expect(json.robotsTxt.truncated).toBe(true);
     expect(json.robotsTxt.bytes).toBeLessThanOrEqual(CLI_DEFAULTS.maxRobotsBytes);
@@ -209,17 +210,17 @@ describe('lint limits', () => {
     const served = await startServer(routes({ '/robots.txt': send(body, 'text/plain') }));
     try {
       const linted = parseJson<LintJson>(
-        await runCli(['lint', await file('cut.txt', body), '--json']),
+        await callCli(['lint', await file('cut.txt', body), '--json']),
       );
       const checked = parseJson<CheckJson>(
-        await runCli(['check', `${served.origin}/x`, '--agent', 'ExampleBot', '--json']),
+        await callCli(['check', `${served.origin}/x`, '--agent', 'ExampleBot', '--json']),
       );
       expect(linted.robotsTxt.bytes).toBeLessThan(CLI_DEFAULTS.maxRobotsBytes);
       expect(checked.results[0]?.robotsTxt).toMatchObject({
         bytes: linted.robotsTxt.bytes,
         truncated: true,
       });
-      const text = await runCli(['lint', await file('cut.txt', body)]);
+      const text = await callCli(['lint', await file('cut.txt', body)]);
       expect(text.stdout).toContain(
         `(${linted.robotsTxt.bytes} bytes parsed (truncated), 0 sitemaps)`,
       );
@@ -230,7 +231,7 @@ describe('lint limits', () => {
 
   it('reads only the start of a huge file', async () => {
     const huge = Buffer.alloc(64 * 1024 * 1024, 'User-agent: *\nDisallow: /x\n');
-    const result = await runCli(['lint', await file('huge.txt', huge), '--json']);
+    const result = await callCli(['lint', await file('huge.txt', huge), '--json']);
     expect(result.stderr).toBe('');
     const json = parseJson<LintJson>(result);
     expect(json.robotsTxt.truncated).toBe(true);
@@ -240,20 +241,20 @@ describe('lint limits', () => {
   it(`refuses a NUL byte within the first ${CLI_DEFAULTS.binarySniffBytes} bytes, not after`, async () => {
     const last = Buffer.alloc(CLI_DEFAULTS.binarySniffBytes, '#');
     last[CLI_DEFAULTS.binarySniffBytes - 1] = 0;
-    const rejected = await runCli(['lint', await file('nul-last.bin', last)]);
+    const rejected = await callCli(['lint', await file('nul-last.bin', last)]);
     expect(rejected.code).toBe(4);
     expect(rejected.stderr).toBe(
       `polite: cannot read robots.txt file ${join(dir, 'nul-last.bin')}: not a text file (NUL byte at offset ${CLI_DEFAULTS.binarySniffBytes - 1})\n`,
     );
     const past = Buffer.alloc(CLI_DEFAULTS.binarySniffBytes + 1, '#');
     past[CLI_DEFAULTS.binarySniffBytes] = 0;
-    const accepted = await runCli(['lint', await file('nul-past.bin', past)]);
+    const accepted = await callCli(['lint', await file('nul-past.bin', past)]);
     expect(accepted.stderr).toBe('');
     expect([0, 1, 3]).toContain(accepted.code);
   });
 
   it(`follows ${CLI_DEFAULTS.maxRedirects} redirects but not ${CLI_DEFAULTS.maxRedirects + 1}`, async () => {
-    const result = await runCli(['lint', `${site.origin}/hop0`]);
+    const result = await callCli(['lint', `${site.origin}/hop0`]);
     expect(result.code).toBe(4);
     expect(result.stderr).toBe(
       `polite: cannot fetch robots.txt ${site.origin}/hop0: more than ${CLI_DEFAULTS.maxRedirects} redirects\n`,
@@ -286,7 +287,7 @@ describe('lint input errors', () => {
     ],
   ])('%s → exit 4 and one line', async (_name, target, message) => {
     const spec = target();
-    const result = await runCli(['lint', spec]);
+    const result = await callCli(['lint', spec]);
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(`polite: ${message(spec)}\n`);
@@ -294,7 +295,7 @@ describe('lint input errors', () => {
 
   it('an unreachable URL → exit 4 and one line', async () => {
     const port = await closedPort();
-    const result = await runCli(['lint', `http://127.0.0.1:${port}/robots.txt`]);
+    const result = await callCli(['lint', `http://127.0.0.1:${port}/robots.txt`]);
     expect(result.code).toBe(4);
     expect(result.stderr).toBe(
       `polite: cannot fetch robots.txt http://127.0.0.1:${port}/robots.txt: connection refused\n`,
@@ -302,7 +303,7 @@ describe('lint input errors', () => {
   });
 
   it('a missing argument → exit 2', async () => {
-    const result = await runCli(['lint']);
+    const result = await callCli(['lint']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe("polite: missing required argument 'file|url'\n");
   });

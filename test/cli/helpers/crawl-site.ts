@@ -1,10 +1,8 @@
 /**
  * The site `polite crawl` is run against in crawl.test.ts and crawl-cases.test.ts (each file
- * starts its own), and the way those files run the bin.
+ * starts its own), and the command line those files run.
  */
 import { CLI_DEFAULTS } from '@polite-crawler/cli';
-import { runCli } from './run-cli.js';
-import type { CliResult, RunCliOptions } from './run-cli.js';
 import { redirect, routes, send, startServer, status } from '../../helpers/recording-server.js';
 import type { RecordingServer } from '../../helpers/recording-server.js';
 
@@ -22,13 +20,9 @@ function pageEndingWithLink(size: number, href: string): string {
   return page;
 }
 
-/** `polite crawl <url> --agent ExampleBot --delay 0 …flags`: no spacing unless the flags ask. */
-export function crawlAsExampleBot(
-  url: string,
-  flags: readonly string[] = [],
-  options: RunCliOptions = {},
-): Promise<CliResult> {
-  return runCli(['crawl', url, '--agent', 'ExampleBot', '--delay', '0', ...flags], options);
+/** `crawl <url> --agent ExampleBot --delay 0 …flags`: no spacing unless the flags ask. */
+export function crawlArgs(url: string, flags: readonly string[] = []): string[] {
+  return ['crawl', url, '--agent', 'ExampleBot', '--delay', '0', ...flags];
 }
 
 /** The crawled site and the partner origin it links to (whose robots.txt answers 503). */
@@ -41,8 +35,8 @@ export interface CrawlSites {
 /**
  * Starts the site: robots.txt with a Disallow and `Crawl-delay: 1`, links of every kind from `/`
  * (nofollow, denied, noindex, missing, a denied redirect, off-site, the partner, pages that end
- * at and just past the CLI's HTML limit). Arrivals are stamped on the wall clock: the CLI runs in
- * its own process, on the real one.
+ * at and just past the CLI's HTML limit). Arrivals are stamped on the wall clock: the CLI paces on
+ * the real one (in a process of its own in crawl.test.ts).
  */
 export async function startCrawlSites(): Promise<CrawlSites> {
   const partner = await startServer(
