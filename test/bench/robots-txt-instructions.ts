@@ -16,6 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { CORPUS_DIR, corpusQueries } from '../robots-txt/corpus-verdicts.js';
 
 type Robots = { isAllowed(url: string, agent: string): boolean };
 const [build, mode, passArg] = process.argv.slice(2);
@@ -26,20 +27,13 @@ const { parseRobotsTxt } = (await import(pathToFileURL(build).href)) as {
   parseRobotsTxt: (text: string) => Robots;
 };
 
-const corpus = new URL('../../../shared/corpus/', import.meta.url);
-const manifest = JSON.parse(readFileSync(new URL('manifest.json', corpus), 'utf8')) as {
+const manifest = JSON.parse(readFileSync(new URL('manifest.json', CORPUS_DIR), 'utf8')) as {
   id: string;
 }[];
 const texts = new Map(
-  manifest.map((m) => [m.id, readFileSync(new URL(`robots/${m.id}`, corpus), 'utf8')]),
+  manifest.map((m) => [m.id, readFileSync(new URL(`robots/${m.id}`, CORPUS_DIR), 'utf8')]),
 );
-const queries = readFileSync(new URL('urls.txt', corpus), 'utf8')
-  .split('\n')
-  .filter((line) => line.length > 0)
-  .map((line) => {
-    const tab = line.indexOf('\t');
-    return { id: line.slice(0, tab), url: line.slice(tab + 1) };
-  });
+const queries = corpusQueries();
 
 let sink = 0;
 if (mode === 'parse') {

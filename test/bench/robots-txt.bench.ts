@@ -17,7 +17,12 @@ import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseRobotsTxt } from '../../packages/robots-txt/dist/index.js';
-import { corpusVerdicts, summarize, type ExplainingRobots } from '../robots-txt/corpus-verdicts.js';
+import {
+  corpusQueries,
+  corpusVerdicts,
+  summarize,
+  type ExplainingRobots,
+} from '../robots-txt/corpus-verdicts.js';
 
 type PeerRobots = { isAllowed(url: string, ua?: string): boolean | undefined };
 type Parse = typeof parseRobotsTxt;
@@ -66,13 +71,7 @@ const totalBytes = files.reduce((n, f) => n + f.bytes.length, 0);
 const withoutBiggest = files.filter((f) => f.id !== BIGGEST);
 const bytesWithoutBiggest = withoutBiggest.reduce((n, f) => n + f.bytes.length, 0);
 
-const queries = readFileSync(new URL('urls.txt', corpusDir), 'utf8')
-  .split('\n')
-  .filter((line) => line.length > 0)
-  .map((line) => {
-    const tab = line.indexOf('\t');
-    return { id: line.slice(0, tab), url: line.slice(tab + 1) };
-  });
+const queries = corpusQueries();
 
 let sink = 0;
 const parseWith = (parse: Parse, list: typeof files, input: 'text' | 'bytes') => () => {

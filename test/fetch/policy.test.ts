@@ -2,7 +2,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { CHANNELS, DEFAULTS, isRobotsInvalidUrlError } from '@polite-crawler/fetch';
-import type { PoliteEvent } from '@polite-crawler/fetch';
+import type { PoliteEvent, RobotsPolicy } from '@polite-crawler/fetch';
 import { OriginScheduler } from '../../packages/fetch/src/pacing/origin-scheduler.js';
 import { createEventSink } from '../../packages/fetch/src/policy/events.js';
 import { routes } from '../helpers/recording-server.js';
@@ -239,6 +239,30 @@ describe('calls after close, aborted signals and odd inputs', () => {
   });
 });
 
+/**
+ * The clock time between the starts of two tasks `schedule()`d at once on `origin`, the clock
+ * advanced by `advance` for the second.
+ */
+async function gapBetweenTwoTasks(
+  policy: RobotsPolicy,
+  origin: string,
+  clock: FakeClock,
+  advance: number,
+): Promise<number> {
+  const starts: number[] = [];
+  const task = (): Promise<void> => {
+    starts.push(clock.now());
+    return Promise.resolve();
+  };
+  const both = Promise.all([
+    policy.schedule(`${origin}/a`, task),
+    policy.schedule(`${origin}/b`, task),
+  ]);
+  await clock.advance(advance);
+  await both;
+  return starts[1]! - starts[0]!;
+}
+
 describe('crawl-delay', () => {
   it('the crawl-delay of an expired copy keeps spacing schedule() until a check replaces it', async () => {
     const s = await server(
@@ -254,18 +278,7 @@ describe('crawl-delay', () => {
     await policy.check(`${s.origin}/`);
     await clock.advance(61_000);
     expect(policy.peek(`${s.origin}/`)).toBeUndefined();
-    const starts: number[] = [];
-    const task = (): Promise<void> => {
-      starts.push(clock.now());
-      return Promise.resolve();
-    };
-    const both = Promise.all([
-      policy.schedule(`${s.origin}/a`, task),
-      policy.schedule(`${s.origin}/b`, task),
-    ]);
-    await clock.advance(5_000);
-    await both;
-    expect(starts[1]! - starts[0]!).toBe(5_000);
+    expect(await gapBetweenTwoTasks(policy, s.origin, clock, 5_000)).toBe(5_000);
   });
 
   it.each([
@@ -286,18 +299,7 @@ describe('crawl-delay', () => {
       const clock = new FakeClock();
       const { policy } = polite({ clock, minInterval: 300, ...options });
       expect((await policy.explain(`${s.origin}/`)).interval).toBe(interval);
-      const starts: number[] = [];
-      const task = (): Promise<void> => {
-        starts.push(clock.now());
-        return Promise.resolve();
-      };
-      const both = Promise.all([
-        policy.schedule(`${s.origin}/a`, task),
-        policy.schedule(`${s.origin}/b`, task),
-      ]);
-      await clock.advance(interval);
-      await both;
-      expect(starts[1]! - starts[0]!).toBe(interval);
+      expect(await gapBetweenTwoTasks(policy, s.origin, clock, interval)).toBe(interval);
     },
   );
 });
