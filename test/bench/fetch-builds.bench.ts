@@ -1,16 +1,21 @@
 /**
  * This checkout's polite fetch against another build of it, in client CPU per request. Not a
  * vitest test: run it with
- *   TSX_TSCONFIG_PATH=test/bench/tsconfig.dist.json node --import tsx test/bench/fetch-builds.bench.ts <other checkout> [label]
+ *   TSX_TSCONFIG_PATH=test/bench/tsconfig.dist.json node --import tsx test/bench/fetch-builds.bench.ts <other checkout> [label] [--loopback]
  * (both checkouts built; without `paths`, each build loads its own built dependencies). Without
  * a checkout to compare with (as `pnpm bench` runs it) it says so and measures nothing. It
- * prints a markdown table and writes it to test/bench/results/fetch-builds.md.
+ * prints a markdown table and writes it to test/bench/results/fetch-builds.md
+ * (fetch-builds-loopback.md with `--loopback`).
  *
  * Whether a change made the request path slower is a question of a few µs per request, which
  * separate loopback runs on a shared machine cannot answer (whole runs spread by ±10 %). Here
  * both builds and plain undici fetch run in one process, against a dispatcher that answers in
  * that process (no sockets, no server), in alternated rounds timed with `process.cpuUsage`, as
  * fetch-cpu.bench.ts does for plain against polite.
+ *
+ * With `--loopback` the sides send to fetch.bench.ts's server in a child process instead (an
+ * undici Agent each): the same pairing, with real sockets, for a difference that shows on
+ * loopback but not in one process.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,11 +23,21 @@ import * as undici from 'undici';
 import { fmt, report } from './bench-report.js';
 import { InProcessDispatcher } from './in-process-dispatcher.js';
 import { BASE, IN_FLIGHT, REQUESTS, cpuPerRequest, median } from './in-process-cpu.js';
+import { startLoopbackServer } from './loopback-server.js';
 
 const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
 const ROUNDS = 21;
 
 type Send = (url: string) => Promise<void>;
+
+/** Where a side sends: a dispatcher of its own, to `base`. */
+interface Target {
+  readonly base: string;
+  dispatcher(): undici.Dispatcher;
+}
+
+/** In one process: a dispatcher that answers itself. */
+const IN_PROCESS: Target = { base: BASE, dispatcher: () => new InProcessDispatcher() };
 
 interface FetchModule {
   createPoliteFetch(options: Record<string, unknown>): (url: string) => Promise<Response>;
@@ -59,28 +74,28 @@ function withFeaturesOff<T>(
  * A polite fetch of the build in `checkout`, every feature that paces or answers requests by
  * design off (as in fetch.bench.ts); a build older than those options is given none of them.
  */
-async function politeOf(checkout: string): Promise<Send> {
+async function politeOf(checkout: string, target: Target): Promise<Send> {
   const { createPoliteFetch } = await buildOf(checkout);
   const polite = withFeaturesOff(
     createPoliteFetch,
     {
       userAgent: USER_AGENT,
-      dispatcher: new InProcessDispatcher(),
+      dispatcher: target.dispatcher(),
       concurrency: IN_FLIGHT,
       minInterval: 0,
     },
     FETCH_FEATURES_OFF,
   );
-  await (await polite(`${BASE}/warm`)).arrayBuffer();
+  await (await polite(`${target.base}/warm`)).arrayBuffer();
   return async (url) => {
     await (await polite(url)).arrayBuffer();
   };
 }
 
-/** `undici.request` through the build's `politeInterceptor`, composed on an in-process dispatcher. */
-async function interceptedOf(checkout: string): Promise<Send> {
+/** `undici.request` through the build's `politeInterceptor`, composed on the target's dispatcher. */
+async function interceptedOf(checkout: string, target: Target): Promise<Send> {
   const { politeInterceptor } = await buildOf(checkout);
-  const dispatcher = new InProcessDispatcher();
+  const dispatcher = target.dispatcher();
   const polite = withFeaturesOff(
     politeInterceptor,
     {
@@ -92,14 +107,16 @@ async function interceptedOf(checkout: string): Promise<Send> {
     PACING_OFF,
   );
   const composed = dispatcher.compose(polite);
-  await (await undici.request(`${BASE}/warm`, { dispatcher: composed })).body.dump();
+  await (await undici.request(`${target.base}/warm`, { dispatcher: composed })).body.dump();
   return async (url) => {
     await (await undici.request(url, { dispatcher: composed })).body.arrayBuffer();
   };
 }
 
 async function main(): Promise<void> {
-  const [other, label = 'other build'] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const loopback = args.includes('--loopback');
+  const [other, label = 'other build'] = args.filter((arg) => arg !== '--loopback');
   if (other === undefined) {
     console.log(
       'fetch-builds: give the checkout of another build to compare with: nothing measured.',
@@ -107,7 +124,12 @@ async function main(): Promise<void> {
     return;
   }
   const here = new URL('../..', import.meta.url).pathname;
-  const plainDispatcher = new InProcessDispatcher();
+  const server = loopback ? await startLoopbackServer() : undefined;
+  const target: Target =
+    server === undefined
+      ? IN_PROCESS
+      : { base: server.base, dispatcher: () => new undici.Agent({ connections: 128 }) };
+  const plainDispatcher = target.dispatcher();
   const fetchSides: [string, Send][] = [
     [
       'undici fetch',
@@ -119,8 +141,8 @@ async function main(): Promise<void> {
         await response.arrayBuffer();
       },
     ],
-    [label, await politeOf(other)],
-    ['this build', await politeOf(here)],
+    [label, await politeOf(other, target)],
+    ['this build', await politeOf(here, target)],
   ];
   const requestSides: [string, Send][] = [
     [
@@ -133,8 +155,8 @@ async function main(): Promise<void> {
         await body.arrayBuffer();
       },
     ],
-    [label, await interceptedOf(other)],
-    ['this build', await interceptedOf(here)],
+    [label, await interceptedOf(other, target)],
+    ['this build', await interceptedOf(here, target)],
   ];
   const rows: string[][] = [];
   for (const [path, what, sides] of [
@@ -142,11 +164,13 @@ async function main(): Promise<void> {
     ['/html', 'text/html 4 KiB (robots metas read from the head)', fetchSides],
     ['/page', 'text/plain 1 KiB, politeInterceptor on undici.request', requestSides],
   ] as const) {
-    for (const [, send] of sides) await cpuPerRequest(path, send); // warm-up, discarded
+    for (const [, send] of sides) await cpuPerRequest(path, send, target.base); // warm-up, discarded
     const cpu = sides.map((): number[] => []);
     for (let round = 0; round < ROUNDS; round += 1) {
       const order = round % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
-      for (const side of order) cpu[side]!.push(await cpuPerRequest(path, sides[side]![1]));
+      for (const side of order) {
+        cpu[side]!.push(await cpuPerRequest(path, sides[side]![1], target.base));
+      }
     }
     const [plain, theirs, ours] = cpu.map(median) as [number, number, number];
     const perRound = cpu[2]!.map((value, round) => cpu[1]![round]! / value).sort((a, b) => a - b);
@@ -157,14 +181,19 @@ async function main(): Promise<void> {
       `${label} CPU over this build's: **${fmt(median(perRound), 2)}×** (above 1: this build costs less; middle half of the rounds ${fmt(perRound[Math.round((perRound.length - 1) * 0.25)]!, 2)}–${fmt(perRound[Math.round((perRound.length - 1) * 0.75)]!, 2)})`,
     ]);
   }
+  await server?.close();
+  const where =
+    server === undefined
+      ? 'a dispatcher answering in the same process (no sockets, no server)'
+      : `a server in a child process on 127.0.0.1${server.pinned ? ' (client pinned to core 0, server to core 1)' : ''}, an undici Agent per side`;
   const note = [
-    `Node ${process.version}, ${process.platform}/${process.arch}; a dispatcher answering in the same process (no sockets, no server);`,
+    `Node ${process.version}, ${process.platform}/${process.arch}; ${where};`,
     `${fmt(REQUESTS)} requests per run, ${IN_FLIGHT} in flight, ${ROUNDS} rounds of one run per side (order alternating, full GC before each run);`,
     `CPU is process.cpuUsage (user + system), medians over the rounds; the polite sides run with every feature that paces or answers requests by design off.`,
   ].join(' ');
   report(
-    'fetch-builds',
-    '@polite-crawler/fetch: this build against another, CPU per request (in-process)',
+    server === undefined ? 'fetch-builds' : 'fetch-builds-loopback',
+    `@polite-crawler/fetch: this build against another, CPU per request (${server === undefined ? 'in-process' : 'loopback'})`,
     rows,
     note,
   );

@@ -14,12 +14,8 @@
  *   server), counting robots.txt fetches and the time to drain;
  * - memory: heap held by a robots cache of 10,000 origins.
  */
-import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { execFileSync, spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import type { LookupFunction } from 'node:net';
 import * as undici from 'undici';
 // The built package, as users run it (through the tsconfig paths, tsx would compile the source
 // itself, with esbuild's name-keeping helpers on every function it creates).
@@ -28,77 +24,15 @@ import {
   createRobotsPolicy,
   politeInterceptor,
 } from '../../packages/fetch/dist/index.js';
-import { BENCH_HTML, BENCH_PAGE, BENCH_ROBOTS } from './bench-bodies.js';
+import { BENCH_ROBOTS } from './bench-bodies.js';
 import { fmt, report } from './bench-report.js';
+import { CORES, localLookup, startLoopbackServer } from './loopback-server.js';
 
 const USER_AGENT = 'ExampleBot/1.0 (+https://example.com/bot)';
 
 /** A difference with its sign: `+11`, `−144`. */
 function signed(value: number): string {
   return value < 0 ? `−${fmt(-value)}` : `+${fmt(value)}`;
-}
-
-// The server runs in a child process, so that the client's CPU time can be measured on its own.
-const SERVER_SOURCE = `
-const { createServer } = require('node:http');
-const robots = process.env.BENCH_ROBOTS;
-const page = process.env.BENCH_PAGE;
-const html = process.env.BENCH_HTML;
-const robotsByHost = new Map();
-let requests = 0;
-const server = createServer((req, res) => {
-  requests += 1;
-  if (req.url === '/robots.txt') {
-    robotsByHost.set(req.headers.host, (robotsByHost.get(req.headers.host) || 0) + 1);
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.end(robots);
-  } else if (req.url.startsWith('/html')) {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(html);
-  } else {
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.end(page);
-  }
-});
-server.keepAliveTimeout = 60000;
-server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
-process.on('message', (message) => {
-  if (message === 'stats') {
-    let total = 0;
-    for (const n of robotsByHost.values()) total += n;
-    process.send({ robots: total, robotsHosts: robotsByHost.size, maxPerHost: Math.max(0, ...robotsByHost.values()), requests });
-  } else if (message === 'reset') {
-    robotsByHost.clear();
-    requests = 0;
-    process.send({ reset: true });
-  } else if (message === 'close') {
-    server.closeAllConnections();
-    server.close(() => process.exit(0));
-  }
-});
-`;
-
-/** `*.localhost` is 127.0.0.1, answered here (no resolver involved). */
-const localLookup: LookupFunction = (hostname, options, callback) => {
-  if (options.all === true) {
-    (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
-      { address: '127.0.0.1', family: 4 },
-    ]);
-  } else callback(null, '127.0.0.1', 4);
-};
-
-interface Stats {
-  robots: number;
-  robotsHosts: number;
-  maxPerHost: number;
-  requests: number;
-}
-
-function ask<T>(child: ChildProcess, message: string): Promise<T> {
-  return new Promise((resolve) => {
-    child.once('message', (value) => resolve(value as T));
-    child.send(message);
-  });
 }
 
 /** Runs `total` calls of `one(i)` with at most `parallel` in flight; returns elapsed ms and client CPU µs. */
@@ -143,39 +77,9 @@ function heapUsed(): number {
   return process.memoryUsage().heapUsed;
 }
 
-const CORES = availableParallelism();
-
-/**
- * Pins this process (all its threads, the GC's included) to core 0 and returns the command
- * that starts the server on core 1, when `taskset` is there and there are two cores: one core
- * each, instead of the scheduler moving both around, which is most of the noise between runs.
- * Unpinned elsewhere.
- */
-function pinnedServerCommand(): { command: string; args: string[]; pinned: boolean } {
-  const plain = { command: process.execPath, args: ['-e', SERVER_SOURCE], pinned: false };
-  if (CORES < 2) return plain;
-  try {
-    execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
-  } catch {
-    return plain;
-  }
-  return {
-    command: 'taskset',
-    args: ['-c', '1', process.execPath, '-e', SERVER_SOURCE],
-    pinned: true,
-  };
-}
-
 async function main(): Promise<void> {
-  const server = pinnedServerCommand();
-  const worker = spawn(server.command, server.args, {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, BENCH_ROBOTS, BENCH_PAGE, BENCH_HTML },
-  });
-  const { port } = await new Promise<{ port: number }>((resolve) =>
-    worker.once('message', (value) => resolve(value as { port: number })),
-  );
-  const base = `http://127.0.0.1:${port}`;
+  const server = await startLoopbackServer();
+  const { base, port } = server;
   const rows: string[][] = [];
   const agentOptions = { connections: 128, connect: { lookup: localLookup } };
 
@@ -311,7 +215,7 @@ async function main(): Promise<void> {
   await politeAgent.close();
 
   // --- cold storm -------------------------------------------------------------------------
-  await ask(worker, 'reset');
+  await server.reset();
   const ORIGINS = 1_000;
   const PER_ORIGIN = 10;
   const stormAgent = new undici.Agent({ connections: 8, connect: { lookup: localLookup } });
@@ -336,7 +240,7 @@ async function main(): Promise<void> {
     }),
   );
   const stormMs = performance.now() - stormStarted;
-  const stormStats = await ask<Stats>(worker, 'stats');
+  const stormStats = await server.stats();
   rows.push([
     `Cold storm: ${fmt(ORIGINS * PER_ORIGIN)} requests at once across ${fmt(ORIGINS)} origins`,
     `robots.txt fetches: **${fmt(stormStats.robots)}** (max ${stormStats.maxPerHost} per origin)`,
@@ -370,8 +274,7 @@ async function main(): Promise<void> {
   ]);
   await policy.close();
 
-  worker.send('close');
-  await new Promise((resolve) => worker.once('exit', resolve));
+  await server.close();
 
   const note = [
     `Node ${process.version}, ${process.platform}/${process.arch}, ${CORES} cores shared with other work; server in a child process on 127.0.0.1${server.pinned ? ' (client pinned to core 0, server to core 1)' : ''};`,

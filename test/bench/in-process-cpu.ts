@@ -1,7 +1,7 @@
 /**
  * The measurement the in-process benchmarks share (fetch-cpu and fetch-builds): CPU time per
- * request of many calls to a dispatcher that answers in this process, after a full GC, and the
- * median of rounds.
+ * request of many calls to a dispatcher that answers in this process (or, for fetch-builds with
+ * `--loopback`, to a server on loopback), after a full GC, and the median of rounds.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -20,10 +20,14 @@ const gc = runInNewContext('gc') as () => void;
 export const median = (values: readonly number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** CPU µs per request of {@link REQUESTS} calls of `send` to `path`, {@link IN_FLIGHT} at once. */
+/**
+ * CPU µs per request of {@link REQUESTS} calls of `send` to `path` on `base`, {@link IN_FLIGHT}
+ * at once.
+ */
 export async function cpuPerRequest(
   path: string,
   send: (url: string) => Promise<void>,
+  base: string = BASE,
 ): Promise<number> {
   gc();
   gc();
@@ -34,7 +38,7 @@ export async function cpuPerRequest(
       while (next < REQUESTS) {
         const i = next;
         next += 1;
-        await send(`${BASE}${path}?${i}`);
+        await send(`${base}${path}?${i}`);
       }
     }),
   );
