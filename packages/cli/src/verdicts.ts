@@ -16,7 +16,6 @@ import { CLI_DEFAULTS } from './defaults.js';
 import { startWaitNotice } from './output/progress-line.js';
 import { ExitCode } from './exit-codes.js';
 import type { UrlAnswer } from './url-answer.js';
-import { answerOf } from './url-answer.js';
 import { loadRobots } from './robots-source.js';
 import { neverAnswered, robotsInfoFromReport } from './robots-source.js';
 
@@ -50,7 +49,12 @@ export function createPolicyVerdicts(
           throw CliError.usage(`invalid URL ${url.href}`, error.message);
         throw error;
       }
-      return answerOf(explanation, robotsInfoFromReport(explanation.robotsTxt));
+      const { robotsTxt } = explanation;
+      return {
+        ...explanation,
+        crawlDelay: robotsTxt.crawlDelay,
+        robotsTxt: robotsInfoFromReport(robotsTxt),
+      };
     },
     close: () => policy.close(),
   };
