@@ -7,7 +7,7 @@ import type { CliAgent } from './agent.js';
 import { addAgentOptions, resolveAgent } from './agent.js';
 import type { AgentFlags } from './agent.js';
 import { parseHttpUrl } from './http-url.js';
-import { timeoutOption } from './timeout-option.js';
+import { timeoutOption } from './int-option.js';
 import { writeJson } from './output/write-json.js';
 import { CliError } from './cli-error.js';
 import { createCliPolicy } from './cli-policy.js';
