@@ -1,4 +1,5 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
+import { CLI_DEFAULTS } from './defaults.js';
 
 /**
  * A commander argument parser for an integer option between `min` and `max`; anything else
@@ -20,3 +21,25 @@ export function intOption(min: number, max: number): (value: string) => number {
     return parsed;
   };
 }
+
+/** A time limit in ms, from 1 to {@link CLI_DEFAULTS.requestTimeoutLimitMs}. */
+const timeLimit = (flags: string, description: string, defaultMs: number): Option =>
+  new Option(flags, description)
+    .argParser(intOption(1, CLI_DEFAULTS.requestTimeoutLimitMs))
+    .default(defaultMs);
+
+/** The `--timeout <ms>` option: time allowed to fetch one robots.txt, redirects included. */
+export const timeoutOption = (): Option =>
+  timeLimit(
+    '--timeout <ms>',
+    'milliseconds allowed to fetch robots.txt',
+    CLI_DEFAULTS.requestTimeoutMs,
+  );
+
+/** The `--page-timeout <ms>` option of `fetch` and `crawl` (see `pageDispatcher`). */
+export const pageTimeoutOption = (): Option =>
+  timeLimit(
+    '--page-timeout <ms>',
+    'milliseconds a request may take from being sent to its last byte',
+    CLI_DEFAULTS.pageTimeoutMs,
+  );

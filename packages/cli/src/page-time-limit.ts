@@ -1,8 +1,5 @@
-import { Option } from 'commander';
 import { Agent } from 'undici';
 import type { Dispatcher } from 'undici';
-import { CLI_DEFAULTS } from './defaults.js';
-import { intOption } from './int-option.js';
 
 /**
  * The dispatcher for `fetch` and `crawl`: each request it sends (pages and robots.txt) has
@@ -50,16 +47,4 @@ function withDeadline(
       handler.onResponseError?.(controller, error);
     },
   };
-}
-
-/**
- * The `--page-timeout <ms>` option of `fetch` and `crawl` (see {@link pageDispatcher}).
- */
-export function pageTimeoutOption(): Option {
-  return new Option(
-    '--page-timeout <ms>',
-    'milliseconds a request may take from being sent to its last byte',
-  )
-    .argParser(intOption(1, CLI_DEFAULTS.requestTimeoutLimitMs))
-    .default(CLI_DEFAULTS.pageTimeoutMs);
 }

@@ -2,21 +2,20 @@ import type { Explanation } from '@polite-crawler/fetch';
 import { isRobotsInvalidUrlError } from '@polite-crawler/fetch';
 import { parseRobotsTxt } from '@polite-crawler/robots-txt';
 import type { Command } from 'commander';
+import pLimit from 'p-limit';
 import type { CliAgent } from './agent.js';
 import { addAgentOptions, resolveAgent } from './agent.js';
 import type { AgentFlags } from './agent.js';
 import { parseHttpUrl } from './http-url.js';
-import { timeoutOption } from './timeout-option.js';
+import { timeoutOption } from './int-option.js';
 import { writeJson } from './output/write-json.js';
 import { CliError } from './cli-error.js';
 import { createCliPolicy } from './cli-policy.js';
 import type { CliContext } from './context.js';
 import { CLI_DEFAULTS } from './defaults.js';
-import { mapPool } from './map-pool.js';
 import { startWaitNotice } from './output/progress-line.js';
 import { ExitCode } from './exit-codes.js';
 import type { UrlAnswer } from './url-answer.js';
-import { answerOf } from './url-answer.js';
 import { loadRobots } from './robots-source.js';
 import { neverAnswered, robotsInfoFromReport } from './robots-source.js';
 
@@ -50,7 +49,12 @@ export function createPolicyVerdicts(
           throw CliError.usage(`invalid URL ${url.href}`, error.message);
         throw error;
       }
-      return answerOf(explanation, robotsInfoFromReport(explanation.robotsTxt));
+      const { robotsTxt } = explanation;
+      return {
+        ...explanation,
+        crawlDelay: robotsTxt.crawlDelay,
+        robotsTxt: robotsInfoFromReport(robotsTxt),
+      };
     },
     close: () => policy.close(),
   };
@@ -133,11 +137,16 @@ async function collectVerdicts(
   let answered = 0;
   const notice = startWaitNotice(context.stderr, context.err, () => waiting(answered));
   try {
-    return await mapPool(urls, CLI_DEFAULTS.checkConcurrency, async (url) => {
-      const verdict = await verdicts.verdict(url);
-      answered++;
-      return verdict;
-    });
+    const limit = pLimit(CLI_DEFAULTS.checkConcurrency);
+    return await Promise.all(
+      urls.map((url) =>
+        limit(async () => {
+          const verdict = await verdicts.verdict(url);
+          answered++;
+          return verdict;
+        }),
+      ),
+    );
   } finally {
     notice.stop();
     await verdicts.close();

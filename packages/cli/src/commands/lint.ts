@@ -5,7 +5,7 @@ import { ExitCode } from '../exit-codes.js';
 import { formatLint, lintJson } from '../output/format-lint.js';
 import { writeJson } from '../output/write-json.js';
 import { loadRobots } from '../robots-source.js';
-import { timeoutOption } from '../timeout-option.js';
+import { timeoutOption } from '../int-option.js';
 
 interface LintOptionValues {
   readonly json?: boolean;

@@ -6,6 +6,7 @@ import type {
   UsagePreferences,
 } from '@polite-crawler/fetch';
 import { isFleetUnavailableError } from '@polite-crawler/redis';
+import pLimit from 'p-limit';
 import { USAGE_CATEGORIES } from '@polite-crawler/robots-txt';
 import { createPoliteFetch, isRobotsDeniedError } from '@polite-crawler/fetch';
 import { isHtml, readCapped } from '@polite-crawler/fetch/internal';
@@ -95,14 +96,16 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
   });
   const politeFetch = createPoliteFetch({ policy });
   let site = options.start;
-  const queue: QueueItem[] = [];
+  // The queue: pages wait here for one of `concurrency` slots, first in first out.
+  const limit = pLimit(options.concurrency);
+  const visits: Promise<void>[] = [];
+  let enqueued = 0;
   const seen = new Set<string>();
   const pages: CrawledPage[] = [];
   const skipped = new Map<string, SkippedLink>();
   let skippedUnlisted = 0;
   const overflow = new Set<string>();
   let overflowUncounted = 0;
-  let taken = 0;
   const inFlight = new Map<string, QueueItem>();
 
   function emit(): void {
@@ -112,7 +115,7 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
     options.onProgress({
       done: pages.length,
       inFlight: inFlight.size,
-      queued: queue.length,
+      queued: limit.pendingCount,
       skipped: skipped.size + skippedUnlisted,
       denied: pages.filter((page) => page.outcome === 'denied').length,
       errors: pages.filter((page) => page.outcome === 'error').length,
@@ -135,13 +138,33 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
     if (seen.has(url)) return;
     // Linked without nofollow somewhere after all: fetched, so no longer "not followed".
     skipped.delete(url);
-    if (taken + queue.length >= options.maxPages) {
+    if (enqueued >= options.maxPages) {
       if (overflow.size < options.maxSkippedListed) overflow.add(url);
       else if (!overflow.has(url)) overflowUncounted++;
       return;
     }
     seen.add(url);
-    queue.push({ url, foundOn });
+    enqueued++;
+    visits.push(limit(() => take({ url, foundOn })));
+  }
+
+  /** Takes one page from the queue: its origin noted, then the visit, whatever it throws. */
+  async function take(item: QueueItem): Promise<void> {
+    inFlight.set(item.url, item);
+    emit();
+    try {
+      await noteOrigin(item.url);
+      await visit(item);
+    } catch (error) {
+      pages.push({
+        ...emptyPage(item),
+        outcome: 'error',
+        error: error instanceof Error ? error.message : String(error),
+      });
+    } finally {
+      inFlight.delete(item.url);
+      emit();
+    }
   }
 
   function skip(url: string, reason: SkipReason, foundOn: string): void {
@@ -236,33 +259,8 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlReport>
 
   try {
     enqueue(options.start.href.replace(/#.*$/, ''), null);
-    await new Promise<void>((resolve) => {
-      const pump = (): void => {
-        while (inFlight.size < options.concurrency && queue.length > 0) {
-          const item = queue.shift();
-          if (item === undefined) break;
-          taken++;
-          inFlight.set(item.url, item);
-          emit();
-          void noteOrigin(item.url)
-            .then(() => visit(item))
-            .catch((error: unknown) => {
-              pages.push({
-                ...emptyPage(item),
-                outcome: 'error',
-                error: error instanceof Error ? error.message : String(error),
-              });
-            })
-            .finally(() => {
-              inFlight.delete(item.url);
-              emit();
-              pump();
-            });
-        }
-        if (inFlight.size === 0 && queue.length === 0) resolve();
-      };
-      pump();
-    });
+    // Visits enqueue the pages they link to: wait until a round adds none.
+    while (visits.length > 0) await Promise.all(visits.splice(0));
     const origins = await describeOrigins();
     const unreachable = new Map(
       origins.map((origin) => [origin.robotsTxt.location, statusPhrase(origin.robotsTxt)] as const),
