@@ -5,8 +5,12 @@ import type { RecordingServer } from '../helpers/recording-server.js';
 import { callCli } from './helpers/run-cli.js';
 
 const LIMIT = CLI_DEFAULTS.checkConcurrency;
-/** The check's robots.txt timeout here, ms: how long a held request keeps its slot. */
-const TIMEOUT = 500;
+/**
+ * The check's robots.txt timeout here, ms: how long a held request keeps its slot. Long enough
+ * for all the first requests to arrive on a loaded machine (a request that timed out before it
+ * arrived would end the wave early); the limit case waits for it once.
+ */
+const TIMEOUT = 2_000;
 let servers: RecordingServer[] = [];
 
 afterEach(async () => {
@@ -15,7 +19,7 @@ afterEach(async () => {
 });
 
 /**
- * Runs `check --timeout 500` over one URL on each of `count` origins whose robots.txt is held
+ * Runs `check --timeout 2000` over one URL on each of `count` origins whose robots.txt is held
  * unanswered until all `count` requests are in. A check that asks at most {@link LIMIT} origins
  * at once sends a request past the limit only once a held one has timed out and ended; one that
  * asks more sends it with the others. Resolves with the exit code and the robots.txt requests in
