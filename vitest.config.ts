@@ -12,12 +12,14 @@ const pkg = (name: string, entry = 'index'): string =>
  * Redis's own clock): a second file beside them would take CPU from the processes whose pacing
  * they measure, and a request granted on time would reach the site late. The Crawlee pacing files,
  * whose crawlers have a real one-second navigation timeout that a page must not reach (a retry
- * fails them). And the examples, which run their programs (Chromium among them) concurrently, then
- * the fleet's paced one. Everything else waits on sockets, processes and browsers with time
- * injected, so two files at once overlap.
+ * fails them). And the fleet example's paced run. Everything else waits on sockets, processes and
+ * browsers with time injected, so two files at once overlap: the other examples, and Redis files
+ * that assert no elapsed time (robots-entry: bytes and size limits, every timeout at its 30 s
+ * default), run with them. Each group start costs a worker's start-up and the file's imports with
+ * nothing beside them, so a file here must need it.
  */
 const ALONE = [
-  'test/examples/examples.test.ts',
+  'test/examples/fleet-pacing.test.ts',
   'test/redis/cli-crawl.test.ts',
   'test/redis/cluster.test.ts',
   'test/redis/faults.test.ts',
@@ -25,7 +27,6 @@ const ALONE = [
   'test/redis/fleet-processes.test.ts',
   'test/redis/key-loss.test.ts',
   'test/redis/pacer.test.ts',
-  'test/redis/robots-entry.test.ts',
   'test/redis/robots-store.test.ts',
   'test/cli/crawl.test.ts',
   'test/crawlee/queue-pacing.test.ts',

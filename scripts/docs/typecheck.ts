@@ -33,6 +33,32 @@ export { PlaywrightCrawler } from '@crawlee/playwright';
 export type { PlaywrightCrawlingContext } from '@crawlee/playwright';
 `;
 
+/**
+ * Parsed files outside the snippets' folder (the packages' sources, node_modules' declarations,
+ * TypeScript's lib files), by path, kept with the text they were parsed from: the docs test
+ * compiles the READMEs twice in one process (as they are, and with drifts put in), and parsing
+ * these ~1,000 files is most of a compile's time. A file whose text changed is parsed again.
+ */
+const parsed = new Map<string, { readonly text: string; readonly file: ts.SourceFile }>();
+/** The last program, handed to the next as `oldProgram` (module resolutions are reused). */
+let previous: ts.Program | undefined;
+
+function cachingHost(options: ts.CompilerOptions): ts.CompilerHost {
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    if (fileName.startsWith(WORK))
+      return getSourceFile(fileName, languageVersion, onError, shouldCreate);
+    const text = host.readFile(fileName);
+    const cached = parsed.get(fileName);
+    if (text !== undefined && cached?.text === text) return cached.file;
+    const file = getSourceFile(fileName, languageVersion, onError, shouldCreate);
+    if (file !== undefined && text !== undefined) parsed.set(fileName, { text, file });
+    return file;
+  };
+  return host;
+}
+
 /** Type errors of each snippet, as `origin line: message`; an empty list when all compile. */
 export function typecheck(snippets: readonly Snippet[]): string[] {
   rmSync(WORK, { recursive: true, force: true });
@@ -66,7 +92,13 @@ export function typecheck(snippets: readonly Snippet[]): string[] {
     ts.sys,
     WORK,
   );
-  const program = ts.createProgram(files, options);
+  const program = ts.createProgram({
+    rootNames: files,
+    options,
+    host: cachingHost(options),
+    ...(previous === undefined ? {} : { oldProgram: previous }),
+  });
+  previous = program;
   const problems: string[] = [];
   files.forEach((file, index) => {
     const source = program.getSourceFile(file)!;
