@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJson, runCli } from '../cli/helpers/run-cli.js';
 import { DELAY, fleetCrawlArgs, PAGES, startLinkedSite } from './helpers/fleet-crawl.js';
 import { useRedisRig } from './helpers/redis-rig.js';
-import { expectSpaced } from './helpers/site.js';
+import { expectSpaced } from '../helpers/arrival-spacing.js';
 
 const rig = useRedisRig('c');
 

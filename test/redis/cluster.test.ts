@@ -11,7 +11,8 @@ import { keySlot, slotTag } from '../../packages/redis/src/key-slot.js';
 import { endWorkers, finished, outcomes } from './helpers/redis-rig.js';
 import { TestCluster } from './helpers/redis-server.js';
 import type { TestRedis } from './helpers/redis-server.js';
-import { ARRIVAL_SLACK, Site, expectSpaced, gaps } from './helpers/site.js';
+import { ARRIVAL_SLACK, expectSpaced, gaps } from '../helpers/arrival-spacing.js';
+import { Site } from './helpers/site.js';
 import { startWorker } from './helpers/workers.js';
 import type { Worker } from './helpers/workers.js';
 

@@ -6,9 +6,8 @@
  */
 import { expect, it } from 'vitest';
 import { finished, outcomes, useRedisRig } from './helpers/redis-rig.js';
-import { gaps } from './helpers/site.js';
+import { ARRIVAL_SLACK, gaps } from '../helpers/arrival-spacing.js';
 
-const ARRIVAL_SLACK = 120;
 const rig = useRedisRig('b');
 
 it('two processes back off together on an origin answering 500', { timeout: 60_000 }, async () => {

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { finished, outcomes, useRedisRig } from './helpers/redis-rig.js';
-import { ARRIVAL_SLACK, expectSpaced } from './helpers/site.js';
+import { ARRIVAL_SLACK, expectSpaced } from '../helpers/arrival-spacing.js';
 import type { Route } from './helpers/site.js';
 
 const rig = useRedisRig('p');

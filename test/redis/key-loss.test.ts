@@ -8,9 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { finished, outcomes, useRedisRig } from './helpers/redis-rig.js';
-import { gaps } from './helpers/site.js';
+import { ARRIVAL_SLACK, gaps } from '../helpers/arrival-spacing.js';
 
-const ARRIVAL_SLACK = 120;
 const INTERVAL = 300;
 /** Each page is held this long by the site: every fault lands while one is in flight. */
 const HOLD = 1_200;
