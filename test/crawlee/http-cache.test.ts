@@ -11,7 +11,14 @@ import { isRobotsDeniedError, isRobotsInvalidOptionError } from '@polite-crawler
 import { GotScrapingHttpClient } from '@crawlee/core';
 import { FakeClock } from '../fetch/helpers/fake-clock.js';
 import { caught, thrown } from '../fetch/helpers/thrown.js';
-import { ALLOW_ALL, BIG_BODY, ETAG, ETAG_BODY, startCacheSite } from '../helpers/cache-site.js';
+import {
+  ALLOW_ALL,
+  BIG_BODY,
+  ETAG,
+  ETAG_BODY,
+  SWR_BODY,
+  startCacheSite,
+} from '../helpers/cache-site.js';
 import type { RecordingServer } from '../helpers/recording-server.js';
 import { CheerioCrawler } from './helpers/crawlee.js';
 import { newRun, politeHttpClient } from './helpers/polite-run.js';
@@ -69,6 +76,19 @@ describe('cache through the Crawlee adapter', () => {
     expect([second.statusCode, second.body]).toEqual([200, ETAG_BODY]);
     const hits = site.hits('/etag');
     expect(hits.map((hit) => hit.headers['if-none-match'])).toEqual([undefined, ETAG]);
+  });
+
+  it('stale-while-revalidate: the stale copy is served; the background revalidation, in no pacing slot, is not sent', async () => {
+    site = await startCacheSite();
+    run = newRun();
+    const client = politeHttpClient(run, { cache: true });
+    const url = `${site.origin}/swr`;
+    expect((await client.sendRequest({ url, method: 'GET' })).body).toBe(SWR_BODY);
+    const stale = await client.sendRequest({ url, method: 'GET' });
+    expect([stale.statusCode, stale.body]).toEqual([200, SWR_BODY]);
+    // The next request: a background revalidation would have gone out before it.
+    await client.sendRequest({ url: `${site.origin}/etag`, method: 'GET' });
+    expect(site.hits('/swr')).toHaveLength(1);
   });
 
   it('five concurrent identical GETs are sent once; each caller gets the whole body', async () => {

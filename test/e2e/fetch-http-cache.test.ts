@@ -3,6 +3,7 @@ import { cacheStores, interceptors, request } from 'undici';
 import {
   isRobotsDeniedError,
   isRobotsInvalidOptionError,
+  politeCacheGuard,
   politeInterceptor,
 } from '@polite-crawler/fetch';
 import { USER_AGENT, localAgent, useRigs } from '../fetch/helpers/setup.js';
@@ -14,6 +15,7 @@ import {
   ETAG,
   ETAG_BODY,
   LAST_MODIFIED,
+  SWR_BODY,
   startCacheSite,
 } from '../helpers/cache-site.js';
 import type { CacheSiteOptions } from '../helpers/cache-site.js';
@@ -61,6 +63,17 @@ describe('cache: undici’s HTTP cache (RFC 9111) behind the gate', () => {
     const again = await fetch(`${s.origin}/dated`);
     expect([again.status, await again.text()]).toEqual([200, 'dated']);
     expect(s.hits('/dated')[1]!.headers['if-modified-since']).toBe(LAST_MODIFIED);
+  });
+
+  it('stale-while-revalidate: the stale copy is served, and the revalidation undici’s cache would send in the background, in no pacing slot, is not sent', async () => {
+    const s = await site();
+    const { fetch } = polite();
+    expect(await (await fetch(`${s.origin}/swr`)).text()).toBe(SWR_BODY);
+    const stale = await fetch(`${s.origin}/swr`);
+    expect([stale.status, await stale.text()]).toEqual([200, SWR_BODY]);
+    // The next request: a background revalidation would have gone out before it.
+    await (await fetch(`${s.origin}/etag`)).text();
+    expect(s.hits('/swr')).toHaveLength(1);
   });
 
   it('a URL robots.txt now disallows is refused even though a fresh copy is cached', async () => {
@@ -193,6 +206,26 @@ describe('the interceptor with undici’s cache composed inside it', () => {
       const error = await caught(request(`${s.origin}/fresh`, { dispatcher }));
       expect(isRobotsDeniedError(error)).toBe(true);
       expect(s.hits('/fresh')).toHaveLength(1);
+    } finally {
+      await polite.close();
+      await agent.close();
+    }
+  });
+
+  it('with politeCacheGuard inside the cache, a stale-while-revalidate copy is served and no background revalidation goes out below the interceptor', async () => {
+    const s = await site();
+    const agent = localAgent();
+    const polite = politeInterceptor({ userAgent: USER_AGENT, minInterval: 0, dispatcher: agent });
+    const dispatcher = agent.compose(politeCacheGuard(), interceptors.cache(), polite);
+    try {
+      for (let i = 0; i < 2; i += 1) {
+        const { statusCode, body } = await request(`${s.origin}/swr`, { dispatcher });
+        expect([statusCode, await body.text()]).toEqual([200, SWR_BODY]);
+      }
+      // The next request: a background revalidation would have gone out before it.
+      await (await request(`${s.origin}/etag`, { dispatcher })).body.text();
+      expect(s.hits('/swr')).toHaveLength(1);
+      expect(s.hits('/etag')).toHaveLength(1);
     } finally {
       await polite.close();
       await agent.close();

@@ -16,6 +16,8 @@ export const FRESH_HTML =
 export const ETAG = '"v1"';
 export const ETAG_BODY = 'version one';
 export const LAST_MODIFIED = 'Mon, 02 Nov 2026 10:00:00 GMT';
+/** `/swr`: stale at once, and within its `stale-while-revalidate` window for a minute. */
+export const SWR_BODY = 'stale is fine';
 /** `/big`: `no-store`, big enough that five identical GETs sent at once overlap in flight. */
 export const BIG_BODY = 'x'.repeat(300_000);
 
@@ -29,7 +31,8 @@ export interface CacheSiteOptions extends ServerOptions {
 /**
  * Starts the cache test site: `/robots.txt`, `/fresh` (`max-age=3600`), `/etag` (`no-cache`,
  * 304 to `If-None-Match: "v1"`), `/dated` (`no-cache`, 304 to its `If-Modified-Since`),
- * `/big` (`no-store`), `/fail` (500), 404 otherwise.
+ * `/swr` (`max-age=0, stale-while-revalidate=60`, 304 to `If-None-Match: "v1"`), `/big`
+ * (`no-store`), `/fail` (500), 404 otherwise.
  */
 export function startCacheSite(options: CacheSiteOptions = {}): Promise<RecordingServer> {
   const robots = options.robots ?? (() => ALLOW_ALL);
@@ -54,6 +57,13 @@ export function startCacheSite(options: CacheSiteOptions = {}): Promise<Recordin
           : send('dated', 'text/plain', {
               'last-modified': LAST_MODIFIED,
               'cache-control': 'no-cache',
+            }),
+      '/swr': (_req, _res, seen): Answer =>
+        seen.headers['if-none-match'] === ETAG
+          ? { status: 304, headers: { etag: ETAG } }
+          : send(SWR_BODY, 'text/plain', {
+              etag: ETAG,
+              'cache-control': 'max-age=0, stale-while-revalidate=60',
             }),
       '/fail': { status: 500, headers: { 'content-type': 'text/plain' }, body: 'broken' },
       '/big': (): Answer => {

@@ -115,7 +115,7 @@ export { UA_NO_URL_WARNING } from './options/user-agent-url.js';
 export { CHANNELS } from './policy/events.js';
 export type { PaceChange, PaceOutcome, PaceRules, Pacer, PacerSlot } from './pacing/pacer.js';
 export type { DistressFailure } from './pacing/distress.js';
-export { politeInterceptor } from './interceptor/polite-interceptor.js';
+export { politeCacheGuard, politeInterceptor } from './interceptor/polite-interceptor.js';
 export type {
   AnyDispatch,
   PoliteInterceptor,

@@ -3,6 +3,7 @@ import type { RobotsPolicyOptions, SharedPolicyOptions } from '../options/option
 import { policyFromOptions } from '../policy/policy-from-options.js';
 import { signInterceptor } from '../signature/sign-interceptor.js';
 import { headerRecord } from '../transport/dispatch-headers.js';
+import { carrying, markSent } from '../transport/network-mark.js';
 import { SlotHandler } from '../transport/slot-handler.js';
 import type { SlotWatch } from '../transport/slot-handler.js';
 import type { EnterOptions, HopSlot, RobotsPolicy } from '../policy/robots-policy.js';
@@ -75,9 +76,11 @@ function send(
   watch: SlotWatch,
 ): void {
   try {
+    const slotHandler = new SlotHandler(handler, slot, watch);
+    // Carried past a cache composed inside, where `politeCacheGuard` reads it (see there).
     dispatch(
-      { ...opts, headers: withUserAgent(opts.headers, userAgent) },
-      new SlotHandler(handler, slot, watch),
+      carrying({ ...opts, headers: withUserAgent(opts.headers, userAgent) }, slotHandler),
+      slotHandler,
     );
   } catch (error) {
     slot.release();
@@ -147,4 +150,20 @@ export function politeInterceptor(options: PoliteInterceptorOptions): PoliteInte
     policy,
     close: (): Promise<void> => (owned ? policy.close() : Promise.resolve()),
   });
+}
+
+/**
+ * For {@link politeInterceptor} with undici's cache composed inside it: compose this just inside
+ * the cache (`agent.compose(politeCacheGuard(), interceptors.cache(), polite)`). For a copy within
+ * its `stale-while-revalidate` window, undici's cache serves the stale copy and then revalidates
+ * it in the background, below the polite interceptor: neither gated nor paced, its answer noted
+ * nowhere. The guard does not send that request; the copy is revalidated by the first request
+ * after the window, through the interceptor. Requests the interceptor sends pass as they are.
+ * @example
+ * import { Agent, interceptors, request } from 'undici';
+ * const polite = politeInterceptor({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
+ * const agent = new Agent().compose(politeCacheGuard(), interceptors.cache(), polite);
+ */
+export function politeCacheGuard(): <D extends AnyDispatch>(dispatch: D) => D {
+  return markSent() as unknown as <D extends AnyDispatch>(dispatch: D) => D;
 }

@@ -6,6 +6,13 @@ import type { Dispatcher } from 'undici';
  * not ease a back-off (a "success" the server never gave) nor count as a response time. The
  * caller's mark rides in the dispatch options under a symbol (undici's interceptors pass options
  * on, a revalidation spreads them), and the interceptor just inside the cache sets it.
+ *
+ * The same ride stops what the cache would send once the caller has its answer: for a copy
+ * within its `stale-while-revalidate` window, undici's cache serves the stale copy and then
+ * revalidates it in the background. That request belongs to no hop: its slot may be released
+ * already (a second request to the origin at once, unpaced), and its answer would be noted
+ * nowhere (a 503 or a Retry-After unheeded). It is not sent; the copy is revalidated by the
+ * first request after the window, which goes through the gate and the pacer as every hop does.
  */
 
 const MARK: unique symbol = Symbol('polite-crawler.network-mark');
@@ -15,7 +22,27 @@ export interface NetworkMark {
   sent: boolean;
 }
 
-type MarkedOptions = Dispatcher.DispatchOptions & { [MARK]?: NetworkMark };
+/**
+ * What one dispatch carries past the cache: whether the caller's response has started, and the
+ * caller's mark, if it keeps one (the interceptor's slot handler carries itself, with no mark).
+ */
+export interface Carried {
+  readonly answered: boolean;
+  readonly mark?: NetworkMark | undefined;
+}
+
+type MarkedOptions = Dispatcher.DispatchOptions & { [MARK]?: Carried };
+
+/**
+ * `opts`, a copy of the caller's options made for this dispatch, carrying `carried` past the
+ * cache (set on it: no second copy).
+ * @example
+ * dispatch(carrying({ ...opts, headers }, slotHandler), slotHandler);
+ */
+export function carrying<O extends Dispatcher.DispatchOptions>(opts: O, carried: Carried): O {
+  (opts as MarkedOptions)[MARK] = carried;
+  return opts;
+}
 
 /**
  * Carries `mark` with each request dispatched through it: compose it outside the cache, per call.
@@ -24,20 +51,88 @@ type MarkedOptions = Dispatcher.DispatchOptions & { [MARK]?: NetworkMark };
  * await request(url, { dispatcher: pages.compose(carryMark(mark)) }); // mark.sent: false if cached
  */
 export function carryMark(mark: NetworkMark): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (opts, handler) =>
-    dispatch({ ...opts, [MARK]: mark } as MarkedOptions, handler);
+  return (dispatch) => (opts, handler) => {
+    const answering = new Answering(handler, mark);
+    return dispatch(carrying({ ...opts }, answering), answering);
+  };
+}
+
+type Controller = Dispatcher.DispatchController;
+type HeaderObject = Record<string, string | string[] | undefined>;
+
+/** The caller's handler, noting when its response starts: carried past the cache with `mark`. */
+class Answering implements Dispatcher.DispatchHandler, Carried {
+  answered = false;
+  readonly #handler: Dispatcher.DispatchHandler;
+  readonly mark: NetworkMark;
+
+  constructor(handler: Dispatcher.DispatchHandler, mark: NetworkMark) {
+    this.#handler = handler;
+    this.mark = mark;
+  }
+
+  onRequestStart(controller: Controller, context: unknown): void {
+    this.#handler.onRequestStart?.(controller, context);
+  }
+
+  onRequestUpgrade(
+    ...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestUpgrade']>>
+  ): void {
+    this.#handler.onRequestUpgrade?.(...args);
+  }
+
+  onResponseStart(
+    controller: Controller,
+    statusCode: number,
+    headers: HeaderObject,
+    statusMessage?: string,
+  ): void {
+    this.answered = true;
+    this.#handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
+  }
+
+  onResponseData(controller: Controller, chunk: Buffer): void {
+    this.#handler.onResponseData?.(controller, chunk);
+  }
+
+  onResponseEnd(controller: Controller, trailers: HeaderObject): void {
+    this.#handler.onResponseEnd?.(controller, trailers);
+  }
+
+  onResponseError(controller: Controller, error: Error): void {
+    this.#handler.onResponseError?.(controller, error);
+  }
 }
 
 /**
- * Sets the mark a request carries: composed just inside the cache, where what passes goes to the
- * network.
+ * Sets the mark a request carries, and refuses a request the cache sends after the caller's
+ * response has started (a background revalidation, see above): composed just inside the cache,
+ * where what passes goes to the network.
  * @example
  * transport.compose(markSent(), interceptors.cache({ store }));
  */
 export function markSent(): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
-    const mark = (opts as MarkedOptions)[MARK];
-    if (mark !== undefined) mark.sent = true;
+    const carried = (opts as MarkedOptions)[MARK];
+    if (carried === undefined) return dispatch(opts, handler);
+    if (carried.answered) {
+      handler.onResponseError?.(
+        refusedController,
+        new Error('not sent: a background revalidation has no pacing slot'),
+      );
+      return true;
+    }
+    if (carried.mark !== undefined) carried.mark.sent = true;
     return dispatch(opts, handler);
   };
 }
+
+/** The controller of a request refused before it was sent: aborted, nothing to pause. */
+const refusedController: Dispatcher.DispatchController = {
+  aborted: true,
+  paused: false,
+  reason: null,
+  abort: () => {},
+  pause: () => {},
+  resume: () => {},
+};

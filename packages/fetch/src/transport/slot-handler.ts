@@ -3,6 +3,7 @@ import type { HopSlot } from '../policy/robots-policy.js';
 import { startTimer } from '../time/clock.js';
 import type { Clock } from '../time/clock.js';
 import { onAbort } from '../time/signals.js';
+import type { Carried } from './network-mark.js';
 
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[0];
 type HeaderObject = Record<string, string | string[] | undefined>;
@@ -50,7 +51,9 @@ export function responseTimeoutIn(error: unknown): Error | undefined {
  * request whose response is not in by then: a timer of the handler's own, not a signal handed to
  * fetch (a signal and the controllers behind it cost a page hop tens of µs).
  */
-export class SlotHandler implements Dispatcher.DispatchHandler {
+export class SlotHandler implements Dispatcher.DispatchHandler, Carried {
+  /** Whether the response has started (from the network or the store): see `Carried`. */
+  answered = false;
   readonly #handler: Dispatcher.DispatchHandler;
   readonly #slot: HopSlot;
   /** Why the request was given up before the dispatcher started it (its signal aborted, or the limit passed). */
@@ -126,6 +129,7 @@ export class SlotHandler implements Dispatcher.DispatchHandler {
   ): void {
     // The response is in (for HTML, its head too: the tap is inside): the timer's work is done,
     // and the response time is the time to here.
+    this.answered = true;
     if (statusCode >= 200) {
       this.#stopTimer?.();
       this.#stopTimer = undefined;
