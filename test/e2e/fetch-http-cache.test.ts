@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cacheStores, interceptors, request } from 'undici';
+import * as undici7 from 'undici7';
 import {
   isRobotsDeniedError,
   isRobotsInvalidOptionError,
@@ -226,6 +227,25 @@ describe('the interceptor with undici’s cache composed inside it', () => {
       await (await request(`${s.origin}/etag`, { dispatcher })).body.text();
       expect(s.hits('/swr')).toHaveLength(1);
       expect(s.hits('/etag')).toHaveLength(1);
+    } finally {
+      await polite.close();
+      await agent.close();
+    }
+  });
+
+  it('the guard composes onto undici 7 too (its agent, its cache, its request)', async () => {
+    const s = await site();
+    const agent = new undici7.Agent();
+    const polite = politeInterceptor({ userAgent: USER_AGENT, minInterval: 0 });
+    // Typechecks against undici 7's own types: the guard's signature is generic, as the interceptor's.
+    const dispatcher = agent.compose(politeCacheGuard(), undici7.interceptors.cache(), polite);
+    try {
+      for (let i = 0; i < 2; i += 1) {
+        const { statusCode, body } = await undici7.request(`${s.origin}/swr`, { dispatcher });
+        expect([statusCode, await body.text()]).toEqual([200, SWR_BODY]);
+      }
+      await (await undici7.request(`${s.origin}/etag`, { dispatcher })).body.text();
+      expect(s.hits('/swr')).toHaveLength(1);
     } finally {
       await polite.close();
       await agent.close();
