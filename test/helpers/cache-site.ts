@@ -16,8 +16,12 @@ export const FRESH_HTML =
 export const ETAG = '"v1"';
 export const ETAG_BODY = 'version one';
 export const LAST_MODIFIED = 'Mon, 02 Nov 2026 10:00:00 GMT';
-/** `/swr`: stale at once, and within its `stale-while-revalidate` window for a minute. */
-export const SWR_BODY = 'stale is fine';
+/**
+ * `/swr`: stale at once, and within its `stale-while-revalidate` window for a minute. HTML, so
+ * that politeFetch's tap holds the response back while it reads the head (the cache's background
+ * revalidation is queued before the caller sees the response start).
+ */
+export const SWR_BODY = '<html><head><title>swr</title></head><body>stale is fine</body></html>';
 /** `/big`: `no-store`, big enough that five identical GETs sent at once overlap in flight. */
 export const BIG_BODY = 'x'.repeat(300_000);
 
@@ -61,7 +65,7 @@ export function startCacheSite(options: CacheSiteOptions = {}): Promise<Recordin
       '/swr': (_req, _res, seen): Answer =>
         seen.headers['if-none-match'] === ETAG
           ? { status: 304, headers: { etag: ETAG } }
-          : send(SWR_BODY, 'text/plain', {
+          : send(SWR_BODY, 'text/html', {
               etag: ETAG,
               'cache-control': 'max-age=0, stale-while-revalidate=60',
             }),

@@ -153,12 +153,14 @@ export function politeInterceptor(options: PoliteInterceptorOptions): PoliteInte
 }
 
 /**
- * For {@link politeInterceptor} with undici's cache composed inside it: compose this just inside
- * the cache (`agent.compose(politeCacheGuard(), interceptors.cache(), polite)`). For a copy within
- * its `stale-while-revalidate` window, undici's cache serves the stale copy and then revalidates
- * it in the background, below the polite interceptor: neither gated nor paced, its answer noted
- * nowhere. The guard does not send that request; the copy is revalidated by the first request
- * after the window, through the interceptor. Requests the interceptor sends pass as they are.
+ * For {@link politeInterceptor} with undici's cache composed directly inside it: compose this
+ * just inside the cache (`agent.compose(politeCacheGuard(), interceptors.cache(), polite)`;
+ * nothing between the cache and the interceptor, whose handler notes when the cache has answered).
+ * For a copy within its `stale-while-revalidate` window, undici's cache serves the stale copy and
+ * then revalidates it in the background, below the polite interceptor: neither gated nor paced,
+ * its answer noted nowhere. The guard does not send that request; the copy is revalidated by the
+ * first request after the window, through the interceptor. Requests the interceptor sends pass as
+ * they are.
  * @example
  * import { Agent, interceptors, request } from 'undici';
  * const polite = politeInterceptor({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });

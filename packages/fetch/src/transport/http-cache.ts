@@ -1,7 +1,7 @@
 import { cacheStores, interceptors } from 'undici';
 import type { Dispatcher } from 'undici';
 import { RobotsInvalidOptionError } from '../errors/errors.js';
-import { markSent } from './network-mark.js';
+import { markSent, noteAnswered } from './network-mark.js';
 
 /**
  * An undici cache store (`cacheStores.MemoryCacheStore`, `cacheStores.SqliteCacheStore`, or
@@ -85,12 +85,18 @@ export function cacheSetting(value: unknown): CacheSetting {
  * cache is a shared one (a crawler's copies serve many readers: `private` responses and
  * responses to requests with `Authorization` are not stored). In `compose` order (innermost
  * first), to be composed inside the response tap and outside the signer; innermost, the
- * {@link markSent} of what goes on to the network.
+ * {@link markSent} of what goes on to the network, and just outside the cache the
+ * {@link noteAnswered} it reads.
  * @example
  * const pages = dispatcher.compose(...httpCacheInterceptors(store));
  */
 export function httpCacheInterceptors(
   store: HttpCacheStore,
 ): Dispatcher.DispatcherComposeInterceptor[] {
-  return [markSent(), interceptors.cache({ store, type: 'shared' }), interceptors.deduplicate()];
+  return [
+    markSent(),
+    interceptors.cache({ store, type: 'shared' }),
+    noteAnswered(),
+    interceptors.deduplicate(),
+  ];
 }

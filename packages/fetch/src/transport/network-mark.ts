@@ -7,7 +7,7 @@ import type { Dispatcher } from 'undici';
  * caller's mark rides in the dispatch options under a symbol (undici's interceptors pass options
  * on, a revalidation spreads them), and the interceptor just inside the cache sets it.
  *
- * The same ride stops what the cache would send once the caller has its answer: for a copy
+ * The same ride stops what the cache would send once it has answered the request: for a copy
  * within its `stale-while-revalidate` window, undici's cache serves the stale copy and then
  * revalidates it in the background. That request belongs to no hop: its slot may be released
  * already (a second request to the origin at once, unpaced), and its answer would be noted
@@ -23,11 +23,12 @@ export interface NetworkMark {
 }
 
 /**
- * What one dispatch carries past the cache: whether the caller's response has started, and the
- * caller's mark, if it keeps one (the interceptor's slot handler carries itself, with no mark).
+ * What one dispatch carries past the cache: whether the cache has started a response for it
+ * (from the store or the network), and the caller's mark, if it keeps one (the interceptor's slot
+ * handler, just outside a cache composed inside it, carries itself, with no mark).
  */
 export interface Carried {
-  readonly answered: boolean;
+  answered: boolean;
   readonly mark?: NetworkMark | undefined;
 }
 
@@ -51,24 +52,35 @@ export function carrying<O extends Dispatcher.DispatchOptions>(opts: O, carried:
  * await request(url, { dispatcher: pages.compose(carryMark(mark)) }); // mark.sent: false if cached
  */
 export function carryMark(mark: NetworkMark): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) =>
+    dispatch(carrying({ ...opts }, { mark, answered: false }), handler);
+}
+
+/**
+ * Notes in what a request carries when the cache starts its response: composed just outside the
+ * cache, so that nothing between (politeFetch's tap holds an HTML response back while it reads
+ * the head) delays the note past the cache's background revalidation, which it queues at once.
+ * @example
+ * transport.compose(markSent(), interceptors.cache({ store }), noteAnswered());
+ */
+export function noteAnswered(): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
-    const answering = new Answering(handler, mark);
-    return dispatch(carrying({ ...opts }, answering), answering);
+    const carried = (opts as MarkedOptions)[MARK];
+    return dispatch(opts, carried === undefined ? handler : new Answering(handler, carried));
   };
 }
 
 type Controller = Dispatcher.DispatchController;
 type HeaderObject = Record<string, string | string[] | undefined>;
 
-/** The caller's handler, noting when its response starts: carried past the cache with `mark`. */
-class Answering implements Dispatcher.DispatchHandler, Carried {
-  answered = false;
+/** A request's handler, noting in what it carries when its response starts. */
+class Answering implements Dispatcher.DispatchHandler {
   readonly #handler: Dispatcher.DispatchHandler;
-  readonly mark: NetworkMark;
+  readonly #carried: Carried;
 
-  constructor(handler: Dispatcher.DispatchHandler, mark: NetworkMark) {
+  constructor(handler: Dispatcher.DispatchHandler, carried: Carried) {
     this.#handler = handler;
-    this.mark = mark;
+    this.#carried = carried;
   }
 
   onRequestStart(controller: Controller, context: unknown): void {
@@ -87,7 +99,7 @@ class Answering implements Dispatcher.DispatchHandler, Carried {
     headers: HeaderObject,
     statusMessage?: string,
   ): void {
-    this.answered = true;
+    this.#carried.answered = true;
     this.#handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
   }
 
@@ -105,9 +117,9 @@ class Answering implements Dispatcher.DispatchHandler, Carried {
 }
 
 /**
- * Sets the mark a request carries, and refuses a request the cache sends after the caller's
- * response has started (a background revalidation, see above): composed just inside the cache,
- * where what passes goes to the network.
+ * Sets the mark a request carries, and refuses a request the cache sends after it has started
+ * that request's response (a background revalidation, see above): composed just inside the
+ * cache, where what passes goes to the network.
  * @example
  * transport.compose(markSent(), interceptors.cache({ store }));
  */
